@@ -1,0 +1,28 @@
+PYTHON ?= python3
+DEMO_MODEL ?= .mlbench/tiny-model
+DEMO_OUT ?= results-demo
+
+.PHONY: install demo test lint bench
+
+# torch first, pinned to the local CPU build, so that the project's own
+# "torch" requirement is already satisfied and no CUDA wheels are pulled.
+install:
+	$(PYTHON) -m pip install --quiet "torch==2.13.0"
+	$(PYTHON) -m pip install --quiet -e ".[dev]"
+
+$(DEMO_MODEL)/config.json:
+	$(PYTHON) scripts/make_tiny_model.py $(DEMO_MODEL) --size tiny
+
+demo: install $(DEMO_MODEL)/config.json
+	$(PYTHON) -m mlbench run --model $(DEMO_MODEL) --task truthfulqa_multi,veritasqa \
+		--lang all --mode all --sample --output $(DEMO_OUT)
+	$(PYTHON) -m mlbench report $(DEMO_OUT)
+
+test:
+	$(PYTHON) -m pytest -q
+
+lint:
+	$(PYTHON) -m ruff check mlbench tests scripts
+
+bench:
+	$(PYTHON) scripts/bench_mc.py --data-dir ../shared/datasets

@@ -1,0 +1,1 @@
+"""Model backends. Only this package imports torch/transformers/vllm, and only lazily."""

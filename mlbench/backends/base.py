@@ -1,0 +1,32 @@
+"""What every backend answers: log-likelihoods and generations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+
+# Called with the number of requests just finished, to drive a progress bar.
+ProgressCallback = Callable[[int], None]
+
+
+class Backend(Protocol):
+    name: str
+    # Identifies the weights, tokenizer and numeric settings: two backends with the same
+    # fingerprint give the same answers, which is what makes the request cache safe.
+    fingerprint: str
+
+    def loglikelihood(
+        self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
+    ) -> list[LoglikelihoodResult]: ...
+
+    def generate(
+        self, requests: list[GenerationRequest], progress: ProgressCallback | None = None
+    ) -> list[Generation]: ...
+
+
+def cut_at_stop(text: str, stop: tuple[str, ...]) -> tuple[str, bool]:
+    """``text`` up to the earliest stop string, and whether one was found."""
+    cut = min((i for i in (text.find(s) for s in stop if s) if i >= 0), default=-1)
+    return (text[:cut], True) if cut >= 0 else (text, False)

@@ -1,0 +1,282 @@
+"""Hugging Face transformers backend: the CPU / compatibility path.
+
+Log-likelihoods share the prefix: every request with the same context is scored with one
+forward pass over the context, whose KV cache is then expanded over a batch of the
+continuations. Token boundaries follow lm-eval exactly (context encoded alone, the
+continuation = the tokens of context+continuation after the context's length), so the
+scores equal lm-eval's per-option scoring.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Literal
+
+from mlbench.backends.base import ProgressCallback, cut_at_stop
+from mlbench.backends.chat import encode, render_prompt
+from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.errors import MlbenchError
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+
+DType = Literal["auto", "float32", "bfloat16", "float16"]
+
+
+def _looks_like_path(model: str) -> bool:
+    return model.startswith((".", "/", "~")) or Path(model).expanduser().exists()
+
+
+def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: bool) -> tuple[Any, Any]:
+    """Tokenizer and model, or one clear error line (missing path, not a causal LM, ...)."""
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # our own progress bars are the ones that matter
+
+    if _looks_like_path(model) and not Path(model).expanduser().is_dir():
+        raise MlbenchError(f"model path not found: {model}")
+    try:
+        config = AutoConfig.from_pretrained(model, trust_remote_code=trust_remote_code)
+    except Exception as error:  # noqa: BLE001 - hub, JSON and auth errors all end here
+        reason = (str(error).splitlines() or [type(error).__name__])[0]
+        raise MlbenchError(f"could not load model config for {model}: {reason[:200]}") from None
+    if config.model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and not trust_remote_code:
+        raise MlbenchError(
+            f"{model} is a '{config.model_type}' model, not a causal language model"
+        )
+    if dtype == "auto":
+        # float32 on CPU (bf16 matmuls are slow there and lose the 1e-4 parity);
+        # the checkpoint's own dtype on GPUs.
+        torch_dtype: Any = torch.float32 if device == "cpu" else "auto"
+    else:
+        torch_dtype = getattr(torch, dtype)
+    tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    lm = AutoModelForCausalLM.from_pretrained(
+        model, dtype=torch_dtype, trust_remote_code=trust_remote_code
+    )
+    return tokenizer, lm.to(device).eval()
+
+
+class HFBackend:
+    name = "hf"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        dtype: DType = "auto",
+        device: str = "auto",
+        batch_size: int | Literal["auto"] = "auto",
+        trust_remote_code: bool = False,
+        prefix_sharing: bool = True,
+        seed: int = 0,
+    ) -> None:
+        import torch
+
+        self.device = ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
+        self.tokenizer, self.model = load_causal_lm(
+            model, dtype=dtype, device=self.device, trust_remote_code=trust_remote_code
+        )
+        self.batch_size = batch_size
+        self.prefix_sharing = prefix_sharing
+        self.seed = seed
+        self.max_length = int(getattr(self.model.config, "max_position_embeddings", 0) or 1 << 30)
+        self.dtype = str(self.model.dtype).removeprefix("torch.")
+        self.fingerprint = model_fingerprint(model, {"backend": "hf", "dtype": self.dtype})
+
+    def describe(self) -> dict[str, object]:
+        """Settings recorded in results.json."""
+        import hashlib
+
+        template = getattr(self.tokenizer, "chat_template", None) or ""
+        return {
+            "dtype": self.dtype,
+            "device": self.device,
+            "chat_template_hash": hashlib.sha256(template.encode()).hexdigest()[:16] if template else None,
+        }
+
+    # -- log-likelihoods ---------------------------------------------------------------
+
+    def _encode_pair(self, context: str, continuation: str) -> tuple[list[int], list[int]]:
+        # The context's trailing whitespace belongs to the continuation (lm-eval's rule).
+        n_spaces = len(context) - len(context.rstrip())
+        if n_spaces:
+            context, continuation = context[:-n_spaces], context[-n_spaces:] + continuation
+        if not context:
+            prefix = self.tokenizer.bos_token_id
+            prefix = self.tokenizer.eos_token_id if prefix is None else prefix
+            return [prefix], encode(self.tokenizer, continuation)
+        whole = encode(self.tokenizer, context + continuation)
+        context_ids = encode(self.tokenizer, context)
+        return context_ids, whole[len(context_ids) :]
+
+    def _options_per_batch(self, longest: int) -> int:
+        if self.batch_size != "auto":
+            return int(self.batch_size)
+        if self.device != "cuda":
+            return 16
+        import torch
+
+        free, _ = torch.cuda.mem_get_info()
+        # Float32 log-softmax over the vocabulary dominates per-token memory.
+        per_token = self.model.config.vocab_size * 4 * 3
+        return max(1, min(256, int(free * 0.5 // (per_token * max(longest, 1)))))
+
+    def loglikelihood(
+        self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
+    ) -> list[LoglikelihoodResult]:
+        import torch
+
+        groups: dict[tuple[int, ...], list[tuple[int, list[int]]]] = defaultdict(list)
+        for index, request in enumerate(requests):
+            context = render_prompt(self.tokenizer, request.prompt)
+            context_ids, continuation_ids = self._encode_pair(context, request.continuation)
+            if not continuation_ids:
+                raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
+            if len(context_ids) + len(continuation_ids) > self.max_length:
+                raise MlbenchError(
+                    f"prompt of {len(context_ids) + len(continuation_ids)} tokens exceeds the "
+                    f"model's {self.max_length}-token context"
+                )
+            groups[tuple(context_ids)].append((index, continuation_ids))
+        results: list[LoglikelihoodResult | None] = [None] * len(requests)
+        torch.manual_seed(self.seed)
+        with torch.inference_mode():
+            for context_ids, members in groups.items():
+                if self.prefix_sharing:
+                    scores = self._score_shared_prefix(list(context_ids), [c for _, c in members])
+                else:
+                    scores = self._score_naive(list(context_ids), [c for _, c in members])
+                for (index, continuation), score in zip(members, scores):
+                    results[index] = LoglikelihoodResult(score, len(continuation))
+                if progress:
+                    progress(len(members))
+        return [r for r in results if r is not None]
+
+    def _sum_logprobs(self, logits: Any, targets: list[list[int]]) -> list[float]:
+        """Sum over each row's first len(target) positions of log p(target token)."""
+        import torch
+
+        logprobs = torch.log_softmax(logits.float(), dim=-1)
+        sums = []
+        for row, target in enumerate(targets):
+            ids = torch.tensor(target, device=logprobs.device)
+            positions = torch.arange(len(target), device=logprobs.device)
+            sums.append(float(logprobs[row, positions, ids].sum()))
+        return sums
+
+    def _score_shared_prefix(self, context: list[int], continuations: list[list[int]]) -> list[float]:
+        import torch
+
+        prefix = self.model(torch.tensor([context], device=self.device), use_cache=True)
+        # The context's last position predicts every continuation's first token.
+        first = torch.log_softmax(prefix.logits[0, -1].float(), dim=-1)
+        scores = [float(first[c[0]]) for c in continuations]
+        longer = sorted((i for i, c in enumerate(continuations) if len(c) > 1),
+                        key=lambda i: -len(continuations[i]))
+        batch = self._options_per_batch(len(context) + (len(continuations[longer[0]]) if longer else 0))
+        pad = self.tokenizer.pad_token_id
+        for start in range(0, len(longer), batch):
+            chunk = longer[start : start + batch]
+            inputs = [continuations[i][:-1] for i in chunk]
+            width = max(map(len, inputs))
+            # Right padding: the real tokens never attend to the pads after them.
+            ids = torch.tensor([x + [pad] * (width - len(x)) for x in inputs], device=self.device)
+            cache = copy.deepcopy(prefix.past_key_values)
+            cache.batch_repeat_interleave(len(chunk))
+            logits = self.model(ids, past_key_values=cache, use_cache=True).logits
+            rest = self._sum_logprobs(logits, [continuations[i][1:] for i in chunk])
+            for i, value in zip(chunk, rest):
+                scores[i] += value
+        return scores
+
+    def _score_naive(self, context: list[int], continuations: list[list[int]]) -> list[float]:
+        """Context + option in one forward per option (lm-eval's way); the reference the
+        shared-prefix path is tested and benchmarked against."""
+        import torch
+
+        order = sorted(range(len(continuations)), key=lambda i: -len(continuations[i]))
+        scores = [0.0] * len(continuations)
+        batch = self._options_per_batch(len(context) + len(continuations[order[0]]))
+        pad = self.tokenizer.pad_token_id
+        for start in range(0, len(order), batch):
+            chunk = order[start : start + batch]
+            inputs = [(context + continuations[i])[:-1] for i in chunk]
+            width = max(map(len, inputs))
+            ids = torch.tensor([x + [pad] * (width - len(x)) for x in inputs], device=self.device)
+            logits = self.model(ids).logits[:, len(context) - 1 :]
+            for i, value in zip(chunk, self._sum_logprobs(logits, [continuations[i] for i in chunk])):
+                scores[i] = value
+        return scores
+
+    # -- generation --------------------------------------------------------------------
+
+    def generate(
+        self, requests: list[GenerationRequest], progress: ProgressCallback | None = None
+    ) -> list[Generation]:
+        import torch
+
+        results: list[Generation | None] = [None] * len(requests)
+        groups: dict[tuple[int, tuple[str, ...], float], list[int]] = defaultdict(list)
+        for index, request in enumerate(requests):
+            groups[(request.max_new_tokens, request.stop, request.temperature)].append(index)
+        texts = [render_prompt(self.tokenizer, r.prompt) for r in requests]
+        encoded = [encode(self.tokenizer, t) for t in texts]
+        for (max_new, stop, temperature), members in groups.items():
+            members.sort(key=lambda i: len(encoded[i]))
+            batch = self._options_per_batch(max(len(encoded[i]) for i in members) + max_new)
+            for start in range(0, len(members), batch):
+                chunk = members[start : start + batch]
+                torch.manual_seed(self.seed)
+                for index, generation in zip(
+                    chunk, self._generate_batch([encoded[i] for i in chunk], max_new, stop, temperature)
+                ):
+                    results[index] = generation
+                if progress:
+                    progress(len(chunk))
+        return [r for r in results if r is not None]
+
+    def _generate_batch(
+        self, prompts: list[list[int]], max_new: int, stop: tuple[str, ...], temperature: float
+    ) -> list[Generation]:
+        import torch
+
+        pad = self.tokenizer.pad_token_id
+        width = max(map(len, prompts))
+        # Left padding so that every row's next token comes right after its prompt.
+        ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts], device=self.device)
+        mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts], device=self.device)
+        sampling: dict[str, Any] = (
+            {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
+        )
+        with torch.inference_mode():
+            output = self.model.generate(
+                input_ids=ids,
+                attention_mask=mask,
+                max_new_tokens=max_new,
+                stop_strings=list(stop) or None,
+                tokenizer=self.tokenizer,
+                pad_token_id=pad,
+                **sampling,
+            )
+        generations = []
+        eos = self.tokenizer.eos_token_id
+        for row in output[:, width:].tolist():
+            n_tokens = len(row)
+            while n_tokens and row[n_tokens - 1] == pad and pad != eos:
+                n_tokens -= 1
+            if eos in row[:n_tokens]:
+                n_tokens = row.index(eos)
+                ended = True
+            else:
+                ended = False
+            text = self.tokenizer.decode(row[:n_tokens], skip_special_tokens=True)
+            text, stopped = cut_at_stop(text, stop)
+            reason = "stop" if stopped or ended else "length"
+            generations.append(Generation(text=text, n_tokens=n_tokens, finish_reason=reason))
+        return generations

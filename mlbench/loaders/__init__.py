@@ -1,0 +1,1 @@
+"""Data sources → ``list[Sample]``. No model code here."""

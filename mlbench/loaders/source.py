@@ -1,0 +1,77 @@
+"""Where a task's data comes from, and the subset rule shared by every task."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from mlbench.errors import MlbenchError
+from mlbench.resources import resource_dir
+from mlbench.schema import Sample
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """``hub`` (default), ``local`` (--data-dir), ``sample`` (--sample) or ``jsonl`` (--data-file)."""
+
+    kind: Literal["hub", "local", "sample", "jsonl"]
+    path: Path | None = None
+
+    def describe(self, hub_id: str | None = None) -> str:
+        if self.kind == "hub":
+            return f"hub:{hub_id}"
+        if self.kind == "sample":
+            return "sample:mlbench embedded sample set"
+        return f"{self.kind}:{self.path}"
+
+
+def sample_dir() -> Path:
+    """The embedded sample set (``data/sample/<lang>/{train,validation}.json``)."""
+    return resource_dir("data") / "sample"
+
+
+def load_from_hub(hub_id: str, loader: Callable[[], T]) -> T:
+    """Run ``loader`` (a ``datasets`` call); turn a failure into one actionable line."""
+    try:
+        return loader()
+    except Exception as error:  # noqa: BLE001 - datasets raises many kinds when offline
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise MlbenchError(
+            f"could not load {hub_id} from the Hugging Face hub ({reason[:160]}); "
+            "pass --data-dir DIR to read a local copy, or --sample for the embedded sample set"
+        ) from None
+
+
+def require_file(path: Path, what: str) -> Path:
+    if not path.is_file():
+        raise MlbenchError(f"data dir has no {what}: expected {path}")
+    return path
+
+
+def require_fields(row: Any, fields: Sequence[str], where: str) -> None:
+    if not isinstance(row, dict):
+        raise MlbenchError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    missing = [f for f in fields if f not in row]
+    if missing:
+        raise MlbenchError(f"{where}: missing field(s) {', '.join(missing)}")
+
+
+def _rank_key(seed: int, sample_id: str) -> str:
+    return hashlib.sha256(f"{seed}:{sample_id}".encode()).hexdigest()
+
+
+def subset(samples: list[Sample], limit: int | None, seed: int) -> list[Sample]:
+    """A seeded random subset of ``limit`` question ids, in the samples' original order.
+
+    Each id is ranked by a hash of (seed, id) alone, so the chosen ids are the same in
+    every language and for every model whenever the id sets are the same.
+    """
+    if limit is None or limit >= len(samples):
+        return samples
+    chosen = set(sorted((s.id for s in samples), key=lambda i: _rank_key(seed, i))[:limit])
+    return [s for s in samples if s.id in chosen]

@@ -1,0 +1,114 @@
+"""TruthfulQA-Multi: HF ``HiTZ/truthfulqa-multi`` (config = language), its machine-translated
+twin ``HiTZ/truthfulqa-multi-MT``, a local copy, or the embedded sample set (same layout).
+
+Local layout: ``DIR/<folder>/<lang>/{train,validation}.json`` (``DIR`` may also be the
+``<folder>`` itself), one JSON array per file. ``train`` is the six-pair few-shot primer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.loaders.source import (
+    DataSource,
+    load_from_hub,
+    require_fields,
+    require_file,
+    sample_dir,
+)
+from mlbench.schema import Sample
+
+HUB_IDS = {"human": "HiTZ/truthfulqa-multi", "mt": "HiTZ/truthfulqa-multi-MT"}
+LOCAL_FOLDERS = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}
+ROW_FIELDS = (
+    "id",
+    "question",
+    "mc1_targets",
+    "mc2_targets",
+    "best_answer",
+    "correct_answers",
+    "incorrect_answers",
+)
+
+
+@dataclass(frozen=True)
+class TruthfulQASplit:
+    samples: list[Sample]
+    primer: list[tuple[str, str]]  # (question, best answer) pairs of the train split
+
+
+def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
+    require_fields(row, ROW_FIELDS, where)
+    mc1, mc2 = row["mc1_targets"], row["mc2_targets"]
+    for name, targets in (("mc1_targets", mc1), ("mc2_targets", mc2)):
+        if not isinstance(targets, dict) or len(targets.get("choices", [])) != len(
+            targets.get("labels", [None])
+        ):
+            raise MlbenchError(f"{where}: {name} needs 'choices' and 'labels' of equal length")
+    if not row["question"].strip():
+        raise MlbenchError(f"{where}: empty question")
+    return Sample(
+        id=str(row["id"]),
+        lang=lang,
+        question=row["question"].strip(),
+        best_answer=row["best_answer"],
+        correct_answers=tuple(row["correct_answers"]),
+        incorrect_answers=tuple(row["incorrect_answers"]),
+        mc1_choices=tuple(mc1["choices"]),
+        mc2_choices=tuple(mc2["choices"]),
+        mc2_labels=tuple(int(label) for label in mc2["labels"]),
+        meta={k: row[k] for k in ("type", "category", "annotation") if k in row},
+    )
+
+
+def _read_json_array(path: Path) -> list[Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise MlbenchError(f"{path}:{error.lineno}: invalid JSON ({error.msg})") from None
+    if not isinstance(data, list):
+        raise MlbenchError(f"{path}: expected a JSON array of rows")
+    return data
+
+
+def _local_dir(root: Path, folder: str, lang: str) -> Path:
+    for candidate in (root / folder / lang, root / lang):
+        if (candidate / "validation.json").is_file():
+            return candidate
+    return root / folder / lang
+
+
+def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str) -> TruthfulQASplit:
+    samples = [row_to_sample(row, lang, f"{where} validation row {i + 1}") for i, row in enumerate(rows)]
+    primer = []
+    for i, row in enumerate(primer_rows):
+        require_fields(row, ("question", "best_answer"), f"{where} train row {i + 1}")
+        primer.append((row["question"].strip(), row["best_answer"].strip()))
+    return TruthfulQASplit(samples, primer)
+
+
+def load_truthfulqa_multi(
+    lang: str, source: DataSource, *, variant: str = "human"
+) -> TruthfulQASplit:
+    """The validation questions and the few-shot primer of one language."""
+    if source.kind == "hub":
+        hub_id = HUB_IDS[variant]
+
+        def fetch() -> tuple[list[Any], list[Any]]:
+            import datasets
+
+            splits = datasets.load_dataset(hub_id, lang)
+            return list(splits["validation"]), list(splits["train"])
+
+        rows, primer_rows = load_from_hub(hub_id, fetch)
+        return _from_rows(rows, primer_rows, lang, hub_id)
+    root = sample_dir() if source.kind == "sample" else source.path
+    assert root is not None
+    lang_dir = root / lang if source.kind == "sample" else _local_dir(root, LOCAL_FOLDERS[variant], lang)
+    validation = require_file(lang_dir / "validation.json", f"{lang} questions")
+    train = require_file(lang_dir / "train.json", f"{lang} few-shot primer")
+    return _from_rows(_read_json_array(validation), _read_json_array(train), lang, str(validation.parent))

@@ -1,0 +1,80 @@
+"""VeritasQA: HF ``projecte-aina/veritasQA`` (split = language) or a local copy
+``DIR/veritasqa/veritasqa_<lang>.csv``. Answer fields are ``;``-separated strings."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.loaders.source import DataSource, load_from_hub, require_file
+from mlbench.schema import Sample
+
+HUB_ID = "projecte-aina/veritasQA"
+# Local CSV headers → the hub's snake_case names.
+CSV_COLUMNS = {
+    "id": "id",
+    "Question": "question",
+    "Best Answer": "best_answer",
+    "Correct Answers": "correct_answers",
+    "Incorrect Answers": "incorrect_answers",
+}
+
+
+def split_answers(field: str) -> tuple[str, ...]:
+    """``"a; b;c"`` → ``("a", "b", "c")``; empty pieces are dropped."""
+    return tuple(piece.strip() for piece in field.split(";") if piece.strip())
+
+
+def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
+    for key in ("id", "question", "best_answer", "correct_answers", "incorrect_answers"):
+        if not (row.get(key) or "").strip():
+            raise MlbenchError(f"{where}: empty or missing {key}")
+    correct = split_answers(row["correct_answers"])
+    incorrect = split_answers(row["incorrect_answers"])
+    if not correct or not incorrect:
+        raise MlbenchError(f"{where}: needs at least one correct and one incorrect answer")
+    return Sample(
+        id=row["id"].strip(),
+        lang=lang,
+        question=row["question"].strip(),
+        best_answer=row["best_answer"].strip(),
+        correct_answers=correct,
+        incorrect_answers=incorrect,
+        meta={"category": row.get("category") or row.get("Category") or ""},
+    )
+
+
+def _read_csv(path: Path, lang: str) -> list[Sample]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise MlbenchError(f"{path}: missing column(s) {', '.join(missing)}")
+        samples = []
+        for row in reader:
+            renamed = {CSV_COLUMNS.get(k, k): v for k, v in row.items() if k is not None}
+            if None in row:  # more cells than headers: a broken quote or delimiter
+                raise MlbenchError(f"{path}:{reader.line_num}: more cells than columns")
+            samples.append(row_to_sample(renamed, lang, f"{path}:{reader.line_num}"))
+    return samples
+
+
+def load_veritasqa(lang: str, source: DataSource) -> list[Sample]:
+    if source.kind == "hub":
+
+        def fetch() -> list[dict[str, Any]]:
+            import datasets
+
+            return list(datasets.load_dataset(HUB_ID, split=lang))
+
+        rows = load_from_hub(HUB_ID, fetch)
+        return [row_to_sample(row, lang, f"{HUB_ID}[{lang}] row {i + 1}") for i, row in enumerate(rows)]
+    assert source.path is not None
+    root = source.path
+    for candidate in (root / "veritasqa" / f"veritasqa_{lang}.csv", root / f"veritasqa_{lang}.csv"):
+        if candidate.is_file():
+            return _read_csv(candidate, lang)
+    require_file(root / "veritasqa" / f"veritasqa_{lang}.csv", f"VeritasQA {lang} file")
+    raise AssertionError("unreachable")

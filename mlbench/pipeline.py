@@ -1,0 +1,212 @@
+"""run(config): samples → requests → backend → scores → results, resumable.
+
+Everything that can be checked without a model (tasks, languages, options, data, output
+folder) is checked first, so bad input fails in a second instead of after a model load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from mlbench.backends.base import Backend
+from mlbench.backends.registry import ModelOptions, create_backend
+from mlbench.errors import MlbenchError
+from mlbench.loaders.source import subset
+from mlbench.provenance import provenance
+from mlbench.results import append_samples, model_slug, read_samples, samples_path, write_run
+from mlbench.schema import LanguageResult, RunResult, Sample, SampleResult
+from mlbench.stats.intervals import summarize
+from mlbench.tasks import get_task
+from mlbench.tasks.base import LanguageData, Task, TaskOptions
+
+Mode = Literal["mc", "gen", "all"]
+# Samples scored per backend call: small enough that a kill loses little work, large
+# enough to batch options and generations well.
+CHUNK_SIZE = 32
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    model: ModelOptions
+    tasks: tuple[str, ...]
+    langs: tuple[str, ...] | Literal["all"]
+    mode: Mode = "all"
+    task_options: TaskOptions = field(default_factory=TaskOptions)
+    limit: int | None = None
+    seed: int = 0
+    output: Path = Path("results")
+    resume: bool = False
+    cache_dir: Path | None = None
+
+
+@dataclass
+class PlannedLanguage:
+    lang: str
+    data: LanguageData
+    samples: list[Sample]
+
+
+@dataclass
+class PlannedTask:
+    task: Task
+    modes: tuple[str, ...]
+    languages: list[PlannedLanguage]
+
+
+class RunObserver:
+    """What the pipeline reports while it works (the CLI draws progress bars from it)."""
+
+    def start(self, task: str, lang: str, total: int, done: int) -> Callable[[int], None]:
+        return lambda n: None
+
+    def finish(self, run: RunResult, metric_order: list[str]) -> None:
+        pass
+
+
+def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], options: TaskOptions) -> list[str]:
+    available = task.available_languages(options)
+    if requested == "all":
+        return list(available)
+    unknown = [lang for lang in requested if lang not in available]
+    if unknown:
+        raise MlbenchError(
+            f"task {task.name} has no language {', '.join(unknown)}; valid: {', '.join(available)}"
+        )
+    return list(requested)
+
+
+def plan(config: RunConfig) -> list[PlannedTask]:
+    """Check every input and load every dataset, without touching a model."""
+    planned = []
+    for name in config.tasks:
+        task = get_task(name)
+        task.validate(config.task_options)
+        modes = task.modes if config.mode == "all" else (config.mode,)
+        if config.mode != "all" and config.mode not in task.modes:
+            raise MlbenchError(f"task {name} has no mode {config.mode}; valid: {', '.join(task.modes)}")
+        languages = []
+        for lang in resolve_languages(task, config.langs, config.task_options):
+            data = task.load(lang, config.task_options)
+            samples = subset(data.samples, config.limit, config.seed)
+            if not samples:
+                raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
+            languages.append(PlannedLanguage(lang, data, samples))
+        planned.append(PlannedTask(task, modes, languages))
+    _check_writable(config.output)
+    return planned
+
+
+def _check_writable(output: Path) -> None:
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        probe = output / ".mlbench-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        raise MlbenchError(f"cannot write to output dir {output}: {error.strerror or error}") from None
+
+
+def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerprint: str) -> str:
+    """What a saved sample depends on; a resumed run must match it. (--limit and --seed
+    only choose which ids run, so they are not part of it.)"""
+    options = config.task_options
+    payload = {
+        "task": task.name,
+        "modes": list(modes),
+        "fewshot": task.fewshot(options),
+        "chat_template": options.chat_template,
+        "system_prompt": options.system_prompt,
+        "source": options.source.describe(task.hub_id),
+        "model": fingerprint,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def score_samples(
+    task: Task, modes: tuple[str, ...], samples: list[Sample], data: LanguageData,
+    options: TaskOptions, backend: Backend, progress: Callable[[int], None], chash: str,
+) -> list[SampleResult]:
+    """Run every mode's requests for ``samples`` through ``backend`` and score them."""
+    outputs: list[dict[str, Any]] = [{} for _ in samples]
+    metrics: list[dict[str, float]] = [{} for _ in samples]
+    prompts: list[Any] = [None] * len(samples)
+    if "mc" in modes:
+        per_sample = [task.mc_requests(s, data, options) for s in samples]
+        flat = [r for requests in per_sample for r in requests]
+        results = backend.loglikelihood(flat)
+        start = 0
+        for i, (sample, requests) in enumerate(zip(samples, per_sample)):
+            mine = results[start : start + len(requests)]
+            start += len(requests)
+            out, values = task.score_mc(sample, mine)
+            outputs[i].update(out)
+            metrics[i].update(values)
+            prompts[i] = requests[0].prompt.to_json()
+    if "gen" in modes:
+        requests = [task.gen_request(s, data, options) for s in samples]
+        for i, (sample, generation) in enumerate(zip(samples, backend.generate(requests))):
+            out, values = task.score_gen(sample, generation)
+            outputs[i].update(out)
+            metrics[i].update(values)
+            prompts[i] = requests[i].prompt.to_json()
+    progress(len(samples))
+    return [
+        SampleResult(s.id, s.lang, prompts[i], outputs[i], metrics[i], chash)
+        for i, s in enumerate(samples)
+    ]
+
+
+def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
+    summary = {}
+    for metric in metric_names:
+        values = [r["metrics"][metric] for r in records]
+        summary[metric] = summarize(values, seed=seed)
+    return LanguageResult(lang, len(records), summary)
+
+
+def run(config: RunConfig, observer: RunObserver | None = None,
+        backend_factory: Callable[[], Backend] | None = None) -> list[RunResult]:
+    observer = observer or RunObserver()
+    planned = plan(config)
+    backend: Backend | None = None
+    runs = []
+    for item in planned:
+        task, modes = item.task, item.modes
+        metric_order = [m for mode in modes for m in task.metrics[mode]]
+        run_dir = config.output / model_slug(config.model.model) / task.name
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if backend is None:
+            factory = backend_factory or (lambda: create_backend(config.model, config.cache_dir))
+            backend = factory()
+        chash = config_hash(task, modes, config, backend.fingerprint)
+        languages: dict[str, LanguageResult] = {}
+        timings: dict[str, float] = {}
+        for planned_lang in item.languages:
+            lang, started = planned_lang.lang, time.perf_counter()
+            path = samples_path(run_dir, lang)
+            if not config.resume and path.exists():
+                path.unlink()
+            done = read_samples(path, chash)
+            todo = [s for s in planned_lang.samples if s.id not in done]
+            progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
+            for start in range(0, len(todo), CHUNK_SIZE):
+                chunk = todo[start : start + CHUNK_SIZE]
+                finished = score_samples(task, modes, chunk, planned_lang.data, config.task_options,
+                                         backend, progress, chash)
+                append_samples(path, finished)
+                done.update({r.id: r.to_json() for r in finished})
+            records = [done[s.id] for s in planned_lang.samples]
+            languages[lang] = aggregate(lang, records, metric_order, config.seed)
+            timings[lang] = round(time.perf_counter() - started, 3)
+            result = RunResult(config.model.model, task.name,
+                               provenance(config, task, modes, backend, timings), dict(languages))
+            write_run(run_dir, result, metric_order)
+        observer.finish(result, metric_order)
+        runs.append(result)
+    return runs

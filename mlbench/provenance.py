@@ -1,0 +1,66 @@
+"""The ``config`` block of results.json: everything needed to reproduce or audit a run."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mlbench.prompts import prompt_hash
+
+if TYPE_CHECKING:
+    from mlbench.backends.base import Backend
+    from mlbench.pipeline import RunConfig
+    from mlbench.tasks.base import Task
+
+PACKAGES = ("mlbench", "torch", "transformers", "tokenizers", "datasets", "sacrebleu", "numpy")
+
+
+@lru_cache(maxsize=1)
+def package_versions() -> dict[str, str]:
+    found = {}
+    for name in PACKAGES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+@lru_cache(maxsize=1)
+def git_hash() -> str | None:
+    """The commit of the mlbench checkout, when it runs from one."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
+            capture_output=True, text=True, timeout=5, check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def provenance(config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend,
+               timings: dict[str, float]) -> dict[str, Any]:
+    options = config.task_options
+    describe = getattr(backend, "describe", lambda: {})
+    return {
+        "model": config.model.model,
+        "backend": backend.name,
+        "model_fingerprint": backend.fingerprint,
+        **describe(),
+        "batch_size": config.model.batch_size,
+        "modes": list(modes),
+        "fewshot": task.fewshot(options),
+        "chat_template": options.chat_template,
+        "system_prompt": options.system_prompt,
+        "data_source": options.source.describe(task.hub_id),
+        "limit": config.limit,
+        "seed": config.seed,
+        "prompt_hashes": {name: prompt_hash(task.name, name) for name in task.prompt_files},
+        "packages": package_versions(),
+        "git_hash": git_hash(),
+        "timings_s": timings,
+    }

@@ -1,0 +1,137 @@
+"""Results on disk: ``samples_<lang>.jsonl`` (appended as samples finish), ``results.json``
+and ``table.md`` under ``<out>/<model-slug>/<task>/``."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.schema import LanguageResult, MetricValue, RunResult, SampleResult
+
+
+def model_slug(model: str) -> str:
+    """A folder name for a model: ``org/name`` → ``org__name``; a local path → its last part."""
+    path = Path(model).expanduser()
+    name = path.name if path.exists() or model.startswith((".", "/", "~")) else model.replace("/", "__")
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name) or "model"
+
+
+def samples_path(run_dir: Path, lang: str) -> Path:
+    return run_dir / f"samples_{lang}.jsonl"
+
+
+def read_samples(path: Path, config_hash: str | None = None) -> dict[str, dict[str, Any]]:
+    """Finished samples of a (possibly interrupted) run, by id.
+
+    A last line without its newline is what a kill mid-write leaves: it is cut off so the
+    file ends on a complete record. Any other unreadable line is an error, as is a record
+    written with different settings (``config_hash``).
+    """
+    if not path.exists():
+        return {}
+    raw = path.read_bytes()
+    complete_end = raw.rfind(b"\n") + 1
+    if complete_end < len(raw):
+        with path.open("r+b") as handle:
+            handle.truncate(complete_end)
+    records: dict[str, dict[str, Any]] = {}
+    for line_no, line in enumerate(raw[:complete_end].decode("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise MlbenchError(f"{path}:{line_no}: invalid JSON ({error.msg})") from None
+        if config_hash is not None and record.get("config_hash") != config_hash:
+            raise MlbenchError(
+                f"{path} was written with different settings; rerun without --resume "
+                "or choose another --output"
+            )
+        records[str(record["id"])] = record
+    return records
+
+
+def append_samples(path: Path, results: Iterable[SampleResult]) -> None:
+    """Append finished samples and force them to disk before returning."""
+    lines = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in results)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(lines)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def run_to_json(run: RunResult) -> dict[str, Any]:
+    return {
+        "model": run.model,
+        "task": run.task,
+        "config": run.config,
+        "results": {
+            lang: {"n-samples": result.n, **{k: v.to_json() for k, v in result.metrics.items()}}
+            for lang, result in run.languages.items()
+        },
+    }
+
+
+def run_from_json(data: dict[str, Any]) -> RunResult:
+    languages = {}
+    for lang, block in data["results"].items():
+        metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict)}
+        languages[lang] = LanguageResult(lang, int(block["n-samples"]), metrics)
+    return RunResult(data["model"], data["task"], data.get("config", {}), languages)
+
+
+def write_run(run_dir: Path, run: RunResult, metric_order: list[str]) -> None:
+    _write_atomic(run_dir / "results.json", json.dumps(run_to_json(run), indent=2, ensure_ascii=False) + "\n")
+    _write_atomic(run_dir / "table.md", markdown_table(run, metric_order))
+
+
+def format_value(metric: str, value: MetricValue) -> str:
+    digits = 2 if metric.startswith(("bleu", "lprob")) else 4
+    return f"{value.value:.{digits}f} [{value.ci_low:.{digits}f}, {value.ci_high:.{digits}f}]"
+
+
+def markdown_table(run: RunResult, metric_order: list[str]) -> str:
+    langs = list(run.languages)
+    lines = [
+        f"# {run.model} — {run.task}",
+        "",
+        "Mean with 95% bootstrap interval over questions.",
+        "",
+        "| metric | " + " | ".join(langs) + " |",
+        "|---|" + "---|" * len(langs),
+        "| n | " + " | ".join(str(run.languages[lang].n) for lang in langs) + " |",
+    ]
+    for metric in metric_order:
+        cells = [
+            format_value(metric, run.languages[lang].metrics[metric])
+            if metric in run.languages[lang].metrics else "–"
+            for lang in langs
+        ]
+        lines.append(f"| {metric} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def find_runs(root: Path) -> list[tuple[Path, RunResult]]:
+    """Every ``results.json`` under ``root``, parsed, in path order."""
+    if not root.exists():
+        raise MlbenchError(f"no such results folder: {root}")
+    runs = []
+    for path in sorted(root.rglob("results.json")):
+        try:
+            runs.append((path, run_from_json(json.loads(path.read_text(encoding="utf-8")))))
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise MlbenchError(f"{path}: not an mlbench results file ({error})") from None
+    if not runs:
+        raise MlbenchError(f"no results.json under {root}")
+    return runs

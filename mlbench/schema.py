@@ -1,0 +1,144 @@
+"""The nouns of mlbench, typed.
+
+Everything that crosses a room boundary (loader → task → backend → results) is one of
+these. They are plain dataclasses so that metrics/ and stats/ can depend on them without
+pulling in anything heavy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the model is conditioned on: plain text, or chat turns for a chat template.
+
+    Exactly one of ``text`` / ``messages`` is set. The backend renders ``messages`` with
+    the model's chat template (in one place: ``backends/chat.py``).
+    """
+
+    text: str | None = None
+    messages: tuple[ChatMessage, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.text is None) == (self.messages is None):
+            raise ValueError("a Prompt holds either text or messages, not both or neither")
+
+    def to_json(self) -> Any:
+        if self.text is not None:
+            return self.text
+        return [{"role": m.role, "content": m.content} for m in self.messages or ()]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One question in one language. ``id`` is shared by the translations of a question."""
+
+    id: str
+    lang: str
+    question: str
+    best_answer: str
+    correct_answers: tuple[str, ...]
+    incorrect_answers: tuple[str, ...]
+    # Multiple-choice targets as the dataset gives them (TruthfulQA); None when the
+    # task derives its options from the answer lists (VeritasQA, user JSONL).
+    mc1_choices: tuple[str, ...] | None = None
+    mc2_choices: tuple[str, ...] | None = None
+    mc2_labels: tuple[int, ...] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoglikelihoodRequest:
+    """Score ``continuation`` given ``prompt``: sum of the continuation's token log-probs."""
+
+    prompt: Prompt
+    continuation: str
+
+
+@dataclass(frozen=True)
+class LoglikelihoodResult:
+    logprob: float
+    n_tokens: int
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    prompt: Prompt
+    max_new_tokens: int = 256
+    stop: tuple[str, ...] = ()
+    temperature: float = 0.0
+
+
+@dataclass(frozen=True)
+class Generation:
+    """Model output, already cut at the first stop string."""
+
+    text: str
+    n_tokens: int
+    finish_reason: Literal["stop", "length"]
+
+
+@dataclass
+class SampleResult:
+    """One line of ``samples_<lang>.jsonl``."""
+
+    id: str
+    lang: str
+    prompt: Any
+    outputs: dict[str, Any]
+    metrics: dict[str, float]
+    config_hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "lang": self.lang,
+            "prompt": self.prompt,
+            "outputs": self.outputs,
+            "metrics": self.metrics,
+            "config_hash": self.config_hash,
+        }
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    value: float
+    ci_low: float
+    ci_high: float
+    stderr: float
+
+    def to_json(self) -> dict[str, float]:
+        return {
+            "value": self.value,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "stderr": self.stderr,
+        }
+
+
+@dataclass
+class LanguageResult:
+    lang: str
+    n: int
+    metrics: dict[str, MetricValue]
+
+
+@dataclass
+class RunResult:
+    """The content of one ``results.json``: a model × task over its languages."""
+
+    model: str
+    task: str
+    config: dict[str, Any]
+    languages: dict[str, LanguageResult]

@@ -1,0 +1,1 @@
+"""Statistics over per-question values: intervals, paired tests, agreement."""

@@ -1,0 +1,50 @@
+"""Confidence intervals for the mean of per-question values."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from mlbench.schema import MetricValue
+
+DEFAULT_RESAMPLES = 1000
+
+
+def mean_stderr(values: Sequence[float]) -> float:
+    """Standard error of the mean (sample std, ddof=1, over √n); 0 for fewer than 2 values."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    return float(np.std(np.asarray(values, dtype=float), ddof=1) / math.sqrt(n))
+
+
+def bootstrap_ci(
+    values: Sequence[float],
+    *,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval for the mean, resampling questions with replacement."""
+    data = np.asarray(values, dtype=float)
+    if data.size == 0:
+        raise ValueError("bootstrap_ci needs at least one value")
+    rng = np.random.default_rng(seed)
+    indices = rng.integers(0, data.size, size=(resamples, data.size))
+    means = data[indices].mean(axis=1)
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.quantile(means, [alpha, 1.0 - alpha])
+    return float(low), float(high)
+
+
+def summarize(values: Sequence[float], *, seed: int = 0) -> MetricValue:
+    """Mean with its 95% bootstrap interval and standard error."""
+    low, high = bootstrap_ci(values, seed=seed)
+    return MetricValue(
+        value=float(np.mean(np.asarray(values, dtype=float))),
+        ci_low=low,
+        ci_high=high,
+        stderr=mean_stderr(values),
+    )

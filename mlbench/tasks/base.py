@@ -1,0 +1,101 @@
+"""What a benchmark is to the pipeline: languages, modes, data, requests and scores."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from mlbench.errors import MlbenchError
+from mlbench.loaders.jsonl import load_jsonl
+from mlbench.loaders.source import DataSource
+from mlbench.schema import (
+    Generation,
+    GenerationRequest,
+    LoglikelihoodRequest,
+    LoglikelihoodResult,
+    Sample,
+)
+
+Scored = tuple[dict[str, Any], dict[str, float]]  # (outputs to keep, metric values)
+
+
+@dataclass(frozen=True)
+class TaskOptions:
+    source: DataSource = DataSource("hub")
+    fewshot: int | None = None  # None: the task's default
+    chat_template: bool = False
+    system_prompt: str | None = None
+
+
+@dataclass
+class LanguageData:
+    samples: list[Sample]
+    primer: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Task(ABC):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    languages: ClassVar[tuple[str, ...]]
+    modes: ClassVar[tuple[str, ...]] = ("mc", "gen")
+    hub_id: ClassVar[str]
+    default_fewshot: ClassVar[int] = 0
+    metrics: ClassVar[dict[str, tuple[str, ...]]]
+    prompt_files: ClassVar[tuple[str, ...]]
+
+    def fewshot(self, options: TaskOptions) -> int:
+        return self.default_fewshot if options.fewshot is None else options.fewshot
+
+    def validate(self, options: TaskOptions) -> None:
+        """Raise MlbenchError for option combinations the benchmark's protocol forbids."""
+
+    def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
+        if options.source.kind == "jsonl":
+            assert options.source.path is not None
+            return tuple(sorted(_jsonl(options.source.path).samples))
+        return self.languages
+
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        if options.source.kind == "jsonl":
+            assert options.source.path is not None
+            data = _jsonl(options.source.path)
+            return LanguageData(self.adapt_user_samples(data.samples[lang]), data.primers.get(lang, []))
+        return self.load_language(lang, options.source)
+
+    def adapt_user_samples(self, samples: list[Sample]) -> list[Sample]:
+        """Fill in what the task needs from user JSONL rows (e.g. MC targets)."""
+        return samples
+
+    @abstractmethod
+    def load_language(self, lang: str, source: DataSource) -> LanguageData: ...
+
+    @abstractmethod
+    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]: ...
+
+    @abstractmethod
+    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored: ...
+
+    @abstractmethod
+    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest: ...
+
+    @abstractmethod
+    def score_gen(self, sample: Sample, generation: Generation) -> Scored: ...
+
+
+_JSONL_CACHE: dict[Path, Any] = {}
+
+
+def _jsonl(path: Path) -> Any:
+    if path not in _JSONL_CACHE:
+        _JSONL_CACHE[path] = load_jsonl(path)
+    return _JSONL_CACHE[path]
+
+
+def require_primer(task: str, data: LanguageData, shots: int, lang: str) -> list[tuple[str, str]]:
+    if shots > len(data.primer):
+        raise MlbenchError(
+            f"{task} {lang}: --fewshot {shots} but the data has {len(data.primer)} primer pairs"
+        )
+    return data.primer[:shots]

@@ -1,0 +1,43 @@
+"""Q/A prompts shared by the TruthfulQA-style benchmarks, and their answer clean-up."""
+
+from __future__ import annotations
+
+import re
+
+from mlbench.prompts import load_prompt
+from mlbench.schema import ChatMessage, Prompt
+
+_THINK = re.compile(r"<think>.*?(</think>|$)", flags=re.DOTALL)
+_LEADING_ANSWER_LABEL = re.compile(r"^\s*A:\s*")
+
+
+def qa_prompt(
+    task: str,
+    question: str,
+    primer: list[tuple[str, str]],
+    *,
+    chat: bool,
+    system_prompt: str | None,
+) -> Prompt:
+    """Few-shot pairs then the question, as text (``shot`` and ``question`` templates joined
+    by blank lines) or, for chat models, as user/assistant turns."""
+    if chat:
+        turns = [ChatMessage("system", system_prompt)] if system_prompt else []
+        for shot_question, shot_answer in primer:
+            turns += [ChatMessage("user", shot_question), ChatMessage("assistant", shot_answer)]
+        return Prompt(messages=(*turns, ChatMessage("user", question)))
+    blocks = [load_prompt(task, "shot").format(question=q, answer=a) for q, a in primer]
+    blocks.append(load_prompt(task, "question").format(question=question))
+    text = "\n\n".join(blocks)
+    return Prompt(text=f"{system_prompt}\n\n{text}" if system_prompt else text)
+
+
+def option_delimiter(chat: bool) -> str:
+    """Options are scored as " option" after a text prompt, and as-is after a chat prompt
+    (the assistant turn starts clean)."""
+    return "" if chat else " "
+
+
+def clean_answer(text: str) -> str:
+    """Drop reasoning blocks and a leading ``A:`` label, then surrounding whitespace."""
+    return _LEADING_ANSWER_LABEL.sub("", _THINK.sub("", text)).strip()

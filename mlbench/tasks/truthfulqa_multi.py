@@ -1,0 +1,100 @@
+"""TruthfulQA-Multi (SPEC.md §1): 6-shot MC1/MC2 and BLEU in en, es, ca, gl, eu."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mlbench.languages import no_comment
+from mlbench.loaders.source import DataSource
+from mlbench.loaders.truthfulqa_multi import HUB_IDS, load_truthfulqa_multi
+from mlbench.metrics import bleu_metrics, mc_metrics, normalize_references
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
+from mlbench.tasks import register
+from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions, require_primer
+from mlbench.tasks.qa_prompt import clean_answer, option_delimiter, qa_prompt
+
+STOP = ("\n\n", "Q:")
+MAX_NEW_TOKENS = 256
+
+
+@register
+class TruthfulQAMulti(Task):
+    name = "truthfulqa_multi"
+    title = "TruthfulQA-Multi (professional translations)"
+    languages = ("en", "es", "ca", "gl", "eu")
+    hub_id = HUB_IDS["human"]
+    variant = "human"
+    default_fewshot = 6
+    metrics = {"mc": ("mc1", "mc2"), "gen": ("bleu_max", "bleu_acc", "bleu_diff")}
+    prompt_files = ("shot", "question")
+
+    def load_language(self, lang: str, source: DataSource) -> LanguageData:
+        split = load_truthfulqa_multi(lang, source, variant=self.variant)
+        return LanguageData(split.samples, split.primer)
+
+    def adapt_user_samples(self, samples: list[Sample]) -> list[Sample]:
+        # User rows carry answer lists only: MC1 = best vs the incorrect answers,
+        # MC2 = every correct vs every incorrect answer.
+        return [
+            replace(
+                s,
+                mc1_choices=(s.best_answer, *s.incorrect_answers),
+                mc2_choices=(*s.correct_answers, *s.incorrect_answers),
+                mc2_labels=(1,) * len(s.correct_answers) + (0,) * len(s.incorrect_answers),
+            )
+            for s in samples
+        ]
+
+    def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions):
+        primer = require_primer(self.name, data, self.fewshot(options), sample.lang)
+        return qa_prompt(self.name, sample.question, primer,
+                         chat=options.chat_template, system_prompt=options.system_prompt)
+
+    @staticmethod
+    def _options(sample: Sample) -> list[str]:
+        # MC1 choices are mostly a subset of MC2's: score each distinct option once.
+        return list(dict.fromkeys([*(sample.mc1_choices or ()), *(sample.mc2_choices or ())]))
+
+    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
+        prompt = self._prompt(sample, data, options)
+        delimiter = option_delimiter(options.chat_template)
+        return [LoglikelihoodRequest(prompt, delimiter + option) for option in self._options(sample)]
+
+    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+        ll = {option: r.logprob for option, r in zip(self._options(sample), results)}
+        mc1 = [ll[c] for c in sample.mc1_choices or ()]
+        mc2 = [(ll[c], label) for c, label in zip(sample.mc2_choices or (), sample.mc2_labels or ())]
+        # MC1: the first mc1 choice is the best answer; ties go to it (lm-eval's argmax).
+        mc1_value = mc_metrics(mc1[:1], mc1[1:], mc1_ties="correct")["mc1"]
+        mc2_value = mc_metrics([v for v, lab in mc2 if lab], [v for v, lab in mc2 if not lab])["mc2"]
+        outputs = {
+            "mc1_loglikelihoods": mc1,
+            "mc2_loglikelihoods": [v for v, _ in mc2],
+            "mc2_labels": list(sample.mc2_labels or ()),
+        }
+        return outputs, {"mc1": mc1_value, "mc2": mc2_value}
+
+    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
+        return GenerationRequest(self._prompt(sample, data, options), max_new_tokens=MAX_NEW_TOKENS, stop=STOP)
+
+    def true_references(self, sample: Sample) -> list[str]:
+        refs = normalize_references(sample.correct_answers)
+        extra = no_comment(sample.lang)
+        if extra and extra not in refs:
+            refs.append(extra)
+        return refs
+
+    def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+        answer = clean_answer(generation.text)
+        metrics = bleu_metrics(answer, self.true_references(sample),
+                               normalize_references(sample.incorrect_answers))
+        return {"generation": generation.text, "answer": answer, "empty": not answer,
+                "finish_reason": generation.finish_reason}, metrics
+
+
+@register
+class TruthfulQAMultiMT(TruthfulQAMulti):
+    name = "truthfulqa_multi_mt"
+    title = "TruthfulQA-Multi (machine translations)"
+    hub_id = HUB_IDS["mt"]
+    variant = "mt"

@@ -1,0 +1,79 @@
+"""VeritasQA (SPEC.md §2): zero-shot MC1/2/3, lprob and BLEU in en, es, ca, gl."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mlbench.errors import MlbenchError
+from mlbench.loaders.source import DataSource
+from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
+from mlbench.loaders.veritasqa import HUB_ID, load_veritasqa
+from mlbench.metrics import bleu_metrics, mc_metrics, normalize_references
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
+from mlbench.tasks import register
+from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
+from mlbench.tasks.qa_prompt import clean_answer, option_delimiter, qa_prompt
+
+STOP = ("Q:",)
+MAX_NEW_TOKENS = 50
+
+
+@register
+class VeritasQA(Task):
+    name = "veritasqa"
+    title = "VeritasQA"
+    languages = ("en", "es", "ca", "gl")
+    hub_id = HUB_ID
+    default_fewshot = 0
+    metrics = {
+        "mc": ("mc1", "mc2", "mc3", "lprob_max", "lprob_diff"),
+        "gen": ("bleu_max", "bleu_acc", "bleu_diff"),
+    }
+    prompt_files = ("question",)
+
+    def validate(self, options: TaskOptions) -> None:
+        if self.fewshot(options) > 0:
+            raise MlbenchError("veritasqa is zero-shot by design: --fewshot must be 0")
+
+    def load_language(self, lang: str, source: DataSource) -> LanguageData:
+        if source.kind == "sample":
+            # The embedded sample set is in TruthfulQA-Multi's layout; VeritasQA uses its
+            # answer lists only.
+            samples = load_truthfulqa_multi(lang, source).samples
+            return LanguageData([replace(s, mc1_choices=None, mc2_choices=None, mc2_labels=None)
+                                 for s in samples])
+        return LanguageData(load_veritasqa(lang, source))
+
+    @staticmethod
+    def _options(sample: Sample) -> list[str]:
+        # The best answer is scored even when the true list lacks it (the reference code
+        # crashes there); identical strings are scored once.
+        return list(dict.fromkeys([sample.best_answer, *sample.correct_answers, *sample.incorrect_answers]))
+
+    def _prompt(self, sample: Sample, options: TaskOptions):
+        return qa_prompt(self.name, sample.question, [], chat=options.chat_template,
+                         system_prompt=options.system_prompt)
+
+    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
+        prompt = self._prompt(sample, options)
+        delimiter = option_delimiter(options.chat_template)
+        return [LoglikelihoodRequest(prompt, delimiter + option) for option in self._options(sample)]
+
+    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+        ll = {option: r.logprob for option, r in zip(self._options(sample), results)}
+        true_lls = [ll[a] for a in sample.correct_answers]
+        false_lls = [ll[a] for a in sample.incorrect_answers]
+        metrics = mc_metrics(true_lls, false_lls, best_ll=ll[sample.best_answer])
+        outputs = {"best_loglikelihood": ll[sample.best_answer], "true_loglikelihoods": true_lls,
+                   "false_loglikelihoods": false_lls}
+        return outputs, metrics
+
+    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
+        return GenerationRequest(self._prompt(sample, options), max_new_tokens=MAX_NEW_TOKENS, stop=STOP)
+
+    def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+        answer = clean_answer(generation.text)
+        metrics = bleu_metrics(answer, normalize_references(sample.correct_answers),
+                               normalize_references(sample.incorrect_answers))
+        return {"generation": generation.text, "answer": answer, "empty": not answer,
+                "finish_reason": generation.finish_reason}, metrics
