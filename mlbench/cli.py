@@ -92,6 +92,7 @@ def run(
     resume: opt.ResumeOpt = False,
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
+    chunk_size: opt.ChunkSizeOpt = 32,
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
     from mlbench.backends.registry import ModelOptions
@@ -131,6 +132,7 @@ def run(
         output=output,
         resume=resume,
         cache_dir=_cache_dir(cache_dir, no_cache),
+        chunk_size=chunk_size,
     )
     observer = RichObserver(Console(stderr=False))
     try:

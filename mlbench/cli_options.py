@@ -34,5 +34,6 @@ SeedOpt = Annotated[int, typer.Option(help="Seed for --limit, sampling and boots
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Keep finished samples of an interrupted run and do the rest.", rich_help_panel=RUN)]
 CacheDirOpt = Annotated[Optional[Path], typer.Option(help="Request cache folder [default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench].", rich_help_panel=RUN)]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the request cache.", rich_help_panel=RUN)]
+ChunkSizeOpt = Annotated[int, typer.Option(min=1, hidden=True, help="Samples written per step (tests use small values).")]
 
 OutputOpt = Annotated[Path, typer.Option("--output", "-o", help="Results folder.", rich_help_panel=OUT)]

@@ -28,7 +28,7 @@ from mlbench.tasks.base import LanguageData, Task, TaskOptions
 Mode = Literal["mc", "gen", "all"]
 # Samples scored per backend call: small enough that a kill loses little work, large
 # enough to batch options and generations well.
-CHUNK_SIZE = 32
+DEFAULT_CHUNK_SIZE = 32
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class RunConfig:
     output: Path = Path("results")
     resume: bool = False
     cache_dir: Path | None = None
+    chunk_size: int = DEFAULT_CHUNK_SIZE
 
 
 @dataclass
@@ -195,8 +196,8 @@ def run(config: RunConfig, observer: RunObserver | None = None,
             done = read_samples(path, chash)
             todo = [s for s in planned_lang.samples if s.id not in done]
             progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
-            for start in range(0, len(todo), CHUNK_SIZE):
-                chunk = todo[start : start + CHUNK_SIZE]
+            for start in range(0, len(todo), config.chunk_size):
+                chunk = todo[start : start + config.chunk_size]
                 finished = score_samples(task, modes, chunk, planned_lang.data, config.task_options,
                                          backend, progress, chash)
                 append_samples(path, finished)
