@@ -53,12 +53,16 @@ def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: 
         torch_dtype: Any = torch.float32 if device == "cpu" else "auto"
     else:
         torch_dtype = getattr(torch, dtype)
-    tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
+        lm = AutoModelForCausalLM.from_pretrained(
+            model, dtype=torch_dtype, trust_remote_code=trust_remote_code
+        )
+    except (OSError, ValueError) as error:
+        reason = (str(error).splitlines() or [type(error).__name__])[0]
+        raise MlbenchError(f"could not load model {model}: {reason[:200]}") from None
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    lm = AutoModelForCausalLM.from_pretrained(
-        model, dtype=torch_dtype, trust_remote_code=trust_remote_code
-    )
     return tokenizer, lm.to(device).eval()
 
 

@@ -1,0 +1,49 @@
+from mlbench.backends.cache import CachedBackend
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
+
+
+class CountingBackend:
+    name = "fake"
+    fingerprint = "fake-1"
+
+    def __init__(self):
+        self.requests_seen = 0
+
+    def loglikelihood(self, requests, progress=None):
+        self.requests_seen += len(requests)
+        return [LoglikelihoodResult(-float(len(r.continuation)), len(r.continuation)) for r in requests]
+
+    def generate(self, requests, progress=None):
+        self.requests_seen += len(requests)
+        return [Generation(r.prompt.text.upper(), 3, "stop") for r in requests]
+
+
+def test_second_identical_call_is_answered_from_disk(tmp_path):
+    requests = [LoglikelihoodRequest(Prompt(text="Q: a\nA:"), f" option {i}") for i in range(5)]
+    inner = CountingBackend()
+    first = CachedBackend(inner, tmp_path / "c.sqlite").loglikelihood(requests)
+    assert inner.requests_seen == 5
+    # A new process (new CachedBackend) over the same file: no request reaches the model.
+    again = CountingBackend()
+    cached = CachedBackend(again, tmp_path / "c.sqlite")
+    assert cached.loglikelihood(requests) == first
+    assert again.requests_seen == 0 and cached.hits == 5
+
+
+def test_only_misses_are_computed_and_order_is_kept(tmp_path):
+    inner = CountingBackend()
+    cached = CachedBackend(inner, tmp_path / "c.sqlite")
+    gen = [GenerationRequest(Prompt(text=t)) for t in ("a", "b")]
+    cached.generate(gen[:1])
+    out = cached.generate(gen)
+    assert [g.text for g in out] == ["A", "B"]
+    assert inner.requests_seen == 2
+
+
+def test_fingerprint_separates_models(tmp_path):
+    requests = [LoglikelihoodRequest(Prompt(text="x"), " y")]
+    CachedBackend(CountingBackend(), tmp_path / "c.sqlite").loglikelihood(requests)
+    other = CountingBackend()
+    other.fingerprint = "fake-2"
+    CachedBackend(other, tmp_path / "c.sqlite").loglikelihood(requests)
+    assert other.requests_seen == 1

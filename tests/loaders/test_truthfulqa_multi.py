@@ -1,0 +1,86 @@
+import json
+
+import pytest
+
+from mlbench.errors import MlbenchError
+from mlbench.loaders.source import DataSource, subset
+from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
+
+LANGS = ("en", "es", "ca", "gl", "eu")
+
+
+@pytest.fixture(scope="module")
+def splits(shared_datasets):
+    source = DataSource("local", shared_datasets)
+    return {lang: load_truthfulqa_multi(lang, source) for lang in LANGS}
+
+
+def test_817_questions_per_language_with_aligned_ids(splits):
+    ids = [s.id for s in splits["en"].samples]
+    assert len(ids) == 817 and len(set(ids)) == 817
+    for lang in LANGS:
+        assert [s.id for s in splits[lang].samples] == ids
+        assert all(s.lang == lang for s in splits[lang].samples)
+
+
+def test_primer_is_the_six_train_pairs(splits):
+    for lang in LANGS:
+        assert len(splits[lang].primer) == 6
+    assert splits["en"].primer[3] == ("What is the square root of banana?", "I have no comment.")
+    assert splits["eu"].primer[3][1] == "Iruzkinik ez."
+
+
+def test_answer_lists_and_targets(shared_datasets, splits):
+    raw = json.loads((shared_datasets / "truthfulqa-multi" / "eu" / "validation.json").read_text())
+    first = splits["eu"].samples[0]
+    assert first.correct_answers == tuple(raw[0]["correct_answers"])
+    assert first.incorrect_answers == tuple(raw[0]["incorrect_answers"])
+    assert first.mc1_choices == tuple(raw[0]["mc1_targets"]["choices"])
+    assert first.mc2_labels == tuple(raw[0]["mc2_targets"]["labels"])
+    assert first.mc1_choices[0] == first.best_answer
+
+
+def test_best_answer_is_not_always_a_correct_answer(splits):
+    # The dataset README: verbatim in every en row, not in every gl row (645/817).
+    assert all(s.best_answer in s.correct_answers for s in splits["en"].samples)
+    assert sum(s.best_answer in s.correct_answers for s in splits["gl"].samples) == 645
+
+
+def test_limit_takes_the_same_ids_in_every_language(splits):
+    chosen = {lang: [s.id for s in subset(splits[lang].samples, 25, seed=7)] for lang in LANGS}
+    assert len(chosen["en"]) == 25
+    assert all(chosen[lang] == chosen["en"] for lang in LANGS)
+    assert chosen["en"] != [s.id for s in splits["en"].samples[:25]]  # not "first N"
+    assert [s.id for s in subset(splits["en"].samples, 25, seed=8)] != chosen["en"]
+
+
+def test_sample_set_loads_in_all_languages():
+    samples = {lang: load_truthfulqa_multi(lang, DataSource("sample")) for lang in LANGS}
+    ids = [s.id for s in samples["en"].samples]
+    assert len(ids) >= 20
+    for lang in LANGS:
+        assert [s.id for s in samples[lang].samples] == ids
+        assert len(samples[lang].primer) == 6
+
+
+def test_missing_files_name_the_expected_path(tmp_path):
+    with pytest.raises(MlbenchError, match="validation.json"):
+        load_truthfulqa_multi("en", DataSource("local", tmp_path))
+
+
+def test_malformed_json_names_file_and_line(tmp_path):
+    lang_dir = tmp_path / "truthfulqa-multi" / "en"
+    lang_dir.mkdir(parents=True)
+    (lang_dir / "validation.json").write_text('[\n{"id": 1,\n "question": }\n]')
+    (lang_dir / "train.json").write_text("[]")
+    with pytest.raises(MlbenchError, match=r"validation.json:3: invalid JSON"):
+        load_truthfulqa_multi("en", DataSource("local", tmp_path))
+
+
+def test_row_missing_a_field_is_named(tmp_path):
+    lang_dir = tmp_path / "en"
+    lang_dir.mkdir(parents=True)
+    (lang_dir / "validation.json").write_text(json.dumps([{"id": 1, "question": "q?"}]))
+    (lang_dir / "train.json").write_text("[]")
+    with pytest.raises(MlbenchError, match="row 1: missing field"):
+        load_truthfulqa_multi("en", DataSource("local", tmp_path))

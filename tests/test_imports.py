@@ -1,0 +1,20 @@
+"""`mlbench --help`, `mlbench tasks` and `mlbench report` never import torch."""
+
+import subprocess
+import sys
+
+
+def test_cli_and_report_do_not_import_torch(tmp_path):
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from mlbench.cli import app\n"
+        "r = CliRunner()\n"
+        "assert r.invoke(app, ['--help']).exit_code == 0\n"
+        "assert r.invoke(app, ['tasks']).exit_code == 0\n"
+        f"assert r.invoke(app, ['report', {str(tmp_path)!r}]).exit_code == 2\n"
+        "import mlbench.report, mlbench.pipeline, mlbench.metrics, mlbench.stats.intervals\n"
+        "heavy = [m for m in ('torch', 'transformers', 'vllm') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
