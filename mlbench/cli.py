@@ -169,8 +169,10 @@ def tasks() -> None:
     for item in all_tasks():
         table.add_row(item.name, item.title, ", ".join(item.languages), ", ".join(item.modes), item.hub_id)
     Console().print(table)
-    print("Local data: --data-dir DIR (layout of the shared datasets), --sample (embedded set), "
-          "--data-file FILE.jsonl (your own questions).")
+    print(
+        "Local data: --data-dir DIR (layout of the shared datasets), --sample (embedded set), "
+        "--data-file FILE.jsonl (your own questions)."
+    )
 
 
 def main() -> None:

@@ -12,28 +12,89 @@ DATA = "Data"
 RUN = "Run"
 OUT = "Output"
 
-ModelArg = Annotated[str, typer.Option("--model", "-m", help="HF hub id or local path of a causal LM.", rich_help_panel=MODEL)]
+ModelArg = Annotated[
+    str, typer.Option("--model", "-m", help="HF hub id or local path of a causal LM.", rich_help_panel=MODEL)
+]
 BackendOpt = Annotated[str, typer.Option(help="Inference backend: hf (transformers).", rich_help_panel=MODEL)]
-DtypeOpt = Annotated[str, typer.Option(help="auto | float32 | bfloat16 | float16 (auto: float32 on CPU, the checkpoint's dtype on GPU).", rich_help_panel=MODEL)]
+DtypeOpt = Annotated[
+    str,
+    typer.Option(
+        help="auto | float32 | bfloat16 | float16 (auto: float32 on CPU, the checkpoint's dtype on GPU).",
+        rich_help_panel=MODEL,
+    ),
+]
 DeviceOpt = Annotated[str, typer.Option(help="auto | cpu | cuda.", rich_help_panel=MODEL)]
-BatchSizeOpt = Annotated[str, typer.Option(help="auto | N: options (MC) or prompts (generation) per forward pass.", rich_help_panel=MODEL)]
-TrustRemoteCodeOpt = Annotated[bool, typer.Option("--trust-remote-code", help="Allow model code from the hub.", rich_help_panel=MODEL)]
-ChatTemplateOpt = Annotated[bool, typer.Option("--chat-template/--no-chat-template", help="Render prompts with the model's chat template (few-shot pairs become turns).", rich_help_panel=MODEL)]
-SystemPromptOpt = Annotated[Optional[str], typer.Option(help="System message (chat) or text before the prompt.", rich_help_panel=MODEL)]
+BatchSizeOpt = Annotated[
+    str, typer.Option(help="auto | N: options (MC) or prompts (generation) per forward pass.", rich_help_panel=MODEL)
+]
+TrustRemoteCodeOpt = Annotated[
+    bool, typer.Option("--trust-remote-code", help="Allow model code from the hub.", rich_help_panel=MODEL)
+]
+ChatTemplateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--chat-template/--no-chat-template",
+        help="Render prompts with the model's chat template (few-shot pairs become turns).",
+        rich_help_panel=MODEL,
+    ),
+]
+SystemPromptOpt = Annotated[
+    Optional[str], typer.Option(help="System message (chat) or text before the prompt.", rich_help_panel=MODEL)
+]
 
-TaskOpt = Annotated[str, typer.Option("--task", "-t", help="Benchmark name(s), comma-separated; see `mlbench tasks`.", rich_help_panel=DATA)]
-LangOpt = Annotated[str, typer.Option("--lang", "-l", help="Language codes, comma-separated, or 'all'.", rich_help_panel=DATA)]
-DataDirOpt = Annotated[Optional[Path], typer.Option(help="Read a local copy of the datasets instead of the hub.", rich_help_panel=DATA)]
-SampleOpt = Annotated[bool, typer.Option("--sample", help="Use the small embedded sample set (for demos and smoke tests).", rich_help_panel=DATA)]
-DataFileOpt = Annotated[Optional[Path], typer.Option(help="Your own questions as JSONL (id, lang, question, best_answer, correct_answers, incorrect_answers).", rich_help_panel=DATA)]
-LimitOpt = Annotated[Optional[int], typer.Option(min=1, help="Seeded random subset of N question ids, the same in every language.", rich_help_panel=DATA)]
+TaskOpt = Annotated[
+    str,
+    typer.Option("--task", "-t", help="Benchmark name(s), comma-separated; see `mlbench tasks`.", rich_help_panel=DATA),
+]
+LangOpt = Annotated[
+    str, typer.Option("--lang", "-l", help="Language codes, comma-separated, or 'all'.", rich_help_panel=DATA)
+]
+DataDirOpt = Annotated[
+    Optional[Path], typer.Option(help="Read a local copy of the datasets instead of the hub.", rich_help_panel=DATA)
+]
+SampleOpt = Annotated[
+    bool,
+    typer.Option(
+        "--sample", help="Use the small embedded sample set (for demos and smoke tests).", rich_help_panel=DATA
+    ),
+]
+DataFileOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        help="Your own questions as JSONL (id, lang, question, best_answer, correct_answers, incorrect_answers).",
+        rich_help_panel=DATA,
+    ),
+]
+LimitOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        min=1, help="Seeded random subset of N question ids, the same in every language.", rich_help_panel=DATA
+    ),
+]
 
 ModeOpt = Annotated[str, typer.Option(help="mc | gen | all.", rich_help_panel=RUN)]
-FewshotOpt = Annotated[Optional[int], typer.Option(min=0, help="Few-shot primer pairs (default: the benchmark's own, 6 for TruthfulQA-Multi, 0 for VeritasQA).", rich_help_panel=RUN)]
+FewshotOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        min=0,
+        help="Few-shot primer pairs (default: the benchmark's own, 6 for TruthfulQA-Multi, 0 for VeritasQA).",
+        rich_help_panel=RUN,
+    ),
+]
 SeedOpt = Annotated[int, typer.Option(help="Seed for --limit, sampling and bootstrap intervals.", rich_help_panel=RUN)]
-ResumeOpt = Annotated[bool, typer.Option("--resume", help="Keep finished samples of an interrupted run and do the rest.", rich_help_panel=RUN)]
-CacheDirOpt = Annotated[Optional[Path], typer.Option(help="Request cache folder [default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench].", rich_help_panel=RUN)]
-NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the request cache.", rich_help_panel=RUN)]
-ChunkSizeOpt = Annotated[int, typer.Option(min=1, hidden=True, help="Samples written per step (tests use small values).")]
+ResumeOpt = Annotated[
+    bool,
+    typer.Option("--resume", help="Keep finished samples of an interrupted run and do the rest.", rich_help_panel=RUN),
+]
+CacheDirOpt = Annotated[
+    Optional[Path],
+    typer.Option(help="Request cache folder [default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench].", rich_help_panel=RUN),
+]
+NoCacheOpt = Annotated[
+    bool, typer.Option("--no-cache", help="Do not read or write the request cache.", rich_help_panel=RUN)
+]
+ChunkSizeOpt = Annotated[
+    int, typer.Option(min=1, hidden=True, help="Samples written per step (tests use small values).")
+]
 
 OutputOpt = Annotated[Path, typer.Option("--output", "-o", help="Results folder.", rich_help_panel=OUT)]

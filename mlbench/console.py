@@ -20,10 +20,10 @@ def results_table(run: RunResult, metric_order: list[str]) -> Table:
         table.add_column(lang, justify="right")
     table.add_row("n", *(str(r.n) for r in run.languages.values()))
     for metric in metric_order:
-        table.add_row(metric, *(
-            format_value(metric, r.metrics[metric]) if metric in r.metrics else "–"
-            for r in run.languages.values()
-        ))
+        table.add_row(
+            metric,
+            *(format_value(metric, r.metrics[metric]) if metric in r.metrics else "–" for r in run.languages.values()),
+        )
     return table
 
 
@@ -35,8 +35,12 @@ class RichObserver(RunObserver):
     def start(self, task: str, lang: str, total: int, done: int) -> Callable[[int], None]:
         if self.progress is None:
             self.progress = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), TimeRemainingColumn(), console=self.console,
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=self.console,
             )
             self.progress.start()
         progress = self.progress

@@ -76,9 +76,7 @@ def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], o
         return list(available)
     unknown = [lang for lang in requested if lang not in available]
     if unknown:
-        raise MlbenchError(
-            f"task {task.name} has no language {', '.join(unknown)}; valid: {', '.join(available)}"
-        )
+        raise MlbenchError(f"task {task.name} has no language {', '.join(unknown)}; valid: {', '.join(available)}")
     return list(requested)
 
 
@@ -130,8 +128,14 @@ def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerpri
 
 
 def score_samples(
-    task: Task, modes: tuple[str, ...], samples: list[Sample], data: LanguageData,
-    options: TaskOptions, backend: Backend, progress: Callable[[int], None], chash: str,
+    task: Task,
+    modes: tuple[str, ...],
+    samples: list[Sample],
+    data: LanguageData,
+    options: TaskOptions,
+    backend: Backend,
+    progress: Callable[[int], None],
+    chash: str,
 ) -> list[SampleResult]:
     """Run every mode's requests for ``samples`` through ``backend`` and score them."""
     outputs: list[dict[str, Any]] = [{} for _ in samples]
@@ -157,10 +161,7 @@ def score_samples(
             metrics[i].update(values)
             prompts[i] = requests[i].prompt.to_json()
     progress(len(samples))
-    return [
-        SampleResult(s.id, s.lang, prompts[i], outputs[i], metrics[i], chash)
-        for i, s in enumerate(samples)
-    ]
+    return [SampleResult(s.id, s.lang, prompts[i], outputs[i], metrics[i], chash) for i, s in enumerate(samples)]
 
 
 def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
@@ -171,8 +172,9 @@ def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str],
     return LanguageResult(lang, len(records), summary)
 
 
-def run(config: RunConfig, observer: RunObserver | None = None,
-        backend_factory: Callable[[], Backend] | None = None) -> list[RunResult]:
+def run(
+    config: RunConfig, observer: RunObserver | None = None, backend_factory: Callable[[], Backend] | None = None
+) -> list[RunResult]:
     observer = observer or RunObserver()
     planned = plan(config)
     backend: Backend | None = None
@@ -198,15 +200,17 @@ def run(config: RunConfig, observer: RunObserver | None = None,
             progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
             for start in range(0, len(todo), config.chunk_size):
                 chunk = todo[start : start + config.chunk_size]
-                finished = score_samples(task, modes, chunk, planned_lang.data, config.task_options,
-                                         backend, progress, chash)
+                finished = score_samples(
+                    task, modes, chunk, planned_lang.data, config.task_options, backend, progress, chash
+                )
                 append_samples(path, finished)
                 done.update({r.id: r.to_json() for r in finished})
             records = [done[s.id] for s in planned_lang.samples]
             languages[lang] = aggregate(lang, records, metric_order, config.seed)
             timings[lang] = round(time.perf_counter() - started, 3)
-            result = RunResult(config.model.model, task.name,
-                               provenance(config, task, modes, backend, timings), dict(languages))
+            result = RunResult(
+                config.model.model, task.name, provenance(config, task, modes, backend, timings), dict(languages)
+            )
             write_run(run_dir, result, metric_order)
         observer.finish(result, metric_order)
         runs.append(result)

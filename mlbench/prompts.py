@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache
 
 from mlbench.resources import resource_dir
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(task: str, name: str) -> str:
     """The template ``prompts/<task>/<name>.txt`` without its final newline."""
     text = (resource_dir("prompts") / task / f"{name}.txt").read_text(encoding="utf-8")

@@ -34,16 +34,21 @@ def git_hash() -> str | None:
     """The commit of the mlbench checkout, when it runs from one."""
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
-            capture_output=True, text=True, timeout=5, check=True,
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
         )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None
 
 
-def provenance(config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend,
-               timings: dict[str, float]) -> dict[str, Any]:
+def provenance(
+    config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend, timings: dict[str, float]
+) -> dict[str, Any]:
     options = config.task_options
     describe = getattr(backend, "describe", lambda: {})
     return {

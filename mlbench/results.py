@@ -49,8 +49,7 @@ def read_samples(path: Path, config_hash: str | None = None) -> dict[str, dict[s
             raise MlbenchError(f"{path}:{line_no}: invalid JSON ({error.msg})") from None
         if config_hash is not None and record.get("config_hash") != config_hash:
             raise MlbenchError(
-                f"{path} was written with different settings; rerun without --resume "
-                "or choose another --output"
+                f"{path} was written with different settings; rerun without --resume or choose another --output"
             )
         records[str(record["id"])] = record
     return records
@@ -114,8 +113,7 @@ def markdown_table(run: RunResult, metric_order: list[str]) -> str:
     ]
     for metric in metric_order:
         cells = [
-            format_value(metric, run.languages[lang].metrics[metric])
-            if metric in run.languages[lang].metrics else "–"
+            format_value(metric, run.languages[lang].metrics[metric]) if metric in run.languages[lang].metrics else "–"
             for lang in langs
         ]
         lines.append(f"| {metric} | " + " | ".join(cells) + " |")

@@ -131,8 +131,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     out = make_tiny_model(args.out_dir, size=args.size, seed=args.seed)
-    n_params = sum(p.numel() for p in __import__("transformers").AutoModelForCausalLM
-                   .from_pretrained(out).parameters())
+    n_params = sum(p.numel() for p in __import__("transformers").AutoModelForCausalLM.from_pretrained(out).parameters())
     print(f"wrote {args.size} model ({n_params / 1e6:.2f}M parameters) to {out}")
 
 

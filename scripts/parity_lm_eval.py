@@ -69,8 +69,11 @@ def run_mlbench(model: str, data_root: Path, out: Path) -> dict[str, dict[int, f
 
     config = RunConfig(
         model=ModelOptions(model=model, dtype="float32", device="cpu"),
-        tasks=("truthfulqa_multi",), langs=("en",), mode="mc",
-        task_options=TaskOptions(DataSource("local", data_root)), output=out,
+        tasks=("truthfulqa_multi",),
+        langs=("en",),
+        mode="mc",
+        task_options=TaskOptions(DataSource("local", data_root)),
+        output=out,
     )
     run(config)
     records = read_samples(out / model_slug(model) / "truthfulqa_multi" / "samples_en.jsonl")
@@ -103,9 +106,11 @@ def main() -> None:
         mean_ours = sum(ours[metric][i] for i in compared) / len(compared)
         mean_theirs = sum(theirs[metric][i] for i in compared) / len(compared)
         verdict = "OK" if max(diffs) <= 1e-4 else "MISMATCH"
-        print(f"{metric}: n={len(compared)} mlbench={mean_ours:.6f} lm-eval={mean_theirs:.6f} "
-              f"max |diff| per sample={max(diffs):.2e} -> {verdict}"
-              + (f" ({len(nan_ids)} samples nan in lm-eval: underflow)" if nan_ids else ""))
+        print(
+            f"{metric}: n={len(compared)} mlbench={mean_ours:.6f} lm-eval={mean_theirs:.6f} "
+            f"max |diff| per sample={max(diffs):.2e} -> {verdict}"
+            + (f" ({len(nan_ids)} samples nan in lm-eval: underflow)" if nan_ids else "")
+        )
 
 
 if __name__ == "__main__":

@@ -19,8 +19,21 @@ def finished_run(tiny_model, shared_datasets, tmp_path_factory):
     out = tmp_path_factory.mktemp("results")
     cache = tmp_path_factory.mktemp("cache")
     result = run_cli(
-        "run", "--model", tiny_model, "--task", "truthfulqa_multi,veritasqa", "--lang", "en,es",
-        "--data-dir", shared_datasets, "--limit", "4", "--output", out, "--cache-dir", cache,
+        "run",
+        "--model",
+        tiny_model,
+        "--task",
+        "truthfulqa_multi,veritasqa",
+        "--lang",
+        "en,es",
+        "--data-dir",
+        shared_datasets,
+        "--limit",
+        "4",
+        "--output",
+        out,
+        "--cache-dir",
+        cache,
     )
     assert result.exit_code == 0, result.output
     return out, result
@@ -28,8 +41,10 @@ def finished_run(tiny_model, shared_datasets, tmp_path_factory):
 
 def test_run_writes_the_results_layout(finished_run, tiny_model):
     out, result = finished_run
-    for task, metrics in (("truthfulqa_multi", {"mc1", "mc2", "bleu_max", "bleu_acc", "bleu_diff"}),
-                          ("veritasqa", {"mc1", "mc2", "mc3", "lprob_max", "lprob_diff", "bleu_max"})):
+    for task, metrics in (
+        ("truthfulqa_multi", {"mc1", "mc2", "bleu_max", "bleu_acc", "bleu_diff"}),
+        ("veritasqa", {"mc1", "mc2", "mc3", "lprob_max", "lprob_diff", "bleu_max"}),
+    ):
         run_dir = out / tiny_model.name / task
         data = json.loads((run_dir / "results.json").read_text())
         assert data["task"] == task
@@ -51,8 +66,10 @@ def test_run_writes_the_results_layout(finished_run, tiny_model):
 def test_samples_are_the_same_ids_in_both_languages(finished_run, tiny_model):
     out, _ = finished_run
     run_dir = out / tiny_model.name / "truthfulqa_multi"
-    ids = {lang: [json.loads(x)["id"] for x in (run_dir / f"samples_{lang}.jsonl").read_text().splitlines()]
-           for lang in ("en", "es")}
+    ids = {
+        lang: [json.loads(x)["id"] for x in (run_dir / f"samples_{lang}.jsonl").read_text().splitlines()]
+        for lang in ("en", "es")
+    }
     assert ids["en"] == ids["es"]
 
 
@@ -66,8 +83,22 @@ def test_report_collects_every_run(finished_run):
 
 def test_rerun_gives_identical_metrics(finished_run, tiny_model, shared_datasets, tmp_path):
     out, _ = finished_run
-    again = run_cli("run", "--model", tiny_model, "--task", "veritasqa", "--lang", "en,es",
-                    "--data-dir", shared_datasets, "--limit", "4", "--output", tmp_path, "--no-cache")
+    again = run_cli(
+        "run",
+        "--model",
+        tiny_model,
+        "--task",
+        "veritasqa",
+        "--lang",
+        "en,es",
+        "--data-dir",
+        shared_datasets,
+        "--limit",
+        "4",
+        "--output",
+        tmp_path,
+        "--no-cache",
+    )
     assert again.exit_code == 0, again.output
     first = json.loads((out / tiny_model.name / "veritasqa" / "results.json").read_text())["results"]
     second = json.loads((tmp_path / tiny_model.name / "veritasqa" / "results.json").read_text())["results"]
@@ -75,8 +106,21 @@ def test_rerun_gives_identical_metrics(finished_run, tiny_model, shared_datasets
 
 
 def test_sample_set_in_every_language(tiny_model, tmp_path):
-    result = run_cli("run", "--model", tiny_model, "--task", "truthfulqa_multi", "--lang", "all",
-                     "--mode", "mc", "--sample", "--output", tmp_path, "--no-cache")
+    result = run_cli(
+        "run",
+        "--model",
+        tiny_model,
+        "--task",
+        "truthfulqa_multi",
+        "--lang",
+        "all",
+        "--mode",
+        "mc",
+        "--sample",
+        "--output",
+        tmp_path,
+        "--no-cache",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())
     assert list(data["results"]) == ["en", "es", "ca", "gl", "eu"]
@@ -86,14 +130,33 @@ def test_sample_set_in_every_language(tiny_model, tmp_path):
 
 def test_user_jsonl_data(tiny_model, tmp_path):
     rows = [
-        {"id": f"q{i}", "lang": lang, "question": f"Question {i}?", "best_answer": "Yes it is.",
-         "correct_answers": ["Yes it is.", "It is."], "incorrect_answers": ["No it is not."]}
-        for i in range(3) for lang in ("en", "eu")
+        {
+            "id": f"q{i}",
+            "lang": lang,
+            "question": f"Question {i}?",
+            "best_answer": "Yes it is.",
+            "correct_answers": ["Yes it is.", "It is."],
+            "incorrect_answers": ["No it is not."],
+        }
+        for i in range(3)
+        for lang in ("en", "eu")
     ]
     data_file = tmp_path / "mine.jsonl"
     data_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    result = run_cli("run", "--model", tiny_model, "--task", "veritasqa", "--data-file", data_file,
-                     "--output", tmp_path / "out", "--no-cache", "--mode", "mc")
+    result = run_cli(
+        "run",
+        "--model",
+        tiny_model,
+        "--task",
+        "veritasqa",
+        "--data-file",
+        data_file,
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+        "--mode",
+        "mc",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out" / tiny_model.name / "veritasqa" / "results.json").read_text())
     assert sorted(data["results"]) == ["en", "eu"] and data["results"]["eu"]["n-samples"] == 3
@@ -102,6 +165,5 @@ def test_user_jsonl_data(tiny_model, tmp_path):
 def test_tasks_lists_benchmarks():
     result = runner.invoke(app, ["tasks"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    for text in ("truthfulqa_multi", "truthfulqa_multi_mt", "veritasqa", "HiTZ/truthfulqa-multi",
-                 "en, es, ca, gl, eu"):
+    for text in ("truthfulqa_multi", "truthfulqa_multi_mt", "veritasqa", "HiTZ/truthfulqa-multi", "en, es, ca, gl, eu"):
         assert text in result.output

@@ -1,7 +1,6 @@
 """Bad input: one line on stderr, exit code 2, no traceback."""
 
 import json
-import os
 
 import pytest
 from typer.testing import CliRunner
@@ -26,8 +25,17 @@ def run_cli(*args):
 
 @pytest.fixture
 def base(tiny_model, shared_datasets, tmp_path):
-    return ["--model", tiny_model, "--data-dir", shared_datasets, "--output", tmp_path / "out",
-            "--no-cache", "--limit", "2"]
+    return [
+        "--model",
+        tiny_model,
+        "--data-dir",
+        shared_datasets,
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+        "--limit",
+        "2",
+    ]
 
 
 def test_unknown_task(base):
@@ -35,8 +43,9 @@ def test_unknown_task(base):
 
 
 def test_unknown_language_lists_valid_ones(base):
-    assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--lang", "eu"),
-                          "no language eu", "valid: en, es, ca, gl")
+    assert_one_line_error(
+        run_cli(*base, "--task", "veritasqa", "--lang", "eu"), "no language eu", "valid: en, es, ca, gl"
+    )
 
 
 def test_fewshot_on_veritasqa(base):
@@ -44,46 +53,114 @@ def test_fewshot_on_veritasqa(base):
 
 
 def test_missing_model_path(shared_datasets, tmp_path):
-    result = run_cli("--model", tmp_path / "missing", "--task", "veritasqa", "--data-dir", shared_datasets,
-                     "--output", tmp_path / "out", "--no-cache")
+    result = run_cli(
+        "--model",
+        tmp_path / "missing",
+        "--task",
+        "veritasqa",
+        "--data-dir",
+        shared_datasets,
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+    )
     assert_one_line_error(result, "model path not found")
 
 
 def test_not_a_causal_lm(shared_datasets, tmp_path):
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "config.json").write_text(json.dumps({"model_type": "t5"}))
-    result = run_cli("--model", tmp_path / "m", "--task", "veritasqa", "--data-dir", shared_datasets,
-                     "--output", tmp_path / "out", "--no-cache")
+    result = run_cli(
+        "--model",
+        tmp_path / "m",
+        "--task",
+        "veritasqa",
+        "--data-dir",
+        shared_datasets,
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+    )
     assert_one_line_error(result, "not a causal language model")
 
 
 def test_data_dir_without_the_files(tiny_model, tmp_path):
-    result = run_cli("--model", tiny_model, "--task", "truthfulqa_multi", "--data-dir", tmp_path,
-                     "--output", tmp_path / "out", "--no-cache")
+    result = run_cli(
+        "--model",
+        tiny_model,
+        "--task",
+        "truthfulqa_multi",
+        "--data-dir",
+        tmp_path,
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+    )
     assert_one_line_error(result, "data dir has no en questions", "validation.json")
 
 
 def test_malformed_csv_row(tiny_model, tmp_path):
     (tmp_path / "veritasqa_en.csv").write_text(
-        "id,Question,Best Answer,Correct Answers,Incorrect Answers\nveritas_001,Why?,,A,B\n")
-    result = run_cli("--model", tiny_model, "--task", "veritasqa", "--lang", "en", "--data-dir", tmp_path,
-                     "--output", tmp_path / "out", "--no-cache")
+        "id,Question,Best Answer,Correct Answers,Incorrect Answers\nveritas_001,Why?,,A,B\n"
+    )
+    result = run_cli(
+        "--model",
+        tiny_model,
+        "--task",
+        "veritasqa",
+        "--lang",
+        "en",
+        "--data-dir",
+        tmp_path,
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+    )
     assert_one_line_error(result, "veritasqa_en.csv:2", "best_answer")
 
 
 def test_malformed_jsonl_row(tiny_model, tmp_path):
     (tmp_path / "q.jsonl").write_text('{"id": 1}\n')
-    result = run_cli("--model", tiny_model, "--task", "veritasqa", "--data-file", tmp_path / "q.jsonl",
-                     "--output", tmp_path / "out", "--no-cache")
+    result = run_cli(
+        "--model",
+        tiny_model,
+        "--task",
+        "veritasqa",
+        "--data-file",
+        tmp_path / "q.jsonl",
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+    )
     assert_one_line_error(result, "q.jsonl:1", "missing field")
 
 
 def test_language_with_only_primer_rows(tiny_model, tmp_path):
-    row = {"id": "q", "lang": "en", "question": "Q?", "best_answer": "A.", "correct_answers": ["A."],
-           "incorrect_answers": ["B."], "split": "train"}
-    (tmp_path / "q.jsonl").write_text(json.dumps(row) + "\n" + json.dumps({**row, "lang": "eu", "split": "test"}) + "\n")
-    result = run_cli("--model", tiny_model, "--task", "veritasqa", "--data-file", tmp_path / "q.jsonl",
-                     "--lang", "en", "--output", tmp_path / "out", "--no-cache")
+    row = {
+        "id": "q",
+        "lang": "en",
+        "question": "Q?",
+        "best_answer": "A.",
+        "correct_answers": ["A."],
+        "incorrect_answers": ["B."],
+        "split": "train",
+    }
+    (tmp_path / "q.jsonl").write_text(
+        json.dumps(row) + "\n" + json.dumps({**row, "lang": "eu", "split": "test"}) + "\n"
+    )
+    result = run_cli(
+        "--model",
+        tiny_model,
+        "--task",
+        "veritasqa",
+        "--data-file",
+        tmp_path / "q.jsonl",
+        "--lang",
+        "en",
+        "--output",
+        tmp_path / "out",
+        "--no-cache",
+    )
     assert_one_line_error(result, "no language en")
 
 
@@ -92,13 +169,22 @@ def test_limit_must_be_positive(base):
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
-
-
 def test_unwritable_output_dir(tiny_model, shared_datasets, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    result = run_cli("--model", tiny_model, "--task", "veritasqa", "--data-dir", shared_datasets,
-                     "--output", blocker / "out", "--no-cache", "--limit", "2")
+    result = run_cli(
+        "--model",
+        tiny_model,
+        "--task",
+        "veritasqa",
+        "--data-dir",
+        shared_datasets,
+        "--output",
+        blocker / "out",
+        "--no-cache",
+        "--limit",
+        "2",
+    )
     assert_one_line_error(result, "cannot write to output dir")
 
 
@@ -109,6 +195,7 @@ def test_two_data_sources(base):
 def test_hub_unreachable_names_both_options(tiny_model, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    result = run_cli("--model", tiny_model, "--task", "veritasqa", "--lang", "en",
-                     "--output", tmp_path / "out", "--no-cache")
+    result = run_cli(
+        "--model", tiny_model, "--task", "veritasqa", "--lang", "en", "--output", tmp_path / "out", "--no-cache"
+    )
     assert_one_line_error(result, "projecte-aina/veritasQA", "--data-dir", "--sample")

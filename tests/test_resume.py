@@ -16,9 +16,30 @@ from mlbench.tasks.base import TaskOptions
 
 
 def cli(model: Path, data: Path, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "mlbench", "run", "--model", str(model), "--task", "truthfulqa_multi",
-            "--lang", "en,eu", "--mode", "mc", "--data-dir", str(data), "--limit", "24",
-            "--chunk-size", "2", "--output", str(out), "--no-cache", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "mlbench",
+        "run",
+        "--model",
+        str(model),
+        "--task",
+        "truthfulqa_multi",
+        "--lang",
+        "en,eu",
+        "--mode",
+        "mc",
+        "--data-dir",
+        str(data),
+        "--limit",
+        "24",
+        "--chunk-size",
+        "2",
+        "--output",
+        str(out),
+        "--no-cache",
+        *extra,
+    ]
 
 
 def results(out: Path, model: Path) -> dict:
@@ -31,8 +52,9 @@ def test_sigkill_then_resume(tiny_model, shared_datasets, tmp_path):
 
     killed = tmp_path / "killed"
     samples = killed / tiny_model.name / "truthfulqa_multi" / "samples_en.jsonl"
-    process = subprocess.Popen(cli(tiny_model, shared_datasets, killed), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        cli(tiny_model, shared_datasets, killed), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.time() + 120
     while time.time() < deadline and (not samples.exists() or samples.read_text().count("\n") < 4):
         time.sleep(0.02)
@@ -54,9 +76,16 @@ def test_resume_skips_finished_samples_and_cuts_a_torn_line(tiny_model, shared_d
     calls = []
 
     def config(resume: bool) -> RunConfig:
-        return RunConfig(model=ModelOptions(str(tiny_model), device="cpu"), tasks=("veritasqa",),
-                         langs=("gl",), mode="mc", task_options=TaskOptions(DataSource("local", shared_datasets)),
-                         limit=6, output=tmp_path, resume=resume)
+        return RunConfig(
+            model=ModelOptions(str(tiny_model), device="cpu"),
+            tasks=("veritasqa",),
+            langs=("gl",),
+            mode="mc",
+            task_options=TaskOptions(DataSource("local", shared_datasets)),
+            limit=6,
+            output=tmp_path,
+            resume=resume,
+        )
 
     def factory():
         from mlbench.backends.hf import HFBackend

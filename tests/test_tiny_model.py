@@ -15,8 +15,9 @@ def test_tiny_model_shape_and_tokenizer(tiny_model):
         ids = tokenizer.encode(text)
         assert tokenizer.decode(ids) == text
         assert len(ids) < len(text.encode()), "merges should cover Latin, CJK and Devanagari"
-    rendered = tokenizer.apply_chat_template([{"role": "user", "content": "hi"}], tokenize=False,
-                                             add_generation_prompt=True)
+    rendered = tokenizer.apply_chat_template(
+        [{"role": "user", "content": "hi"}], tokenize=False, add_generation_prompt=True
+    )
     assert rendered.endswith("<|assistant|>\n")
 
 

@@ -49,8 +49,9 @@ class CachedBackend:
             found.update(rows.fetchall())
         return found
 
-    def _through(self, kind: str, requests: list[Any], compute: Any, decode: Any,
-                 progress: ProgressCallback | None) -> list[Any]:
+    def _through(
+        self, kind: str, requests: list[Any], compute: Any, decode: Any, progress: ProgressCallback | None
+    ) -> list[Any]:
         keys = [_request_key(self.fingerprint, kind, r) for r in requests]
         cached = self._lookup(keys)
         missing = [i for i, k in enumerate(keys) if k not in cached]
@@ -67,24 +68,20 @@ class CachedBackend:
                 rows.append((keys[i], json.dumps(asdict(result))))
             self._db.executemany("INSERT OR REPLACE INTO requests VALUES (?, ?)", rows)
             self._db.commit()
-        return [results[i] if i in results else decode(json.loads(cached[keys[i]]))
-                for i in range(len(requests))]
+        return [results[i] if i in results else decode(json.loads(cached[keys[i]])) for i in range(len(requests))]
 
     def loglikelihood(
         self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
     ) -> list[LoglikelihoodResult]:
-        return self._through("loglikelihood", requests, self.inner.loglikelihood,
-                             lambda d: LoglikelihoodResult(**d), progress)
+        return self._through(
+            "loglikelihood", requests, self.inner.loglikelihood, lambda d: LoglikelihoodResult(**d), progress
+        )
 
-    def generate(
-        self, requests: list[GenerationRequest], progress: ProgressCallback | None = None
-    ) -> list[Generation]:
-        return self._through("generate", requests, self.inner.generate,
-                             lambda d: Generation(**d), progress)
+    def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
+        return self._through("generate", requests, self.inner.generate, lambda d: Generation(**d), progress)
 
     def describe(self) -> dict[str, object]:
-        return {**getattr(self.inner, "describe", lambda: {})(), "cache_hits": self.hits,
-                "cache_misses": self.misses}
+        return {**getattr(self.inner, "describe", lambda: {})(), "cache_hits": self.hits, "cache_misses": self.misses}
 
     def close(self) -> None:
         self._db.close()

@@ -14,9 +14,7 @@ def render_prompt(tokenizer: Any, prompt: Prompt) -> str:
     if prompt.text is not None:
         return prompt.text
     if not getattr(tokenizer, "chat_template", None):
-        raise MlbenchError(
-            "the model's tokenizer has no chat template; run with --no-chat-template"
-        )
+        raise MlbenchError("the model's tokenizer has no chat template; run with --no-chat-template")
     messages = [{"role": m.role, "content": m.content} for m in prompt.messages or ()]
     return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
 

@@ -29,9 +29,7 @@ def model_fingerprint(model: str, settings: dict[str, object]) -> str:
     path = Path(model).expanduser()
     if path.is_dir():
         parts["files"] = {
-            f.name: _file_digest(f)
-            for f in sorted(path.iterdir())
-            if f.is_file() and not f.name.startswith(".")
+            f.name: _file_digest(f) for f in sorted(path.iterdir()) if f.is_file() and not f.name.startswith(".")
         }
     else:
         parts["hub_id"] = model

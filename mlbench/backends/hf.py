@@ -44,9 +44,7 @@ def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: 
         reason = (str(error).splitlines() or [type(error).__name__])[0]
         raise MlbenchError(f"could not load model config for {model}: {reason[:200]}") from None
     if config.model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and not trust_remote_code:
-        raise MlbenchError(
-            f"{model} is a '{config.model_type}' model, not a causal language model"
-        )
+        raise MlbenchError(f"{model} is a '{config.model_type}' model, not a causal language model")
     if dtype == "auto":
         # float32 on CPU (bf16 matmuls are slow there and lose the 1e-4 parity);
         # the checkpoint's own dtype on GPUs.
@@ -55,9 +53,7 @@ def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: 
         torch_dtype = getattr(torch, dtype)
     try:
         tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
-        lm = AutoModelForCausalLM.from_pretrained(
-            model, dtype=torch_dtype, trust_remote_code=trust_remote_code
-        )
+        lm = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype, trust_remote_code=trust_remote_code)
     except (OSError, ValueError) as error:
         reason = (str(error).splitlines() or [type(error).__name__])[0]
         raise MlbenchError(f"could not load model {model}: {reason[:200]}") from None
@@ -151,9 +147,10 @@ class HFBackend:
         results: list[LoglikelihoodResult | None] = [None] * len(requests)
         torch.manual_seed(self.seed)
         with torch.inference_mode():
+            common = self._common_prefix(list(groups)) if self.prefix_sharing else None
             for context_ids, members in groups.items():
                 if self.prefix_sharing:
-                    scores = self._score_shared_prefix(list(context_ids), [c for _, c in members])
+                    scores = self._score_shared_prefix(list(context_ids), [c for _, c in members], common)
                 else:
                     scores = self._score_naive(list(context_ids), [c for _, c in members])
                 for (index, continuation), score in zip(members, scores):
@@ -174,15 +171,44 @@ class HFBackend:
             sums.append(float(logprobs[row, positions, ids].sum()))
         return sums
 
-    def _score_shared_prefix(self, context: list[int], continuations: list[list[int]]) -> list[float]:
+    def _forward_last(self, ids: list[int], cache: Any = None) -> Any:
+        """Forward ``ids`` (after ``cache``), computing logits at the last position only."""
         import torch
 
-        prefix = self.model(torch.tensor([context], device=self.device), use_cache=True)
+        tensor = torch.tensor([ids], device=self.device)
+        try:
+            return self.model(tensor, past_key_values=cache, use_cache=True, logits_to_keep=1)
+        except TypeError:  # models without logits_to_keep compute them all
+            return self.model(tensor, past_key_values=cache, use_cache=True)
+
+    def _common_prefix(self, contexts: list[tuple[int, ...]]) -> tuple[int, Any] | None:
+        """KV cache of the token prefix every context shares (the few-shot primer), so it
+        is computed once per call instead of once per question. Each context keeps at
+        least its last token, whose logits predict the options' first tokens."""
+        if len(contexts) < 2:
+            return None
+        length = min(len(c) for c in contexts) - 1
+        first = contexts[0]
+        for other in contexts[1:]:
+            length = next((i for i in range(length) if other[i] != first[i]), length)
+        if length < 1:
+            return None
+        return length, self._forward_last(list(first[:length])).past_key_values
+
+    def _score_shared_prefix(
+        self, context: list[int], continuations: list[list[int]], common: tuple[int, Any] | None
+    ) -> list[float]:
+        import torch
+
+        if common is not None:
+            shared_length, shared_cache = common
+            prefix = self._forward_last(context[shared_length:], copy.deepcopy(shared_cache))
+        else:
+            prefix = self._forward_last(context)
         # The context's last position predicts every continuation's first token.
         first = torch.log_softmax(prefix.logits[0, -1].float(), dim=-1)
         scores = [float(first[c[0]]) for c in continuations]
-        longer = sorted((i for i, c in enumerate(continuations) if len(c) > 1),
-                        key=lambda i: -len(continuations[i]))
+        longer = sorted((i for i, c in enumerate(continuations) if len(c) > 1), key=lambda i: -len(continuations[i]))
         batch = self._options_per_batch(len(context) + (len(continuations[longer[0]]) if longer else 0))
         pad = self.tokenizer.pad_token_id
         for start in range(0, len(longer), batch):
@@ -220,9 +246,7 @@ class HFBackend:
 
     # -- generation --------------------------------------------------------------------
 
-    def generate(
-        self, requests: list[GenerationRequest], progress: ProgressCallback | None = None
-    ) -> list[Generation]:
+    def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
         import torch
 
         results: list[Generation | None] = [None] * len(requests)

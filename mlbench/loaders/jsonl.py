@@ -49,9 +49,7 @@ def load_jsonl(path: Path) -> JsonlData:
             require_fields(row, FIELDS, where)
             lang = str(row["lang"])
             if row.get("split") == "train":
-                data.primers.setdefault(lang, []).append(
-                    (row["question"].strip(), row["best_answer"].strip())
-                )
+                data.primers.setdefault(lang, []).append((row["question"].strip(), row["best_answer"].strip()))
                 continue
             correct = _answers(row["correct_answers"], where, "correct_answers")
             incorrect = _answers(row["incorrect_answers"], where, "incorrect_answers")

@@ -45,9 +45,7 @@ def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
     require_fields(row, ROW_FIELDS, where)
     mc1, mc2 = row["mc1_targets"], row["mc2_targets"]
     for name, targets in (("mc1_targets", mc1), ("mc2_targets", mc2)):
-        if not isinstance(targets, dict) or len(targets.get("choices", [])) != len(
-            targets.get("labels", [None])
-        ):
+        if not isinstance(targets, dict) or len(targets.get("choices", [])) != len(targets.get("labels", [None])):
             raise MlbenchError(f"{where}: {name} needs 'choices' and 'labels' of equal length")
     if not row["question"].strip():
         raise MlbenchError(f"{where}: empty question")
@@ -91,9 +89,7 @@ def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str) -
     return TruthfulQASplit(samples, primer)
 
 
-def load_truthfulqa_multi(
-    lang: str, source: DataSource, *, variant: str = "human"
-) -> TruthfulQASplit:
+def load_truthfulqa_multi(lang: str, source: DataSource, *, variant: str = "human") -> TruthfulQASplit:
     """The validation questions and the few-shot primer of one language."""
     if source.kind == "hub":
         hub_id = HUB_IDS[variant]

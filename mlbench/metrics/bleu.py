@@ -45,9 +45,7 @@ def normalize_references(answers: Iterable[str]) -> list[str]:
     return normalized
 
 
-def bleu_metrics(
-    prediction: str, true_refs: Sequence[str], false_refs: Sequence[str]
-) -> dict[str, float]:
+def bleu_metrics(prediction: str, true_refs: Sequence[str], false_refs: Sequence[str]) -> dict[str, float]:
     """``bleu_max``, ``bleu_diff`` and ``bleu_acc`` of a generated answer.
 
     - ``bleu_max``: best BLEU against a true reference;

@@ -95,7 +95,5 @@ def _jsonl(path: Path) -> Any:
 
 def require_primer(task: str, data: LanguageData, shots: int, lang: str) -> list[tuple[str, str]]:
     if shots > len(data.primer):
-        raise MlbenchError(
-            f"{task} {lang}: --fewshot {shots} but the data has {len(data.primer)} primer pairs"
-        )
+        raise MlbenchError(f"{task} {lang}: --fewshot {shots} but the data has {len(data.primer)} primer pairs")
     return data.primer[:shots]

@@ -47,8 +47,9 @@ class TruthfulQAMulti(Task):
 
     def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions):
         primer = require_primer(self.name, data, self.fewshot(options), sample.lang)
-        return qa_prompt(self.name, sample.question, primer,
-                         chat=options.chat_template, system_prompt=options.system_prompt)
+        return qa_prompt(
+            self.name, sample.question, primer, chat=options.chat_template, system_prompt=options.system_prompt
+        )
 
     @staticmethod
     def _options(sample: Sample) -> list[str]:
@@ -86,10 +87,13 @@ class TruthfulQAMulti(Task):
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
         answer = clean_answer(generation.text)
-        metrics = bleu_metrics(answer, self.true_references(sample),
-                               normalize_references(sample.incorrect_answers))
-        return {"generation": generation.text, "answer": answer, "empty": not answer,
-                "finish_reason": generation.finish_reason}, metrics
+        metrics = bleu_metrics(answer, self.true_references(sample), normalize_references(sample.incorrect_answers))
+        return {
+            "generation": generation.text,
+            "answer": answer,
+            "empty": not answer,
+            "finish_reason": generation.finish_reason,
+        }, metrics
 
 
 @register

@@ -40,8 +40,7 @@ class VeritasQA(Task):
             # The embedded sample set is in TruthfulQA-Multi's layout; VeritasQA uses its
             # answer lists only.
             samples = load_truthfulqa_multi(lang, source).samples
-            return LanguageData([replace(s, mc1_choices=None, mc2_choices=None, mc2_labels=None)
-                                 for s in samples])
+            return LanguageData([replace(s, mc1_choices=None, mc2_choices=None, mc2_labels=None) for s in samples])
         return LanguageData(load_veritasqa(lang, source))
 
     @staticmethod
@@ -51,8 +50,9 @@ class VeritasQA(Task):
         return list(dict.fromkeys([sample.best_answer, *sample.correct_answers, *sample.incorrect_answers]))
 
     def _prompt(self, sample: Sample, options: TaskOptions):
-        return qa_prompt(self.name, sample.question, [], chat=options.chat_template,
-                         system_prompt=options.system_prompt)
+        return qa_prompt(
+            self.name, sample.question, [], chat=options.chat_template, system_prompt=options.system_prompt
+        )
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
         prompt = self._prompt(sample, options)
@@ -64,8 +64,11 @@ class VeritasQA(Task):
         true_lls = [ll[a] for a in sample.correct_answers]
         false_lls = [ll[a] for a in sample.incorrect_answers]
         metrics = mc_metrics(true_lls, false_lls, best_ll=ll[sample.best_answer])
-        outputs = {"best_loglikelihood": ll[sample.best_answer], "true_loglikelihoods": true_lls,
-                   "false_loglikelihoods": false_lls}
+        outputs = {
+            "best_loglikelihood": ll[sample.best_answer],
+            "true_loglikelihoods": true_lls,
+            "false_loglikelihoods": false_lls,
+        }
         return outputs, metrics
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
@@ -73,7 +76,12 @@ class VeritasQA(Task):
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
         answer = clean_answer(generation.text)
-        metrics = bleu_metrics(answer, normalize_references(sample.correct_answers),
-                               normalize_references(sample.incorrect_answers))
-        return {"generation": generation.text, "answer": answer, "empty": not answer,
-                "finish_reason": generation.finish_reason}, metrics
+        metrics = bleu_metrics(
+            answer, normalize_references(sample.correct_answers), normalize_references(sample.incorrect_answers)
+        )
+        return {
+            "generation": generation.text,
+            "answer": answer,
+            "empty": not answer,
+            "finish_reason": generation.finish_reason,
+        }, metrics

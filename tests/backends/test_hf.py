@@ -37,7 +37,7 @@ def test_scores_equal_one_forward_over_context_and_option(tiny_model, hf_backend
     tokenizer, model = hf_backend.tokenizer, hf_backend.model
     context, option = "Q: Are bats blind?\nA:", " No, bats can see."
     context_ids = tokenizer.encode(context)
-    option_ids = tokenizer.encode(context + option)[len(context_ids):]
+    option_ids = tokenizer.encode(context + option)[len(context_ids) :]
     with torch.inference_mode():
         logits = model(torch.tensor([context_ids + option_ids])).logits[0].log_softmax(-1)
     expected = sum(float(logits[len(context_ids) - 1 + i, t]) for i, t in enumerate(option_ids))

@@ -11,13 +11,20 @@ def write(path, rows):
     return path
 
 
-ROW = {"id": "q1", "lang": "en", "question": "Are bats blind?", "best_answer": "No.",
-       "correct_answers": ["No.", "Bats can see."], "incorrect_answers": "Yes.; Bats are blind."}
+ROW = {
+    "id": "q1",
+    "lang": "en",
+    "question": "Are bats blind?",
+    "best_answer": "No.",
+    "correct_answers": ["No.", "Bats can see."],
+    "incorrect_answers": "Yes.; Bats are blind.",
+}
 
 
 def test_reads_lists_and_semicolon_strings(tmp_path):
-    data = load_jsonl(write(tmp_path / "q.jsonl", [ROW, {**ROW, "id": "q1", "lang": "eu"},
-                                                   {**ROW, "id": "p1", "split": "train"}]))
+    data = load_jsonl(
+        write(tmp_path / "q.jsonl", [ROW, {**ROW, "id": "q1", "lang": "eu"}, {**ROW, "id": "p1", "split": "train"}])
+    )
     assert sorted(data.samples) == ["en", "eu"]
     sample = data.samples["en"][0]
     assert sample.correct_answers == ("No.", "Bats can see.")

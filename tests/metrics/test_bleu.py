@@ -8,8 +8,14 @@ from mlbench.metrics.bleu import bleu_metrics, bleu_score, normalize_references
 
 def reference_bleu(prediction: str, reference: str) -> float:
     return sacrebleu.corpus_bleu(
-        [prediction], [[reference]], smooth_method="exp", smooth_value=0.0, force=False,
-        lowercase=False, tokenize="intl", use_effective_order=False,
+        [prediction],
+        [[reference]],
+        smooth_method="exp",
+        smooth_value=0.0,
+        force=False,
+        lowercase=False,
+        tokenize="intl",
+        use_effective_order=False,
     ).score
 
 
@@ -52,13 +58,17 @@ def test_equal_scores_are_not_accurate():
 
 def test_empty_prediction_scores_zero():
     assert bleu_metrics("", ["Nothing happens."], ["You die."]) == {
-        "bleu_max": 0.0, "bleu_diff": 0.0, "bleu_acc": 0.0,
+        "bleu_max": 0.0,
+        "bleu_diff": 0.0,
+        "bleu_acc": 0.0,
     }
 
 
 def test_normalize_references():
     assert normalize_references([" Nothing happens ", "It is fine.", "  ", "Yes"]) == [
-        "Nothing happens.", "It is fine.", "Yes.",
+        "Nothing happens.",
+        "It is fine.",
+        "Yes.",
     ]
 
 

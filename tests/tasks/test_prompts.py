@@ -50,6 +50,7 @@ def test_options_are_scored_once_and_mapped_back(tqa_en):
     _, metrics = task.score_mc(sample, lls)
     assert metrics["mc1"] == 1.0
     import math
+
     n_true, n_false = sum(sample.mc2_labels), len(sample.mc2_labels) - sum(sample.mc2_labels)
     best_in_mc2 = sample.best_answer in sample.mc2_choices
     true_mass = math.exp(-1) * best_in_mc2 + math.exp(-5) * (n_true - best_in_mc2)
@@ -96,8 +97,14 @@ def test_veritasqa_scores_best_answer_missing_from_true_list():
 
 def test_generation_settings_and_references():
     tqa, veritas = get_task("truthfulqa_multi"), get_task("veritasqa")
-    sample = Sample("1", "eu", "Zer?", "Ez da ezer gertatzen.", ("Ez da ezer gertatzen", " "),
-                    ("Zazpi urtez geratzen da urdailean",))
+    sample = Sample(
+        "1",
+        "eu",
+        "Zer?",
+        "Ez da ezer gertatzen.",
+        ("Ez da ezer gertatzen", " "),
+        ("Zazpi urtez geratzen da urdailean",),
+    )
     request = tqa.gen_request(sample, LanguageData([sample], [("a", "b")] * 6), TaskOptions())
     assert request.stop == ("\n\n", "Q:") and request.max_new_tokens == 256
     assert tqa.true_references(sample) == ["Ez da ezer gertatzen.", "Iruzkinik ez."]
