@@ -169,7 +169,8 @@ def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str],
     for metric in metric_names:
         values = [r["metrics"][metric] for r in records]
         summary[metric] = summarize(values, seed=seed)
-    return LanguageResult(lang, len(records), summary)
+    empty = sum(bool(r["outputs"].get("empty")) for r in records)
+    return LanguageResult(lang, len(records), summary, {"empty_generations": empty} if empty else {})
 
 
 def run(

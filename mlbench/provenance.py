@@ -8,7 +8,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlbench.prompts import prompt_hash
+from mlbench.prompt_templates import prompt_hash
 
 if TYPE_CHECKING:
     from mlbench.backends.base import Backend

@@ -29,7 +29,7 @@ def collect(root: Path) -> list[ReportRow]:
             for metric, value in result.metrics.items():
                 key = (run.model, run.task, metric)
                 row = rows.setdefault(key, ReportRow(run.model, run.task, metric, {}))
-                row.cells[lang] = format_value(metric, value)
+                row.cells[lang] = format_value(metric, value, compact=True)
             n_key = (run.model, run.task, "n")
             rows.setdefault(n_key, ReportRow(run.model, run.task, "n", {})).cells[lang] = str(result.n)
     return list(rows.values())
@@ -39,9 +39,17 @@ def render_table(rows: list[ReportRow]) -> Table:
     langs: list[str] = []
     for row in rows:
         langs.extend(lang for lang in row.cells if lang not in langs)
-    table = Table(title="mlbench report (mean [95% CI])", title_justify="left")
-    for column in ("model", "task", "metric", *langs):
-        table.add_column(column, justify="right" if column in langs else "left")
-    for row in rows:
-        table.add_row(row.model, row.task, row.metric, *(row.cells.get(lang, "–") for lang in langs))
+    table = Table(title="mlbench report: mean [95% CI]", title_justify="left")
+    for column in ("model", "task", "metric"):
+        table.add_column(column, no_wrap=True, overflow="fold" if column == "model" else "ellipsis")
+    for lang in langs:
+        table.add_column(lang, justify="right")
+    previous: tuple[str, str] | None = None
+    for row in sorted(rows, key=lambda r: (r.model, r.task, r.metric != "n")):
+        # Name the model and task once per block of rows, not on every metric.
+        label = (row.model, row.task)
+        shown = ("", "") if label == previous else label
+        previous = label
+        table.add_row(*shown, row.metric, *(row.cells.get(lang, "–") for lang in langs),
+                      end_section=False)
     return table

@@ -76,7 +76,7 @@ def run_to_json(run: RunResult) -> dict[str, Any]:
         "task": run.task,
         "config": run.config,
         "results": {
-            lang: {"n-samples": result.n, **{k: v.to_json() for k, v in result.metrics.items()}}
+            lang: {"n-samples": result.n, **result.counts, **{k: v.to_json() for k, v in result.metrics.items()}}
             for lang, result in run.languages.items()
         },
     }
@@ -86,7 +86,8 @@ def run_from_json(data: dict[str, Any]) -> RunResult:
     languages = {}
     for lang, block in data["results"].items():
         metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict)}
-        languages[lang] = LanguageResult(lang, int(block["n-samples"]), metrics)
+        counts = {k: v for k, v in block.items() if isinstance(v, int) and k != "n-samples"}
+        languages[lang] = LanguageResult(lang, int(block["n-samples"]), metrics, counts)
     return RunResult(data["model"], data["task"], data.get("config", {}), languages)
 
 
@@ -95,8 +96,10 @@ def write_run(run_dir: Path, run: RunResult, metric_order: list[str]) -> None:
     _write_atomic(run_dir / "table.md", markdown_table(run, metric_order))
 
 
-def format_value(metric: str, value: MetricValue) -> str:
-    digits = 2 if metric.startswith(("bleu", "lprob")) else 4
+def format_value(metric: str, value: MetricValue, *, compact: bool = False) -> str:
+    """``mean [low, high]``; BLEU and log-prob metrics with 2 decimals, proportions with 4
+    (3 when ``compact``, for wide cross-language tables)."""
+    digits = 2 if metric.startswith(("bleu", "lprob")) else 3 if compact else 4
     return f"{value.value:.{digits}f} [{value.ci_low:.{digits}f}, {value.ci_high:.{digits}f}]"
 
 

@@ -132,6 +132,8 @@ class LanguageResult:
     lang: str
     n: int
     metrics: dict[str, MetricValue]
+    # Counts worth a reader's attention, e.g. {"empty_generations": 2}.
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

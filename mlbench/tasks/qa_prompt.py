@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mlbench.prompts import load_prompt
+from mlbench.prompt_templates import load_prompt
 from mlbench.schema import ChatMessage, Prompt
 
 _THINK = re.compile(r"<think>.*?(</think>|$)", flags=re.DOTALL)
