@@ -42,6 +42,12 @@ def user_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def wide_console() -> Console:
+    """A console for tables: the terminal's width, or 200 columns when piped (a log file
+    or CI), where rich would otherwise squeeze a many-language table into 80."""
+    return Console() if sys.stdout.isatty() else Console(width=200)
+
+
 def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
@@ -134,7 +140,7 @@ def run(
         cache_dir=_cache_dir(cache_dir, no_cache),
         chunk_size=chunk_size,
     )
-    observer = RichObserver(Console(stderr=False))
+    observer = RichObserver(wide_console())
     try:
         run_pipeline(config, observer)
     finally:
@@ -149,7 +155,7 @@ def report(
     """One table of every run under RESULTS_DIR: rows model × task × metric, columns languages."""
     from mlbench.report import collect, render_table
 
-    Console().print(render_table(collect(results_dir)))
+    wide_console().print(render_table(collect(results_dir)))
 
 
 @app.command()
@@ -168,7 +174,7 @@ def tasks() -> None:
     table.add_column("hub dataset", no_wrap=True)
     for item in all_tasks():
         table.add_row(item.name, item.title, ", ".join(item.languages), ", ".join(item.modes), item.hub_id)
-    Console().print(table)
+    wide_console().print(table)
     print(
         "Local data: --data-dir DIR (layout of the shared datasets), --sample (embedded set), "
         "--data-file FILE.jsonl (your own questions)."

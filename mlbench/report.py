@@ -50,6 +50,5 @@ def render_table(rows: list[ReportRow]) -> Table:
         label = (row.model, row.task)
         shown = ("", "") if label == previous else label
         previous = label
-        table.add_row(*shown, row.metric, *(row.cells.get(lang, "–") for lang in langs),
-                      end_section=False)
+        table.add_row(*shown, row.metric, *(row.cells.get(lang, "–") for lang in langs), end_section=False)
     return table
