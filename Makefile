@@ -1,4 +1,6 @@
 PYTHON ?= python3
+export PIP_ROOT_USER_ACTION := ignore
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
 DEMO_MODEL ?= .mlbench/tiny-model
 DEMO_OUT ?= results-demo
 
