@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from mlbench.metrics import bleu_metrics
 from mlbench.prompt_templates import load_prompt
-from mlbench.schema import ChatMessage, Prompt
+from mlbench.schema import ChatMessage, Generation, Prompt
 
 _THINK = re.compile(r"<think>.*?(</think>|$)", flags=re.DOTALL)
 _LEADING_ANSWER_LABEL = re.compile(r"^\s*A:\s*")
@@ -41,3 +42,18 @@ def option_delimiter(chat: bool) -> str:
 def clean_answer(text: str) -> str:
     """Drop reasoning blocks and a leading ``A:`` label, then surrounding whitespace."""
     return _LEADING_ANSWER_LABEL.sub("", _THINK.sub("", text)).strip()
+
+
+def score_answer_bleu(
+    generation: Generation, true_refs: list[str], false_refs: list[str]
+) -> tuple[dict[str, object], dict[str, float]]:
+    """Clean the generated answer and score it with BLEU; an empty answer is kept and
+    flagged (it scores 0), never dropped."""
+    answer = clean_answer(generation.text)
+    outputs = {
+        "generation": generation.text,
+        "answer": answer,
+        "empty": not answer,
+        "finish_reason": generation.finish_reason,
+    }
+    return outputs, bleu_metrics(answer, true_refs, false_refs)

@@ -7,11 +7,11 @@ from dataclasses import replace
 from mlbench.languages import no_comment
 from mlbench.loaders.source import DataSource
 from mlbench.loaders.truthfulqa_multi import HUB_IDS, load_truthfulqa_multi
-from mlbench.metrics import bleu_metrics, mc_metrics, normalize_references
+from mlbench.metrics import mc_metrics, normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
 from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions, require_primer
-from mlbench.tasks.qa_prompt import clean_answer, option_delimiter, qa_prompt
+from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
 
 STOP = ("\n\n", "Q:")
 MAX_NEW_TOKENS = 256
@@ -86,14 +86,9 @@ class TruthfulQAMulti(Task):
         return refs
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
-        answer = clean_answer(generation.text)
-        metrics = bleu_metrics(answer, self.true_references(sample), normalize_references(sample.incorrect_answers))
-        return {
-            "generation": generation.text,
-            "answer": answer,
-            "empty": not answer,
-            "finish_reason": generation.finish_reason,
-        }, metrics
+        return score_answer_bleu(
+            generation, self.true_references(sample), normalize_references(sample.incorrect_answers)
+        )
 
 
 @register

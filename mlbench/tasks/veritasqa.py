@@ -8,11 +8,11 @@ from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
 from mlbench.loaders.veritasqa import HUB_ID, load_veritasqa
-from mlbench.metrics import bleu_metrics, mc_metrics, normalize_references
+from mlbench.metrics import mc_metrics, normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
 from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
-from mlbench.tasks.qa_prompt import clean_answer, option_delimiter, qa_prompt
+from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
 
 STOP = ("Q:",)
 MAX_NEW_TOKENS = 50
@@ -75,13 +75,7 @@ class VeritasQA(Task):
         return GenerationRequest(self._prompt(sample, options), max_new_tokens=MAX_NEW_TOKENS, stop=STOP)
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
-        answer = clean_answer(generation.text)
-        metrics = bleu_metrics(
-            answer, normalize_references(sample.correct_answers), normalize_references(sample.incorrect_answers)
+        # TruthfulQA's BLEU protocol without the extra "I have no comment." reference.
+        return score_answer_bleu(
+            generation, normalize_references(sample.correct_answers), normalize_references(sample.incorrect_answers)
         )
-        return {
-            "generation": generation.text,
-            "answer": answer,
-            "empty": not answer,
-            "finish_reason": generation.finish_reason,
-        }, metrics
