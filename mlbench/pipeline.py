@@ -72,6 +72,8 @@ class RunObserver:
 
 def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], options: TaskOptions) -> list[str]:
     available = task.available_languages(options)
+    if not requested:
+        raise MlbenchError(f"no language given for task {task.name}; valid: {', '.join(available)} or all")
     if requested == "all":
         return list(available)
     unknown = [lang for lang in requested if lang not in available]
@@ -82,6 +84,8 @@ def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], o
 
 def plan(config: RunConfig) -> list[PlannedTask]:
     """Check every input and load every dataset, without touching a model."""
+    if not config.tasks:
+        raise MlbenchError("no task given; see `mlbench tasks`")
     planned = []
     for name in config.tasks:
         task = get_task(name)

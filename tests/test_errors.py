@@ -199,3 +199,12 @@ def test_hub_unreachable_names_both_options(tiny_model, tmp_path, monkeypatch):
         "--model", tiny_model, "--task", "veritasqa", "--lang", "en", "--output", tmp_path / "out", "--no-cache"
     )
     assert_one_line_error(result, "projecte-aina/veritasQA", "--data-dir", "--sample")
+
+
+def test_empty_task_and_language_lists(base):
+    assert_one_line_error(run_cli(*base, "--task", ","), "no task given")
+    assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--lang", ","), "no language given")
+
+
+def test_cuda_without_a_gpu(base):
+    assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--device", "cuda"), "no CUDA GPU")
