@@ -60,8 +60,8 @@ def test_sigkill_then_resume(tiny_model, shared_datasets, tmp_path):
         time.sleep(0.02)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    finished_before_kill = samples.read_text().count("\n")
-    assert 4 <= finished_before_kill < 24, "the kill should land mid-run"
+    assert process.returncode == -signal.SIGKILL, "the kill should land mid-run"
+    assert samples.read_text().count("\n") >= 4
 
     resumed = subprocess.run(cli(tiny_model, shared_datasets, killed, "--resume"), capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
