@@ -108,7 +108,7 @@ def run(
     from mlbench.pipeline import run as run_pipeline
     from mlbench.tasks.base import TaskOptions
 
-    if sum(x is not None and x is not False for x in (data_dir, sample or None, data_file)) > 1:
+    if sum((data_dir is not None, sample, data_file is not None)) > 1:
         raise MlbenchError("choose one data source: --data-dir, --sample or --data-file")
     if data_dir is not None:
         if not data_dir.is_dir():

@@ -14,24 +14,22 @@ def run_cli(*args: str):
     return runner.invoke(app, [str(a) for a in args])
 
 
+def run_model(model, output, flags: str, *more):
+    """``mlbench run --model MODEL --output OUTPUT`` plus space-separated ``flags`` and ``more``
+    arguments (paths)."""
+    return run_cli("run", "--model", model, "--output", output, *flags.split(), *more)
+
+
 @pytest.fixture(scope="module")
 def finished_run(tiny_model, shared_datasets, tmp_path_factory):
     out = tmp_path_factory.mktemp("results")
     cache = tmp_path_factory.mktemp("cache")
-    result = run_cli(
-        "run",
-        "--model",
+    result = run_model(
         tiny_model,
-        "--task",
-        "truthfulqa_multi,veritasqa",
-        "--lang",
-        "en,es",
+        out,
+        "--task truthfulqa_multi,veritasqa --lang en,es --limit 4",
         "--data-dir",
         shared_datasets,
-        "--limit",
-        "4",
-        "--output",
-        out,
         "--cache-dir",
         cache,
     )
@@ -83,21 +81,8 @@ def test_report_collects_every_run(finished_run):
 
 def test_rerun_gives_identical_metrics(finished_run, tiny_model, shared_datasets, tmp_path):
     out, _ = finished_run
-    again = run_cli(
-        "run",
-        "--model",
-        tiny_model,
-        "--task",
-        "veritasqa",
-        "--lang",
-        "en,es",
-        "--data-dir",
-        shared_datasets,
-        "--limit",
-        "4",
-        "--output",
-        tmp_path,
-        "--no-cache",
+    again = run_model(
+        tiny_model, tmp_path, "--task veritasqa --lang en,es --limit 4 --no-cache", "--data-dir", shared_datasets
     )
     assert again.exit_code == 0, again.output
     first = json.loads((out / tiny_model.name / "veritasqa" / "results.json").read_text())["results"]
@@ -106,21 +91,7 @@ def test_rerun_gives_identical_metrics(finished_run, tiny_model, shared_datasets
 
 
 def test_sample_set_in_every_language(tiny_model, tmp_path):
-    result = run_cli(
-        "run",
-        "--model",
-        tiny_model,
-        "--task",
-        "truthfulqa_multi",
-        "--lang",
-        "all",
-        "--mode",
-        "mc",
-        "--sample",
-        "--output",
-        tmp_path,
-        "--no-cache",
-    )
+    result = run_model(tiny_model, tmp_path, "--task truthfulqa_multi --lang all --mode mc --sample --no-cache")
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())
     assert list(data["results"]) == ["en", "es", "ca", "gl", "eu"]
@@ -143,20 +114,7 @@ def test_user_jsonl_data(tiny_model, tmp_path):
     ]
     data_file = tmp_path / "mine.jsonl"
     data_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    result = run_cli(
-        "run",
-        "--model",
-        tiny_model,
-        "--task",
-        "veritasqa",
-        "--data-file",
-        data_file,
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
-        "--mode",
-        "mc",
-    )
+    result = run_model(tiny_model, tmp_path / "out", "--task veritasqa --no-cache --mode mc", "--data-file", data_file)
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out" / tiny_model.name / "veritasqa" / "results.json").read_text())
     assert sorted(data["results"]) == ["en", "eu"] and data["results"]["eu"]["n-samples"] == 3

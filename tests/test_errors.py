@@ -23,19 +23,15 @@ def run_cli(*args):
     return runner.invoke(app, ["run", *map(str, args)])
 
 
+def run_model(model, output, *args):
+    """``mlbench run`` on ``model``, writing to ``output``, without the request cache."""
+    return run_cli("--model", model, "--output", output, "--no-cache", *args)
+
+
 @pytest.fixture
 def base(tiny_model, shared_datasets, tmp_path):
-    return [
-        "--model",
-        tiny_model,
-        "--data-dir",
-        shared_datasets,
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
-        "--limit",
-        "2",
-    ]
+    return ["--model", tiny_model, "--data-dir", shared_datasets, "--output", tmp_path / "out", "--no-cache",
+            "--limit", "2"]  # fmt: skip
 
 
 def test_unknown_task(base):
@@ -53,49 +49,19 @@ def test_fewshot_on_veritasqa(base):
 
 
 def test_missing_model_path(shared_datasets, tmp_path):
-    result = run_cli(
-        "--model",
-        tmp_path / "missing",
-        "--task",
-        "veritasqa",
-        "--data-dir",
-        shared_datasets,
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
-    )
+    result = run_model(tmp_path / "missing", tmp_path / "out", "--task", "veritasqa", "--data-dir", shared_datasets)
     assert_one_line_error(result, "model path not found")
 
 
 def test_not_a_causal_lm(shared_datasets, tmp_path):
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "config.json").write_text(json.dumps({"model_type": "t5"}))
-    result = run_cli(
-        "--model",
-        tmp_path / "m",
-        "--task",
-        "veritasqa",
-        "--data-dir",
-        shared_datasets,
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
-    )
+    result = run_model(tmp_path / "m", tmp_path / "out", "--task", "veritasqa", "--data-dir", shared_datasets)
     assert_one_line_error(result, "not a causal language model")
 
 
 def test_data_dir_without_the_files(tiny_model, tmp_path):
-    result = run_cli(
-        "--model",
-        tiny_model,
-        "--task",
-        "truthfulqa_multi",
-        "--data-dir",
-        tmp_path,
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
-    )
+    result = run_model(tiny_model, tmp_path / "out", "--task", "truthfulqa_multi", "--data-dir", tmp_path)
     assert_one_line_error(result, "data dir has no en questions", "validation.json")
 
 
@@ -103,35 +69,13 @@ def test_malformed_csv_row(tiny_model, tmp_path):
     (tmp_path / "veritasqa_en.csv").write_text(
         "id,Question,Best Answer,Correct Answers,Incorrect Answers\nveritas_001,Why?,,A,B\n"
     )
-    result = run_cli(
-        "--model",
-        tiny_model,
-        "--task",
-        "veritasqa",
-        "--lang",
-        "en",
-        "--data-dir",
-        tmp_path,
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
-    )
+    result = run_model(tiny_model, tmp_path / "out", "--task", "veritasqa", "--lang", "en", "--data-dir", tmp_path)
     assert_one_line_error(result, "veritasqa_en.csv:2", "best_answer")
 
 
 def test_malformed_jsonl_row(tiny_model, tmp_path):
     (tmp_path / "q.jsonl").write_text('{"id": 1}\n')
-    result = run_cli(
-        "--model",
-        tiny_model,
-        "--task",
-        "veritasqa",
-        "--data-file",
-        tmp_path / "q.jsonl",
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
-    )
+    result = run_model(tiny_model, tmp_path / "out", "--task", "veritasqa", "--data-file", tmp_path / "q.jsonl")
     assert_one_line_error(result, "q.jsonl:1", "missing field")
 
 
@@ -148,18 +92,8 @@ def test_language_with_only_primer_rows(tiny_model, tmp_path):
     (tmp_path / "q.jsonl").write_text(
         json.dumps(row) + "\n" + json.dumps({**row, "lang": "eu", "split": "test"}) + "\n"
     )
-    result = run_cli(
-        "--model",
-        tiny_model,
-        "--task",
-        "veritasqa",
-        "--data-file",
-        tmp_path / "q.jsonl",
-        "--lang",
-        "en",
-        "--output",
-        tmp_path / "out",
-        "--no-cache",
+    result = run_model(
+        tiny_model, tmp_path / "out", "--task", "veritasqa", "--data-file", tmp_path / "q.jsonl", "--lang", "en"
     )
     assert_one_line_error(result, "no language en")
 
@@ -172,18 +106,8 @@ def test_limit_must_be_positive(base):
 def test_unwritable_output_dir(tiny_model, shared_datasets, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    result = run_cli(
-        "--model",
-        tiny_model,
-        "--task",
-        "veritasqa",
-        "--data-dir",
-        shared_datasets,
-        "--output",
-        blocker / "out",
-        "--no-cache",
-        "--limit",
-        "2",
+    result = run_model(
+        tiny_model, blocker / "out", "--task", "veritasqa", "--data-dir", shared_datasets, "--limit", "2"
     )
     assert_one_line_error(result, "cannot write to output dir")
 
@@ -195,9 +119,7 @@ def test_two_data_sources(base):
 def test_hub_unreachable_names_both_options(tiny_model, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    result = run_cli(
-        "--model", tiny_model, "--task", "veritasqa", "--lang", "en", "--output", tmp_path / "out", "--no-cache"
-    )
+    result = run_model(tiny_model, tmp_path / "out", "--task", "veritasqa", "--lang", "en")
     assert_one_line_error(result, "projecte-aina/veritasQA", "--data-dir", "--sample")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from mlbench.backends.base import ProgressCallback, cut_at_stop
 from mlbench.backends.chat import encode, render_prompt
@@ -60,6 +60,16 @@ def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: 
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
     return tokenizer, lm.to(device).eval()
+
+
+T = TypeVar("T")
+
+
+def _all_filled(results: list[T | None]) -> list[T]:
+    """Results in request order; a gap would be a bug that silently drops a sample."""
+    if any(r is None for r in results):
+        raise RuntimeError("a request got no result")
+    return results  # type: ignore[return-value]
 
 
 class HFBackend:
@@ -159,7 +169,15 @@ class HFBackend:
                     results[index] = LoglikelihoodResult(score, len(continuation))
                 if progress:
                     progress(len(members))
-        return [r for r in results if r is not None]
+        return _all_filled(results)
+
+    def _right_padded(self, rows: list[list[int]]) -> Any:
+        """A batch tensor of ``rows``, padded on the right: each real token attends only to
+        what comes before it, so the pads after it change nothing."""
+        import torch
+
+        pad, width = self.tokenizer.pad_token_id, max(map(len, rows))
+        return torch.tensor([row + [pad] * (width - len(row)) for row in rows], device=self.device)
 
     def _sum_logprobs(self, logits: Any, targets: list[list[int]]) -> list[float]:
         """Sum over each row's first len(target) positions of log p(target token)."""
@@ -212,13 +230,9 @@ class HFBackend:
         scores = [float(first[c[0]]) for c in continuations]
         longer = sorted((i for i, c in enumerate(continuations) if len(c) > 1), key=lambda i: -len(continuations[i]))
         batch = self._options_per_batch(len(context) + (len(continuations[longer[0]]) if longer else 0))
-        pad = self.tokenizer.pad_token_id
         for start in range(0, len(longer), batch):
             chunk = longer[start : start + batch]
-            inputs = [continuations[i][:-1] for i in chunk]
-            width = max(map(len, inputs))
-            # Right padding: the real tokens never attend to the pads after them.
-            ids = torch.tensor([x + [pad] * (width - len(x)) for x in inputs], device=self.device)
+            ids = self._right_padded([continuations[i][:-1] for i in chunk])
             cache = copy.deepcopy(prefix.past_key_values)
             cache.batch_repeat_interleave(len(chunk))
             logits = self.model(ids, past_key_values=cache, use_cache=True).logits
@@ -230,17 +244,13 @@ class HFBackend:
     def _score_naive(self, context: list[int], continuations: list[list[int]]) -> list[float]:
         """Context + option in one forward per option (lm-eval's way); the reference the
         shared-prefix path is tested and benchmarked against."""
-        import torch
 
         order = sorted(range(len(continuations)), key=lambda i: -len(continuations[i]))
         scores = [0.0] * len(continuations)
         batch = self._options_per_batch(len(context) + len(continuations[order[0]]))
-        pad = self.tokenizer.pad_token_id
         for start in range(0, len(order), batch):
             chunk = order[start : start + batch]
-            inputs = [(context + continuations[i])[:-1] for i in chunk]
-            width = max(map(len, inputs))
-            ids = torch.tensor([x + [pad] * (width - len(x)) for x in inputs], device=self.device)
+            ids = self._right_padded([(context + continuations[i])[:-1] for i in chunk])
             logits = self.model(ids).logits[:, len(context) - 1 :]
             for i, value in zip(chunk, self._sum_logprobs(logits, [continuations[i] for i in chunk])):
                 scores[i] = value
@@ -269,7 +279,7 @@ class HFBackend:
                     results[index] = generation
                 if progress:
                     progress(len(chunk))
-        return [r for r in results if r is not None]
+        return _all_filled(results)
 
     def _generate_batch(
         self, prompts: list[list[int]], max_new: int, stop: tuple[str, ...], temperature: float
