@@ -153,28 +153,41 @@ def score_samples(
         for i, (sample, requests) in enumerate(zip(samples, per_sample)):
             mine = results[start : start + len(requests)]
             start += len(requests)
+            prompts[i] = requests[0].prompt.to_json()
+            failure = next((r.error for r in mine if r.error), None)
+            if failure:
+                outputs[i]["error"] = f"mc: {failure}"
+                continue
             out, values = task.score_mc(sample, mine)
             outputs[i].update(out)
             metrics[i].update(values)
-            prompts[i] = requests[0].prompt.to_json()
     if "gen" in modes:
         requests = [task.gen_request(s, data, options) for s in samples]
         for i, (sample, generation) in enumerate(zip(samples, backend.generate(requests))):
+            prompts[i] = requests[i].prompt.to_json()
+            if generation.error:
+                outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"gen: {generation.error}"]))
+                continue
             out, values = task.score_gen(sample, generation)
             outputs[i].update(out)
             metrics[i].update(values)
-            prompts[i] = requests[i].prompt.to_json()
     progress(len(samples))
     return [SampleResult(s.id, s.lang, prompts[i], outputs[i], metrics[i], chash) for i, s in enumerate(samples)]
 
 
 def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
+    """Mean and interval of each metric over the samples that have it: a failed sample
+    (context overflow, API error) is counted in ``failed``, never scored as a zero."""
     summary = {}
     for metric in metric_names:
-        values = [r["metrics"][metric] for r in records]
-        summary[metric] = summarize(values, seed=seed)
-    empty = sum(bool(r["outputs"].get("empty")) for r in records)
-    return LanguageResult(lang, len(records), summary, {"empty_generations": empty} if empty else {})
+        values = [r["metrics"][metric] for r in records if metric in r["metrics"]]
+        if values:
+            summary[metric] = summarize(values, seed=seed)
+    counts = {
+        "empty_generations": sum(bool(r["outputs"].get("empty")) for r in records),
+        "failed": sum(bool(r["outputs"].get("error")) for r in records),
+    }
+    return LanguageResult(lang, len(records), summary, {k: v for k, v in counts.items() if v})
 
 
 def run(
@@ -201,7 +214,8 @@ def run(
             if not config.resume and path.exists():
                 path.unlink()
             done = read_samples(path, chash)
-            todo = [s for s in planned_lang.samples if s.id not in done]
+            # Failed samples of an earlier attempt (an API outage, say) are tried again.
+            todo = [s for s in planned_lang.samples if s.id not in done or done[s.id]["outputs"].get("error")]
             progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
             for start in range(0, len(todo), config.chunk_size):
                 chunk = todo[start : start + config.chunk_size]

@@ -70,6 +70,9 @@ class LoglikelihoodRequest:
 class LoglikelihoodResult:
     logprob: float
     n_tokens: int
+    # Why this request could not be scored (prompt longer than the context, API failure);
+    # the sample is then recorded as failed, never scored with a made-up number.
+    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,10 @@ class GenerationRequest:
     prompt: Prompt
     max_new_tokens: int = 256
     stop: tuple[str, ...] = ()
-    temperature: float = 0.0
+    temperature: float = 0.0  # 0: greedy
+    top_p: float = 1.0
+    n: int = 1  # completions per prompt (sampling); the first is ``Generation.text``
+    seed: int | None = None  # per-request sampling seed (None: the backend's)
 
 
 @dataclass(frozen=True)
@@ -86,7 +92,11 @@ class Generation:
 
     text: str
     n_tokens: int
-    finish_reason: Literal["stop", "length"]
+    finish_reason: Literal["stop", "length", "error"]
+    # The other completions when the request asked for n > 1.
+    alternatives: tuple[str, ...] = ()
+    # Why there is no output (prompt longer than the context, API failure after retries).
+    error: str | None = None
 
 
 @dataclass

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from mlbench.errors import MlbenchError
@@ -27,3 +29,81 @@ def test_lang_all_and_unknown_languages():
     assert resolve_languages(task, ("gl", "en"), TaskOptions(DataSource("sample"))) == ["gl", "en"]
     with pytest.raises(MlbenchError, match="valid: en, es, ca, gl"):
         resolve_languages(task, ("en", "eu"), TaskOptions())
+
+
+def test_failed_samples_are_counted_not_scored():
+    records = [
+        {"metrics": {"mc1": 1.0}, "outputs": {}},
+        {
+            "metrics": {},
+            "outputs": {"error": "mc: context overflow: 5000 tokens needed, the model's context holds 4096"},
+        },
+        {"metrics": {"mc1": 0.0}, "outputs": {}},
+    ]
+    result = aggregate("en", records, ["mc1"], seed=0)
+    assert result.n == 3 and result.metrics["mc1"].value == 0.5
+    assert result.counts == {"failed": 1}
+    # Every sample failed: no metric at all rather than a made-up mean.
+    assert aggregate("en", records[1:2], ["mc1"], seed=0).metrics == {}
+
+
+class OverflowOnLongQuestions:
+    """Stands in for a backend whose context is shorter than one question's prompt."""
+
+    name = "fake"
+    fingerprint = "fake-overflow"
+
+    def __init__(self, too_long: str):
+        self.too_long = too_long
+        self.calls = 0
+
+    def _fits(self, prompt) -> bool:
+        return self.too_long not in prompt.text
+
+    def loglikelihood(self, requests, progress=None):
+        from mlbench.schema import LoglikelihoodResult
+
+        self.calls += 1
+        return [
+            LoglikelihoodResult(-len(r.continuation) / 10, 3)
+            if self._fits(r.prompt) or self.calls > 1
+            else LoglikelihoodResult(
+                0.0, 3, error="context overflow: 9000 tokens needed, the model's context holds 4096"
+            )
+            for r in requests
+        ]
+
+    def generate(self, requests, progress=None):
+        raise AssertionError("mc only")
+
+
+def test_overflowing_sample_is_recorded_and_retried_on_resume(tmp_path):
+    import json
+
+    from mlbench.backends.registry import ModelOptions
+    from mlbench.pipeline import RunConfig, run
+
+    task = get_task("veritasqa")
+    data = task.load("en", TaskOptions(DataSource("sample")))
+    long_question = data.samples[3].question
+    backend = OverflowOnLongQuestions(long_question)
+    config = RunConfig(
+        model=ModelOptions("fake-model"),
+        tasks=("veritasqa",),
+        langs=("en",),
+        mode="mc",
+        task_options=TaskOptions(DataSource("sample")),
+        output=tmp_path,
+    )
+    [result] = run(config, backend_factory=lambda: backend)
+    assert result.languages["en"].counts == {"failed": 1}
+    assert result.languages["en"].n == len(data.samples)
+    lines = [json.loads(line) for line in (tmp_path / "fake-model" / "veritasqa" / "samples_en.jsonl").open()]
+    failed = [r for r in lines if "error" in r["outputs"]]
+    assert [r["id"] for r in failed] == [data.samples[3].id]
+    assert failed[0]["metrics"] == {} and failed[0]["outputs"]["error"].startswith("mc: context overflow")
+
+    # --resume retries only the failed sample; this time the backend answers it.
+    [resumed] = run(replace(config, resume=True), backend_factory=lambda: backend)
+    assert resumed.languages["en"].counts == {}
+    assert backend.calls == 2

@@ -30,3 +30,8 @@ def cut_at_stop(text: str, stop: tuple[str, ...]) -> tuple[str, bool]:
     """``text`` up to the earliest stop string, and whether one was found."""
     cut = min((i for i in (text.find(s) for s in stop if s) if i >= 0), default=-1)
     return (text[:cut], True) if cut >= 0 else (text, False)
+
+
+def context_overflow(n_tokens: int, limit: int) -> str:
+    """The per-sample error for a prompt that does not fit the model's context."""
+    return f"context overflow: {n_tokens} tokens needed, the model's context holds {limit}"

@@ -24,6 +24,10 @@ def _request_key(fingerprint: str, kind: str, request: Any) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
+def _generation_from_json(data: dict[str, Any]) -> Generation:
+    return Generation(**{**data, "alternatives": tuple(data.get("alternatives", ()))})
+
+
 class CachedBackend:
     """Wraps ``inner``; answers from the cache and sends only the misses on."""
 
@@ -65,7 +69,9 @@ class CachedBackend:
             rows = []
             for i, result in zip(missing, fresh):
                 results[i] = result
-                rows.append((keys[i], json.dumps(asdict(result))))
+                # A failure (API error, context overflow) is retried next time, not remembered.
+                if result.error is None:
+                    rows.append((keys[i], json.dumps(asdict(result))))
             self._db.executemany("INSERT OR REPLACE INTO requests VALUES (?, ?)", rows)
             self._db.commit()
         return [results[i] if i in results else decode(json.loads(cached[keys[i]])) for i in range(len(requests))]
@@ -78,7 +84,7 @@ class CachedBackend:
         )
 
     def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
-        return self._through("generate", requests, self.inner.generate, lambda d: Generation(**d), progress)
+        return self._through("generate", requests, self.inner.generate, _generation_from_json, progress)
 
     def describe(self) -> dict[str, object]:
         return {**getattr(self.inner, "describe", lambda: {})(), "cache_hits": self.hits, "cache_misses": self.misses}

@@ -26,3 +26,20 @@ def encode(tokenizer: Any, text: str) -> list[int]:
     if bos and text.startswith(bos):
         return tokenizer.encode(text, add_special_tokens=False)
     return tokenizer.encode(text)
+
+
+def encode_pair(tokenizer: Any, context: str, continuation: str) -> tuple[list[int], list[int]]:
+    """Token ids of a context and of the continuation to score after it, split as lm-eval
+    splits them: the context encoded alone, the continuation = the tokens of
+    context + continuation after the context's length. Every backend scores these ids."""
+    # The context's trailing whitespace belongs to the continuation (lm-eval's rule).
+    n_spaces = len(context) - len(context.rstrip())
+    if n_spaces:
+        context, continuation = context[:-n_spaces], context[-n_spaces:] + continuation
+    if not context:
+        prefix = tokenizer.bos_token_id
+        prefix = tokenizer.eos_token_id if prefix is None else prefix
+        return [prefix], encode(tokenizer, continuation)
+    whole = encode(tokenizer, context + continuation)
+    context_ids = encode(tokenizer, context)
+    return context_ids, whole[len(context_ids) :]

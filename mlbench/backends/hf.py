@@ -11,38 +11,33 @@ from __future__ import annotations
 
 import copy
 from collections import defaultdict
-from pathlib import Path
+from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
-from mlbench.backends.base import ProgressCallback, cut_at_stop
-from mlbench.backends.chat import encode, render_prompt
+from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop
+from mlbench.backends.chat import encode, encode_pair, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
 from mlbench.errors import MlbenchError
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
 DType = Literal["auto", "float32", "bfloat16", "float16"]
-
-
-def _looks_like_path(model: str) -> bool:
-    return model.startswith((".", "/", "~")) or Path(model).expanduser().exists()
 
 
 def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: bool) -> tuple[Any, Any]:
     """Tokenizer and model, or one clear error line (missing path, not a causal LM, ...)."""
     import torch
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoConfig, AutoModelForCausalLM
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # our own progress bars are the ones that matter
 
-    if _looks_like_path(model) and not Path(model).expanduser().is_dir():
-        raise MlbenchError(f"model path not found: {model}")
+    check_model_path(model)
     try:
         config = AutoConfig.from_pretrained(model, trust_remote_code=trust_remote_code)
     except Exception as error:  # noqa: BLE001 - hub, JSON and auth errors all end here
-        reason = (str(error).splitlines() or [type(error).__name__])[0]
-        raise MlbenchError(f"could not load model config for {model}: {reason[:200]}") from None
+        raise MlbenchError(f"could not load model config for {model}: {first_line(error)}") from None
     if config.model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and not trust_remote_code:
         raise MlbenchError(f"{model} is a '{config.model_type}' model, not a causal language model")
     if dtype == "auto":
@@ -51,14 +46,11 @@ def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: 
         torch_dtype: Any = torch.float32 if device == "cpu" else "auto"
     else:
         torch_dtype = getattr(torch, dtype)
+    tokenizer = load_tokenizer(model, trust_remote_code=trust_remote_code)
     try:
-        tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
         lm = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype, trust_remote_code=trust_remote_code)
     except (OSError, ValueError) as error:
-        reason = (str(error).splitlines() or [type(error).__name__])[0]
-        raise MlbenchError(f"could not load model {model}: {reason[:200]}") from None
-    if tokenizer.pad_token_id is None:
-        tokenizer.pad_token = tokenizer.eos_token
+        raise MlbenchError(f"could not load model {model}: {first_line(error)}") from None
     return tokenizer, lm.to(device).eval()
 
 
@@ -103,29 +95,9 @@ class HFBackend:
 
     def describe(self) -> dict[str, object]:
         """Settings recorded in results.json."""
-        import hashlib
-
-        template = getattr(self.tokenizer, "chat_template", None) or ""
-        return {
-            "dtype": self.dtype,
-            "device": self.device,
-            "chat_template_hash": hashlib.sha256(template.encode()).hexdigest()[:16] if template else None,
-        }
+        return {"dtype": self.dtype, "device": self.device, "chat_template_hash": chat_template_hash(self.tokenizer)}
 
     # -- log-likelihoods ---------------------------------------------------------------
-
-    def _encode_pair(self, context: str, continuation: str) -> tuple[list[int], list[int]]:
-        # The context's trailing whitespace belongs to the continuation (lm-eval's rule).
-        n_spaces = len(context) - len(context.rstrip())
-        if n_spaces:
-            context, continuation = context[:-n_spaces], context[-n_spaces:] + continuation
-        if not context:
-            prefix = self.tokenizer.bos_token_id
-            prefix = self.tokenizer.eos_token_id if prefix is None else prefix
-            return [prefix], encode(self.tokenizer, continuation)
-        whole = encode(self.tokenizer, context + continuation)
-        context_ids = encode(self.tokenizer, context)
-        return context_ids, whole[len(context_ids) :]
 
     def _options_per_batch(self, longest: int) -> int:
         if self.batch_size != "auto":
@@ -145,18 +117,17 @@ class HFBackend:
         import torch
 
         groups: dict[tuple[int, ...], list[tuple[int, list[int]]]] = defaultdict(list)
+        results: list[LoglikelihoodResult | None] = [None] * len(requests)
         for index, request in enumerate(requests):
             context = render_prompt(self.tokenizer, request.prompt)
-            context_ids, continuation_ids = self._encode_pair(context, request.continuation)
+            context_ids, continuation_ids = encode_pair(self.tokenizer, context, request.continuation)
             if not continuation_ids:
                 raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
             if len(context_ids) + len(continuation_ids) > self.max_length:
-                raise MlbenchError(
-                    f"prompt of {len(context_ids) + len(continuation_ids)} tokens exceeds the "
-                    f"model's {self.max_length}-token context"
-                )
+                overflow = context_overflow(len(context_ids) + len(continuation_ids), self.max_length)
+                results[index] = LoglikelihoodResult(0.0, len(continuation_ids), error=overflow)
+                continue
             groups[tuple(context_ids)].append((index, continuation_ids))
-        results: list[LoglikelihoodResult | None] = [None] * len(requests)
         torch.manual_seed(self.seed)
         with torch.inference_mode():
             common = self._common_prefix(list(groups)) if self.prefix_sharing else None
@@ -262,28 +233,29 @@ class HFBackend:
         import torch
 
         results: list[Generation | None] = [None] * len(requests)
-        groups: dict[tuple[int, tuple[str, ...], float], list[int]] = defaultdict(list)
+        groups: dict[GenerationRequest, list[int]] = defaultdict(list)
+        encoded = [encode(self.tokenizer, render_prompt(self.tokenizer, r.prompt)) for r in requests]
         for index, request in enumerate(requests):
-            groups[(request.max_new_tokens, request.stop, request.temperature)].append(index)
-        texts = [render_prompt(self.tokenizer, r.prompt) for r in requests]
-        encoded = [encode(self.tokenizer, t) for t in texts]
-        for (max_new, stop, temperature), members in groups.items():
+            if len(encoded[index]) >= self.max_length:
+                overflow = context_overflow(len(encoded[index]) + 1, self.max_length)
+                results[index] = Generation("", 0, "error", error=overflow)
+                continue
+            # Requests that differ only in their prompt share one generate() call.
+            groups[replace(request, prompt=Prompt(text=""))].append(index)
+        for settings, members in groups.items():
             members.sort(key=lambda i: len(encoded[i]))
-            batch = self._options_per_batch(max(len(encoded[i]) for i in members) + max_new)
+            batch = self._options_per_batch(max(len(encoded[i]) for i in members) + settings.max_new_tokens)
+            batch = max(1, batch // settings.n)
             for start in range(0, len(members), batch):
                 chunk = members[start : start + batch]
-                torch.manual_seed(self.seed)
-                for index, generation in zip(
-                    chunk, self._generate_batch([encoded[i] for i in chunk], max_new, stop, temperature)
-                ):
+                torch.manual_seed(self.seed if settings.seed is None else settings.seed)
+                for index, generation in zip(chunk, self._generate_batch([encoded[i] for i in chunk], settings)):
                     results[index] = generation
                 if progress:
                     progress(len(chunk))
         return _all_filled(results)
 
-    def _generate_batch(
-        self, prompts: list[list[int]], max_new: int, stop: tuple[str, ...], temperature: float
-    ) -> list[Generation]:
+    def _generate_batch(self, prompts: list[list[int]], settings: GenerationRequest) -> list[Generation]:
         import torch
 
         pad = self.tokenizer.pad_token_id
@@ -292,31 +264,37 @@ class HFBackend:
         ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts], device=self.device)
         mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts], device=self.device)
         sampling: dict[str, Any] = (
-            {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
+            {"do_sample": True, "temperature": settings.temperature, "top_p": settings.top_p, "top_k": 0}
+            if settings.temperature > 0
+            else {"do_sample": False}
         )
         with torch.inference_mode():
             output = self.model.generate(
                 input_ids=ids,
                 attention_mask=mask,
-                max_new_tokens=max_new,
-                stop_strings=list(stop) or None,
+                max_new_tokens=min(settings.max_new_tokens, self.max_length - width),
+                stop_strings=list(settings.stop) or None,
                 tokenizer=self.tokenizer,
                 pad_token_id=pad,
+                num_return_sequences=settings.n,
                 **sampling,
             )
+        rows = [self._decode_row(row, settings.stop) for row in output[:, width:].tolist()]
         generations = []
-        eos = self.tokenizer.eos_token_id
-        for row in output[:, width:].tolist():
-            n_tokens = len(row)
-            while n_tokens and row[n_tokens - 1] == pad and pad != eos:
-                n_tokens -= 1
-            if eos in row[:n_tokens]:
-                n_tokens = row.index(eos)
-                ended = True
-            else:
-                ended = False
-            text = self.tokenizer.decode(row[:n_tokens], skip_special_tokens=True)
-            text, stopped = cut_at_stop(text, stop)
-            reason = "stop" if stopped or ended else "length"
-            generations.append(Generation(text=text, n_tokens=n_tokens, finish_reason=reason))
+        for start in range(0, len(rows), settings.n):
+            first, *others = rows[start : start + settings.n]
+            generations.append(replace(first, alternatives=tuple(g.text for g in others)))
         return generations
+
+    def _decode_row(self, row: list[int], stop: tuple[str, ...]) -> Generation:
+        """One generated row → text up to EOS or the first stop string."""
+        pad, eos = self.tokenizer.pad_token_id, self.tokenizer.eos_token_id
+        n_tokens = len(row)
+        while n_tokens and row[n_tokens - 1] == pad and pad != eos:
+            n_tokens -= 1
+        ended = eos in row[:n_tokens]
+        if ended:
+            n_tokens = row.index(eos)
+        text = self.tokenizer.decode(row[:n_tokens], skip_special_tokens=True)
+        text, stopped = cut_at_stop(text, stop)
+        return Generation(text=text, n_tokens=n_tokens, finish_reason="stop" if stopped or ended else "length")

@@ -47,3 +47,24 @@ def test_fingerprint_separates_models(tmp_path):
     other.fingerprint = "fake-2"
     CachedBackend(other, tmp_path / "c.sqlite").loglikelihood(requests)
     assert other.requests_seen == 1
+
+
+class FlakyBackend(CountingBackend):
+    """Fails every request the first time it is called, then answers with n completions."""
+
+    def generate(self, requests, progress=None):
+        self.requests_seen += len(requests)
+        if self.requests_seen == len(requests):
+            return [Generation("", 0, "error", error="HTTP 503") for _ in requests]
+        return [Generation("a", 1, "stop", alternatives=("b", "c")) for _ in requests]
+
+
+def test_failures_are_not_cached_and_alternatives_survive_the_round_trip(tmp_path):
+    requests = [GenerationRequest(Prompt(text="q"), n=3, temperature=0.7)]
+    inner = FlakyBackend()
+    cached = CachedBackend(inner, tmp_path / "c.sqlite")
+    assert cached.generate(requests)[0].error == "HTTP 503"
+    fresh = cached.generate(requests)[0]
+    assert inner.requests_seen == 2 and fresh.alternatives == ("b", "c")
+    reread = CachedBackend(FlakyBackend(), tmp_path / "c.sqlite").generate(requests)[0]
+    assert reread == fresh
