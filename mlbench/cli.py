@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -66,6 +67,22 @@ def _batch_size(value: str) -> int | str:
     return int(value)
 
 
+def _model_args(pairs: list[str]) -> tuple[tuple[str, str], ...]:
+    """``KEY=VALUE`` strings → (key, JSON text) pairs; VALUE is read as JSON when it parses
+    (4, true, {"level": 0}), else kept as a string. JSON text keeps the options hashable."""
+    parsed = []
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise MlbenchError(f"--model-arg must look like KEY=VALUE (e.g. swap_space=8), not {pair!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        parsed.append((key.strip(), json.dumps(value)))
+    return tuple(parsed)
+
+
 def _cache_dir(cache_dir: Path | None, no_cache: bool) -> Path | None:
     if no_cache:
         return None
@@ -87,11 +104,22 @@ def run(
     fewshot: opt.FewshotOpt = None,
     limit: opt.LimitOpt = None,
     seed: opt.SeedOpt = 0,
-    backend: opt.BackendOpt = "hf",
+    backend: opt.BackendOpt = "auto",
     batch_size: opt.BatchSizeOpt = "auto",
     dtype: opt.DtypeOpt = "auto",
     device: opt.DeviceOpt = "auto",
     trust_remote_code: opt.TrustRemoteCodeOpt = False,
+    tensor_parallel_size: opt.TensorParallelOpt = 1,
+    data_parallel_size: opt.DataParallelOpt = 1,
+    gpu_memory_utilization: opt.GpuMemoryOpt = None,
+    max_model_len: opt.MaxModelLenOpt = None,
+    enforce_eager: opt.EnforceEagerOpt = False,
+    quantization: opt.QuantizationOpt = None,
+    model_arg: opt.ModelArgOpt = None,
+    base_url: opt.BaseUrlOpt = None,
+    api_key_env: opt.ApiKeyEnvOpt = None,
+    max_concurrency: opt.MaxConcurrencyOpt = 8,
+    tokenizer: opt.TokenizerOpt = None,
     chat_template: opt.ChatTemplateOpt = False,
     system_prompt: opt.SystemPromptOpt = None,
     output: opt.OutputOpt = Path("results"),
@@ -101,7 +129,7 @@ def run(
     chunk_size: opt.ChunkSizeOpt = 32,
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
-    from mlbench.backends.registry import ModelOptions
+    from mlbench.backends.registry import BACKENDS, ModelOptions
     from mlbench.console import RichObserver
     from mlbench.loaders.source import DataSource
     from mlbench.pipeline import RunConfig
@@ -122,12 +150,23 @@ def run(
     config = RunConfig(
         model=ModelOptions(
             model=model,
-            backend=_choice("backend", backend, ("hf",)),
+            backend=_choice("backend", backend, BACKENDS),
             dtype=_choice("dtype", dtype, ("auto", "float32", "bfloat16", "float16")),  # type: ignore[arg-type]
             device=_choice("device", device, ("auto", "cpu", "cuda")),
             batch_size=_batch_size(batch_size),  # type: ignore[arg-type]
             trust_remote_code=trust_remote_code,
             seed=seed,
+            tensor_parallel_size=tensor_parallel_size,
+            data_parallel_size=data_parallel_size,
+            gpu_memory_utilization=gpu_memory_utilization,
+            max_model_len=max_model_len,
+            enforce_eager=enforce_eager,
+            quantization=quantization,
+            model_args=_model_args(model_arg or []),
+            base_url=base_url,
+            api_key_env=api_key_env,
+            max_concurrency=max_concurrency,
+            tokenizer=tokenizer,
         ),
         tasks=_split(task),
         langs=langs,  # type: ignore[arg-type]

@@ -15,7 +15,14 @@ OUT = "Output"
 ModelArg = Annotated[
     str, typer.Option("--model", "-m", help="HF hub id or local path of a causal LM.", rich_help_panel=MODEL)
 ]
-BackendOpt = Annotated[str, typer.Option(help="Inference backend: hf (transformers).", rich_help_panel=MODEL)]
+BackendOpt = Annotated[
+    str,
+    typer.Option(
+        help="auto | hf | vllm | openai. auto: vllm when it imports and a GPU is visible, else hf "
+        "(openai when --base-url is given).",
+        rich_help_panel=MODEL,
+    ),
+]
 DtypeOpt = Annotated[
     str,
     typer.Option(
@@ -40,6 +47,64 @@ ChatTemplateOpt = Annotated[
 ]
 SystemPromptOpt = Annotated[
     Optional[str], typer.Option(help="System message (chat) or text before the prompt.", rich_help_panel=MODEL)
+]
+
+ENGINE = "Engine (vLLM)"
+SERVER = "Server (--backend openai)"
+
+TensorParallelOpt = Annotated[
+    int, typer.Option(min=1, help="GPUs one model is split over (within a node).", rich_help_panel=ENGINE)
+]
+DataParallelOpt = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        help="Model replicas, each in its own process on its own GPU(s); requests are split.",
+        rich_help_panel=ENGINE,
+    ),
+]
+GpuMemoryOpt = Annotated[
+    Optional[float],
+    typer.Option(
+        min=0.01,
+        max=1.0,
+        help="Share of each GPU's memory vLLM may take [vLLM's default: 0.9].",
+        rich_help_panel=ENGINE,
+    ),
+]
+MaxModelLenOpt = Annotated[
+    Optional[int],
+    typer.Option(min=1, help="Context length; longer prompts are recorded as failed samples.", rich_help_panel=ENGINE),
+]
+EnforceEagerOpt = Annotated[
+    bool, typer.Option("--enforce-eager", help="No CUDA graphs (faster start, slower run).", rich_help_panel=ENGINE)
+]
+QuantizationOpt = Annotated[
+    Optional[str], typer.Option(help="vLLM quantization method (awq, gptq, fp8, ...).", rich_help_panel=ENGINE)
+]
+ModelArgOpt = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--model-arg",
+        help="KEY=VALUE passed to vllm.LLM as is (VALUE read as JSON when it parses: 4, true, {...}); repeatable.",
+        rich_help_panel=ENGINE,
+    ),
+]
+BaseUrlOpt = Annotated[
+    Optional[str], typer.Option(help="Server URL, e.g. http://127.0.0.1:8000/v1.", rich_help_panel=SERVER)
+]
+ApiKeyEnvOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        help="Environment variable holding the API key [default: OPENAI_API_KEY if set].", rich_help_panel=SERVER
+    ),
+]
+MaxConcurrencyOpt = Annotated[int, typer.Option(min=1, help="Requests in flight at once.", rich_help_panel=SERVER)]
+TokenizerOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        help="Tokenizer (hub id or path) for MC scoring on a server [default: --model].", rich_help_panel=SERVER
+    ),
 ]
 
 TaskOpt = Annotated[

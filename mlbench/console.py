@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from rich.console import Console
@@ -50,6 +51,9 @@ class RichObserver(RunObserver):
     def finish(self, run: RunResult, metric_order: list[str]) -> None:
         self.close()
         self.console.print(results_table(run, metric_order))
+
+    def warn(self, message: str) -> None:
+        print(f"mlbench: warning: {message}", file=sys.stderr)
 
     def close(self) -> None:
         if self.progress is not None:

@@ -19,7 +19,7 @@ from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import subset
 from mlbench.provenance import provenance
-from mlbench.results import append_samples, model_slug, read_samples, samples_path, write_run
+from mlbench.results import append_samples, merge_run, model_slug, read_samples, samples_path, write_language
 from mlbench.schema import LanguageResult, RunResult, Sample, SampleResult
 from mlbench.stats.intervals import summarize
 from mlbench.tasks import get_task
@@ -67,6 +67,9 @@ class RunObserver:
         return lambda n: None
 
     def finish(self, run: RunResult, metric_order: list[str]) -> None:
+        pass
+
+    def warn(self, message: str) -> None:
         pass
 
 
@@ -206,8 +209,6 @@ def run(
             factory = backend_factory or (lambda: create_backend(config.model, config.cache_dir))
             backend = factory()
         chash = config_hash(task, modes, config, backend.fingerprint)
-        languages: dict[str, LanguageResult] = {}
-        timings: dict[str, float] = {}
         for planned_lang in item.languages:
             lang, started = planned_lang.lang, time.perf_counter()
             path = samples_path(run_dir, lang)
@@ -225,12 +226,17 @@ def run(
                 append_samples(path, finished)
                 done.update({r.id: r.to_json() for r in finished})
             records = [done[s.id] for s in planned_lang.samples]
-            languages[lang] = aggregate(lang, records, metric_order, config.seed)
-            timings[lang] = round(time.perf_counter() - started, 3)
-            result = RunResult(
-                config.model.model, task.name, provenance(config, task, modes, backend, timings), dict(languages)
+            language = aggregate(lang, records, metric_order, config.seed)
+            timings = {lang: round(time.perf_counter() - started, 3)}
+            settings = provenance(config, task, modes, backend, timings)
+            write_language(run_dir, language, settings, chash)
+            result, other_settings = merge_run(
+                run_dir, RunResult(config.model.model, task.name, settings, {}), chash, metric_order, task.languages
             )
-            write_run(run_dir, result, metric_order)
+        if other_settings:
+            observer.warn(
+                f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)"
+            )
         observer.finish(result, metric_order)
         runs.append(result)
     return runs

@@ -46,6 +46,21 @@ def git_hash() -> str | None:
     return out.stdout.strip() or None
 
 
+def engine_settings(config: RunConfig) -> dict[str, Any]:
+    """The engine and server options that were set (defaults left out)."""
+    from dataclasses import fields
+
+    from mlbench.backends.registry import ModelOptions
+
+    skip = {"model", "backend", "dtype", "device", "batch_size", "trust_remote_code", "seed"}
+    settings = {}
+    for item in fields(ModelOptions):
+        value = getattr(config.model, item.name)
+        if item.name not in skip and value != item.default:
+            settings[item.name] = dict(value) if item.name == "model_args" else value
+    return settings
+
+
 def provenance(
     config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend, timings: dict[str, float]
 ) -> dict[str, Any]:
@@ -57,6 +72,7 @@ def provenance(
         "model_fingerprint": backend.fingerprint,
         **describe(),
         "batch_size": config.model.batch_size,
+        "engine": engine_settings(config),
         "modes": list(modes),
         "fewshot": task.fewshot(options),
         "chat_template": options.chat_template,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -82,18 +83,75 @@ def run_to_json(run: RunResult) -> dict[str, Any]:
     }
 
 
+def language_from_json(lang: str, block: dict[str, Any]) -> LanguageResult:
+    metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict)}
+    counts = {k: v for k, v in block.items() if isinstance(v, int) and k != "n-samples"}
+    return LanguageResult(lang, int(block["n-samples"]), metrics, counts)
+
+
 def run_from_json(data: dict[str, Any]) -> RunResult:
-    languages = {}
-    for lang, block in data["results"].items():
-        metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict)}
-        counts = {k: v for k, v in block.items() if isinstance(v, int) and k != "n-samples"}
-        languages[lang] = LanguageResult(lang, int(block["n-samples"]), metrics, counts)
+    languages = {lang: language_from_json(lang, block) for lang, block in data["results"].items()}
     return RunResult(data["model"], data["task"], data.get("config", {}), languages)
 
 
-def write_run(run_dir: Path, run: RunResult, metric_order: list[str]) -> None:
-    _write_atomic(run_dir / "results.json", json.dumps(run_to_json(run), indent=2, ensure_ascii=False) + "\n")
-    _write_atomic(run_dir / "table.md", markdown_table(run, metric_order))
+def language_path(run_dir: Path, lang: str) -> Path:
+    return run_dir / f"results_{lang}.json"
+
+
+def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any], config_hash: str) -> None:
+    """One language's result, in a file only this language's job writes."""
+    block = run_to_json(RunResult("", "", {}, {result.lang: result}))["results"][result.lang]
+    payload = {"lang": result.lang, "config_hash": config_hash, "config": config, "result": block}
+    _write_atomic(language_path(run_dir, result.lang), json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def _locked(run_dir: Path) -> Iterator[None]:
+    """An exclusive lock on the run folder: cluster jobs writing other languages of the same
+    model and task take turns rebuilding results.json instead of overwriting each other."""
+    import fcntl
+
+    with (run_dir / ".results.lock").open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def merge_run(
+    run_dir: Path, run: RunResult, config_hash: str, metric_order: list[str], lang_order: Iterable[str] = ()
+) -> tuple[RunResult, list[str]]:
+    """Rebuild results.json and table.md from every ``results_<lang>.json`` written with
+    ``config_hash``; ``run`` gives the model, task and config. Returns the merged run and
+    the languages left out because they were written with other settings (an older run in
+    the same folder)."""
+    rank = {lang: i for i, lang in enumerate(lang_order)}
+    with _locked(run_dir):
+        languages: dict[str, LanguageResult] = {}
+        timings: dict[str, Any] = {}
+        other_settings = []
+        for path in sorted(run_dir.glob("results_*.json")):
+            try:
+                payload = json.loads(path.read_text(encoding="utf-8"))
+                lang = payload["lang"]
+                if payload["config_hash"] != config_hash:
+                    other_settings.append(lang)
+                    continue
+                languages[lang] = language_from_json(lang, payload["result"])
+                timings[lang] = payload["config"]["timings_s"][lang]
+            except (json.JSONDecodeError, KeyError, TypeError) as error:
+                raise MlbenchError(f"{path}: not an mlbench language result ({error})") from None
+        ordered = sorted(languages, key=lambda lang: (rank.get(lang, len(rank)), lang))
+        merged = RunResult(
+            run.model,
+            run.task,
+            {**run.config, "timings_s": {lang: timings[lang] for lang in ordered}},
+            {lang: languages[lang] for lang in ordered},
+        )
+        _write_atomic(run_dir / "results.json", json.dumps(run_to_json(merged), indent=2, ensure_ascii=False) + "\n")
+        _write_atomic(run_dir / "table.md", markdown_table(merged, metric_order))
+    return merged, other_settings
 
 
 def format_value(metric: str, value: MetricValue, *, compact: bool = False) -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+import importlib.util
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from mlbench.backends.base import Backend
 from mlbench.backends.cache import CachedBackend
 from mlbench.errors import MlbenchError
+
+BACKENDS = ("auto", "hf", "vllm", "openai")
 
 
 @dataclass(frozen=True)
@@ -20,22 +24,122 @@ class ModelOptions:
     batch_size: int | Literal["auto"] = "auto"
     trust_remote_code: bool = False
     seed: int = 0
+    # Engine options (vLLM; data_parallel_size also replicates the HF backend).
+    tensor_parallel_size: int = 1
+    data_parallel_size: int = 1
+    gpu_memory_utilization: float | None = None
+    max_model_len: int | None = None
+    enforce_eager: bool = False
+    quantization: str | None = None
+    model_args: tuple[tuple[str, str], ...] = ()  # (key, JSON text) for vllm.LLM
+    # OpenAI-compatible server.
+    base_url: str | None = None
+    api_key_env: str | None = None
+    max_concurrency: int = 8
+    tokenizer: str | None = None
+
+
+def gpu_visible() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def resolve_backend(options: ModelOptions) -> str:
+    """``auto`` → vllm when it imports and a GPU is visible, else hf."""
+    if options.backend not in BACKENDS:
+        raise MlbenchError(f"unknown backend {options.backend!r}; available: {', '.join(BACKENDS)}")
+    if options.backend != "auto":
+        return options.backend
+    if options.base_url:
+        return "openai"
+    return "vllm" if importlib.util.find_spec("vllm") is not None and gpu_visible() else "hf"
+
+
+def check_options(options: ModelOptions, backend: str) -> None:
+    """Options that make no sense for the chosen backend are refused, not ignored."""
+    if backend == "openai" and not options.base_url:
+        raise MlbenchError("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+    if backend != "openai" and options.base_url:
+        raise MlbenchError(f"--base-url is for --backend openai, not {backend}")
+    if backend != "vllm":
+        vllm_only = {
+            "--tensor-parallel-size": options.tensor_parallel_size != 1,
+            "--gpu-memory-utilization": options.gpu_memory_utilization is not None,
+            "--max-model-len": options.max_model_len is not None,
+            "--enforce-eager": options.enforce_eager,
+            "--quantization": options.quantization is not None,
+            "--model-arg": bool(options.model_args),
+        }
+        given = [name for name, set_ in vllm_only.items() if set_]
+        if given:
+            raise MlbenchError(f"{', '.join(given)} only apply to --backend vllm (this run uses {backend})")
+    if backend == "openai" and options.data_parallel_size != 1:
+        raise MlbenchError("--data-parallel-size does not apply to --backend openai; use --max-concurrency")
+
+
+def _single_backend(options: ModelOptions, backend: str) -> Backend:
+    """One replica of the chosen backend (a module-level function so workers can build it)."""
+    if backend == "hf":
+        from mlbench.backends.hf import HFBackend
+
+        return HFBackend(
+            options.model,
+            dtype=options.dtype,
+            device=options.device,
+            batch_size=options.batch_size,
+            trust_remote_code=options.trust_remote_code,
+            seed=options.seed,
+        )
+    if backend == "vllm":
+        from mlbench.backends.vllm import EngineOptions, VLLMBackend
+
+        return VLLMBackend(
+            EngineOptions(
+                model=options.model,
+                dtype=options.dtype,
+                tensor_parallel_size=options.tensor_parallel_size,
+                gpu_memory_utilization=options.gpu_memory_utilization,
+                max_model_len=options.max_model_len,
+                enforce_eager=options.enforce_eager,
+                quantization=options.quantization,
+                trust_remote_code=options.trust_remote_code,
+                seed=options.seed,
+                extra=options.model_args,
+            )
+        )
+    from mlbench.backends.openai import OpenAIBackend
+
+    assert options.base_url is not None
+    return OpenAIBackend(
+        options.model,
+        base_url=options.base_url,
+        api_key_env=options.api_key_env,
+        max_concurrency=options.max_concurrency,
+        tokenizer=options.tokenizer,
+        trust_remote_code=options.trust_remote_code,
+        seed=options.seed,
+    )
 
 
 def create_backend(options: ModelOptions, cache_dir: Path | None) -> Backend:
     """The backend for ``options``, behind the request cache unless ``cache_dir`` is None."""
-    if options.backend != "hf":
-        raise MlbenchError(f"unknown backend {options.backend!r}; available: hf")
-    from mlbench.backends.hf import HFBackend
+    name = resolve_backend(options)
+    check_options(options, name)
+    backend: Backend
+    if options.data_parallel_size > 1:
+        from mlbench.backends.data_parallel import DataParallelBackend
 
-    backend: Backend = HFBackend(
-        options.model,
-        dtype=options.dtype,
-        device=options.device,
-        batch_size=options.batch_size,
-        trust_remote_code=options.trust_remote_code,
-        seed=options.seed,
-    )
+        factory = functools.partial(_single_backend, replace(options, data_parallel_size=1), name)
+        backend = DataParallelBackend(
+            factory,
+            options.data_parallel_size,
+            name=name,
+            gpus_per_replica=options.tensor_parallel_size,
+            use_gpus=name == "vllm" or options.device == "cuda",
+        )
+    else:
+        backend = _single_backend(options, name)
     if cache_dir is None:
         return backend
     return CachedBackend(backend, cache_dir / "requests.sqlite")

@@ -1,0 +1,143 @@
+"""Data parallelism: N copies of a model, one per worker process and GPU group.
+
+vLLM's offline ``LLM`` refuses ``data_parallel_size > 1`` in one process, so each replica
+is a worker process of its own that sees only its GPUs (``CUDA_VISIBLE_DEVICES``), builds
+the ordinary single-replica backend and answers requests sent over a pipe. Log-likelihood
+requests are split by context, so every question's options land on the same replica and
+its prefix cache still serves them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from mlbench.backends.base import Backend, ProgressCallback
+from mlbench.errors import MlbenchError
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+
+BackendFactory = Callable[[], Backend]
+
+
+def replica_devices(rank: int, gpus_per_replica: int, visible: str | None) -> str:
+    """The CUDA_VISIBLE_DEVICES value of replica ``rank``: its slice of the visible GPUs."""
+    devices = [d.strip() for d in visible.split(",")] if visible else []
+    if not devices:
+        devices = [str(i) for i in range((rank + 1) * gpus_per_replica)]
+    chosen = devices[rank * gpus_per_replica : (rank + 1) * gpus_per_replica]
+    if len(chosen) < gpus_per_replica:
+        raise MlbenchError(
+            f"data parallel replica {rank} needs {gpus_per_replica} GPU(s) but only {len(devices)} are visible"
+        )
+    return ",".join(chosen)
+
+
+def _serve(factory: BackendFactory, devices: str | None, connection: Any) -> None:
+    """A worker: build the backend, then answer (method, requests) until told to stop."""
+    if devices is not None:
+        os.environ["CUDA_VISIBLE_DEVICES"] = devices
+    try:
+        backend = factory()
+        connection.send(("ready", {"fingerprint": backend.fingerprint, "describe": _describe(backend)}))
+    except MlbenchError as error:
+        connection.send(("error", str(error)))
+        return
+    while True:
+        message = connection.recv()
+        if message is None:
+            return
+        method, requests = message
+        try:
+            connection.send(("ok", getattr(backend, method)(requests)))
+        except MlbenchError as error:
+            connection.send(("error", str(error)))
+
+
+def _describe(backend: Backend) -> dict[str, object]:
+    describe = getattr(backend, "describe", None)
+    return describe() if describe else {}
+
+
+class DataParallelBackend:
+    """Splits each call over ``size`` worker replicas and merges the answers in order."""
+
+    def __init__(
+        self, factory: BackendFactory, size: int, *, name: str, gpus_per_replica: int = 1, use_gpus: bool = True
+    ) -> None:
+        context = multiprocessing.get_context("spawn")  # CUDA and vLLM engines do not survive fork
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+        self.name = name
+        self.size = size
+        self._connections = []
+        self._workers = []
+        for rank in range(size):
+            devices = replica_devices(rank, gpus_per_replica, visible) if use_gpus else None
+            parent, child = context.Pipe()
+            worker = context.Process(target=_serve, args=(factory, devices, child), daemon=True)
+            worker.start()
+            self._connections.append(parent)
+            self._workers.append(worker)
+        replies = [self._receive(rank) for rank in range(size)]
+        self.fingerprint = replies[0]["fingerprint"]
+        self._describe = {**replies[0]["describe"], "data_parallel_size": size}
+
+    def _receive(self, rank: int) -> Any:
+        try:
+            status, payload = self._connections[rank].recv()
+        except EOFError:
+            self.close()
+            raise MlbenchError(f"data parallel replica {rank} died (see its messages above)") from None
+        if status == "error":
+            self.close()
+            raise MlbenchError(payload)
+        return payload
+
+    def describe(self) -> dict[str, object]:
+        return dict(self._describe)
+
+    def _scatter(
+        self, method: str, requests: list[Any], shards: list[list[int]], progress: ProgressCallback | None
+    ) -> list[Any]:
+        for connection, shard in zip(self._connections, shards):
+            connection.send((method, [requests[i] for i in shard]))
+        results: list[Any] = [None] * len(requests)
+        for rank, shard in enumerate(shards):
+            for i, result in zip(shard, self._receive(rank)):
+                results[i] = result
+            if progress:
+                progress(len(shard))
+        return results
+
+    def loglikelihood(
+        self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
+    ) -> list[LoglikelihoodResult]:
+        by_prompt: dict[Any, list[int]] = defaultdict(list)
+        for index, request in enumerate(requests):
+            by_prompt[request.prompt].append(index)
+        return self._scatter("loglikelihood", requests, _balance(list(by_prompt.values()), self.size), progress)
+
+    def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
+        return self._scatter("generate", requests, _balance([[i] for i in range(len(requests))], self.size), progress)
+
+    def close(self) -> None:
+        for connection in self._connections:
+            try:
+                connection.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for worker in self._workers:
+            worker.join(timeout=30)
+            if worker.is_alive():
+                worker.kill()
+        self._connections, self._workers = [], []
+
+
+def _balance(groups: list[list[int]], size: int) -> list[list[int]]:
+    """Whole groups to the least-loaded shard, largest first."""
+    shards: list[list[int]] = [[] for _ in range(size)]
+    for group in sorted(groups, key=len, reverse=True):
+        min(shards, key=len).extend(group)
+    return shards

@@ -1,0 +1,261 @@
+"""OpenAI-compatible server backend (vLLM's ``vllm serve``, or any server with that API).
+
+Generation goes through ``/chat/completions`` for chat prompts and ``/completions`` for
+plain text. Log-likelihoods need ``/completions`` with ``echo`` and ``logprobs`` (vLLM's
+server has them; OpenAI's own API does not): the prompt is sent as token ids tokenized on
+our side, so the option's tokens are the same as with the in-process backends.
+
+Requests run ``max_concurrency`` at a time. 429s, 5xx answers, timeouts and dropped
+connections are retried with exponential backoff; a request that still fails is returned
+with its error (the pipeline records it, never scores it). Errors that no retry can fix
+(bad key, unknown model) stop the run with one line.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
+
+from mlbench.backends.base import ProgressCallback, cut_at_stop
+from mlbench.backends.chat import encode_pair, render_prompt
+from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
+from mlbench.errors import MlbenchError
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+
+RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
+FATAL_STATUS = {401, 403, 404}
+
+
+class RequestFailed(Exception):
+    """A request that failed for good; its message is what the samples file records."""
+
+
+class UnsupportedByServer(Exception):
+    """The server refused a request shape it does not implement (e.g. echo + logprobs)."""
+
+
+class OpenAIBackend:
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str,
+        api_key_env: str | None = None,
+        max_concurrency: int = 8,
+        tokenizer: str | None = None,
+        trust_remote_code: bool = False,
+        seed: int = 0,
+        max_retries: int = 5,
+        backoff_s: float = 1.0,
+        timeout_s: float = 300.0,
+    ) -> None:
+        import httpx
+
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.max_concurrency = max(1, max_concurrency)
+        self.seed = seed
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.tokenizer_name = tokenizer or model
+        self.trust_remote_code = trust_remote_code
+        self._tokenizer: Any = None
+        headers = {}
+        key = _api_key(api_key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        self._client = httpx.Client(
+            headers=headers,
+            timeout=timeout_s,
+            limits=httpx.Limits(max_connections=self.max_concurrency),
+        )
+        self.fingerprint = model_fingerprint(model, {"backend": "openai", "base_url": self.base_url})
+        self.stats = {"requests": 0, "retries": 0, "failed": 0}
+
+    @property
+    def tokenizer(self) -> Any:
+        """Only needed for log-likelihoods and chat-rendered MC prompts: loaded on first use."""
+        if self._tokenizer is None:
+            self._tokenizer = load_tokenizer(self.tokenizer_name, trust_remote_code=self.trust_remote_code)
+        return self._tokenizer
+
+    def describe(self) -> dict[str, object]:
+        described: dict[str, object] = {"base_url": self.base_url, "requests": dict(self.stats)}
+        if self._tokenizer is not None:
+            described["chat_template_hash"] = chat_template_hash(self._tokenizer)
+        return described
+
+    # -- HTTP --------------------------------------------------------------------------
+
+    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST with retries; returns the JSON answer or raises RequestFailed."""
+        import httpx
+
+        url = f"{self.base_url}/{path}"
+        for attempt in range(self.max_retries + 1):
+            self.stats["requests"] += 1
+            try:
+                response = self._client.post(url, json=body)
+            except httpx.TimeoutException:
+                problem = "timed out"
+            except httpx.TransportError as error:
+                problem = f"connection failed ({type(error).__name__})"
+            else:
+                if response.status_code == 200:
+                    try:
+                        return response.json()
+                    except ValueError:
+                        raise RequestFailed(f"{url} answered 200 with a body that is not JSON") from None
+                problem = f"HTTP {response.status_code}: {_error_message(response)}"
+                if response.status_code in FATAL_STATUS:
+                    raise MlbenchError(f"{url}: {problem}")
+                if response.status_code not in RETRY_STATUS:
+                    if response.status_code in (400, 422) and _looks_unsupported(problem):
+                        raise UnsupportedByServer(problem)
+                    raise RequestFailed(problem)
+                retry_after = _retry_after(response)
+                if retry_after is not None and attempt < self.max_retries:
+                    self.stats["retries"] += 1
+                    time.sleep(min(retry_after, 60.0))
+                    continue
+            if attempt < self.max_retries:
+                self.stats["retries"] += 1
+                # Exponential backoff with jitter, so many clients do not retry in step.
+                time.sleep(self.backoff_s * (2**attempt) * (0.5 + random.random()))
+        raise RequestFailed(f"{problem} (after {self.max_retries + 1} attempts)")
+
+    def _map(self, work: Any, items: list[Any], progress: ProgressCallback | None) -> list[Any]:
+        """``work(item)`` for every item, ``max_concurrency`` at a time, in item order."""
+        results: list[Any] = [None] * len(items)
+        with ThreadPoolExecutor(self.max_concurrency) as pool:
+            futures = {pool.submit(work, item): i for i, item in enumerate(items)}
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                if progress:
+                    progress(1)
+        return results
+
+    # -- generation --------------------------------------------------------------------
+
+    def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
+        return self._map(self._generate_one, requests, progress)
+
+    def _generate_one(self, request: GenerationRequest) -> Generation:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_new_tokens,
+            "temperature": request.temperature,
+            "n": request.n,
+        }
+        if request.temperature > 0:
+            body["top_p"] = request.top_p
+            body["seed"] = self.seed if request.seed is None else request.seed
+        if request.stop:
+            body["stop"] = list(request.stop)
+        if request.prompt.messages is not None:
+            path = "chat/completions"
+            body["messages"] = request.prompt.to_json()
+        else:
+            path = "completions"
+            body["prompt"] = request.prompt.text
+        try:
+            answer = self._post(path, body)
+        except (RequestFailed, UnsupportedByServer) as error:
+            self.stats["failed"] += 1
+            return Generation("", 0, "error", error=str(error))
+        choices = sorted(answer.get("choices") or [], key=lambda c: c.get("index", 0))
+        if not choices:
+            self.stats["failed"] += 1
+            return Generation("", 0, "error", error="the server answered with no choices")
+        texts = []
+        for choice in choices:
+            text = choice["message"].get("content") or "" if "message" in choice else choice.get("text") or ""
+            texts.append(cut_at_stop(text, request.stop))
+        first_text, stopped = texts[0]
+        reason = "stop" if stopped or choices[0].get("finish_reason") != "length" else "length"
+        n_tokens = int((answer.get("usage") or {}).get("completion_tokens") or 0) // max(1, len(choices))
+        return Generation(first_text, n_tokens, reason, alternatives=tuple(t for t, _ in texts[1:]))
+
+    # -- log-likelihoods ---------------------------------------------------------------
+
+    def loglikelihood(
+        self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
+    ) -> list[LoglikelihoodResult]:
+        pairs = []
+        for request in requests:
+            context = render_prompt(self.tokenizer, request.prompt)
+            context_ids, continuation_ids = encode_pair(self.tokenizer, context, request.continuation)
+            if not continuation_ids:
+                raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
+            pairs.append((context_ids, continuation_ids))
+        try:
+            return self._map(self._loglikelihood_one, pairs, progress)
+        except UnsupportedByServer as error:
+            raise MlbenchError(
+                f"the server at {self.base_url} does not return prompt log-probs (/completions with echo and "
+                f"logprobs: {error}); the mc mode needs them: run with --mode gen, or serve the model with vLLM"
+            ) from None
+
+    def _loglikelihood_one(self, pair: tuple[list[int], list[int]]) -> LoglikelihoodResult:
+        context, continuation = pair
+        body = {
+            "model": self.model,
+            "prompt": context + continuation,
+            "max_tokens": 1,
+            "temperature": 0.0,
+            "echo": True,
+            "logprobs": 0,
+        }
+        try:
+            answer = self._post("completions", body)
+        except RequestFailed as error:
+            self.stats["failed"] += 1
+            return LoglikelihoodResult(0.0, len(continuation), error=str(error))
+        try:
+            values = answer["choices"][0]["logprobs"]["token_logprobs"]
+            scored = values[len(context) : len(context) + len(continuation)]
+            if len(scored) != len(continuation) or any(v is None for v in scored):
+                raise TypeError
+        except (KeyError, IndexError, TypeError):
+            raise UnsupportedByServer("the answer has no log-prob for every prompt token") from None
+        return LoglikelihoodResult(float(sum(scored)), len(continuation))
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _api_key(env_name: str | None) -> str | None:
+    if env_name is None:
+        return os.environ.get("OPENAI_API_KEY")
+    if not os.environ.get(env_name):
+        raise MlbenchError(f"--api-key-env {env_name}: that environment variable is not set")
+    return os.environ[env_name]
+
+
+def _error_message(response: Any) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return " ".join(response.text.split())[:200] or response.reason_phrase
+    error = body.get("error", body) if isinstance(body, dict) else body
+    message = error.get("message", error) if isinstance(error, dict) else error
+    return " ".join(str(message).split())[:200]
+
+
+def _looks_unsupported(problem: str) -> bool:
+    lowered = problem.lower()
+    return any(word in lowered for word in ("echo", "logprobs", "not supported", "unsupported"))
+
+
+def _retry_after(response: Any) -> float | None:
+    value = response.headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,328 @@
+"""vLLM backend: the GPU path for generation and multiple-choice scoring.
+
+Log-likelihoods come from prompt log-probs, read only at the option tokens. vLLM skips
+the prefix cache for requests that ask for prompt log-probs, so the plain method (lm-eval's)
+recomputes a whole 6-shot context for every option. We instead:
+
+1. warm the cache: the contexts' shared primer, then each context, generate one token;
+2. send every option with ``skip_reading_prefix_cache=False``, so only the option tokens
+   (and the partial last block of the context) are computed;
+3. check ``num_cached_tokens`` on every output. The log-prob of token p is computed from
+   position p - 1, so a result is valid only if the cache stopped before the context's last
+   token; otherwise the slots hold garbage and the request is scored again with the cache
+   skipped. A context that fills whole blocks would always be cached to its end, so it
+   goes straight to the uncached path.
+
+Prompts are rendered and tokenized on our side (``backends/chat.py``), exactly as the HF
+backend does, and reach the engine as token ids.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop
+from mlbench.backends.chat import encode, encode_pair, render_prompt
+from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
+from mlbench.errors import MlbenchError
+from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+
+# Contexts warmed and scored together: each window's contexts must stay in the KV cache
+# until their options are scored, so a window uses at most this share of the cache.
+_WINDOW_SHARE_OF_CACHE = 0.25
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """Everything that shapes the engine; two equal options share one engine per process."""
+
+    model: str
+    dtype: str = "auto"
+    tensor_parallel_size: int = 1
+    gpu_memory_utilization: float | None = None
+    max_model_len: int | None = None
+    enforce_eager: bool = False
+    quantization: str | None = None
+    trust_remote_code: bool = False
+    seed: int = 0
+    # --model-arg KEY=VALUE pairs (VALUE as JSON text), passed to vllm.LLM as they are.
+    extra: tuple[tuple[str, str], ...] = ()
+
+    def llm_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "dtype": self.dtype,
+            "tensor_parallel_size": self.tensor_parallel_size,
+            "enforce_eager": self.enforce_eager,
+            "trust_remote_code": self.trust_remote_code,
+            "seed": self.seed,
+            "enable_prefix_caching": True,
+        }
+        if self.gpu_memory_utilization is not None:
+            kwargs["gpu_memory_utilization"] = self.gpu_memory_utilization
+        if self.max_model_len is not None:
+            kwargs["max_model_len"] = self.max_model_len
+        if self.quantization is not None:
+            kwargs["quantization"] = self.quantization
+        kwargs.update({key: json.loads(value) for key, value in self.extra})
+        return kwargs
+
+
+# One engine per process and options: a run's tasks and languages (and a test session's
+# tests) reuse it instead of paying the engine start again.
+_ENGINES: dict[EngineOptions, Any] = {}
+
+
+def get_engine(options: EngineOptions) -> Any:
+    if options not in _ENGINES:
+        os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")  # our progress bars are the ones to read
+        try:
+            from vllm import LLM
+        except ImportError as error:
+            raise MlbenchError(
+                f"--backend vllm needs vLLM: pip install 'mlbench[vllm]' ({first_line(error)})"
+            ) from None
+        try:
+            _ENGINES[options] = LLM(**options.llm_kwargs())
+        except (ValueError, TypeError, RuntimeError, OSError) as error:
+            raise MlbenchError(f"vLLM could not start {options.model}: {first_line(error)}") from None
+    return _ENGINES[options]
+
+
+def supports_prefix_cache_policy() -> bool:
+    """Whether SamplingParams has the per-request cache policy (vLLM >= 0.11)."""
+    from vllm import SamplingParams
+
+    return hasattr(SamplingParams(), "skip_reading_prefix_cache")
+
+
+@dataclass
+class _Scoring:
+    """One log-likelihood request, tokenized."""
+
+    index: int
+    context: list[int]
+    continuation: list[int]
+
+
+class VLLMBackend:
+    name = "vllm"
+
+    def __init__(self, options: EngineOptions, *, prefix_reuse: bool = True) -> None:
+        check_model_path(options.model)
+        self.options = options
+        self.tokenizer = load_tokenizer(options.model, trust_remote_code=options.trust_remote_code)
+        self.prefix_reuse = prefix_reuse
+        settings = {
+            "backend": "vllm",
+            "dtype": options.dtype,
+            "tensor_parallel_size": options.tensor_parallel_size,
+            "quantization": options.quantization,
+            "extra": [list(pair) for pair in options.extra],
+        }
+        self.fingerprint = model_fingerprint(options.model, settings)
+        # How options were scored: from the prefix cache, rescored without it, or plainly.
+        self.stats = {"cached": 0, "rescored": 0, "uncached": 0}
+        self._warned_no_policy = False
+
+    @property
+    def llm(self) -> Any:
+        return get_engine(self.options)
+
+    def max_model_len(self) -> int:
+        return int(self.llm.llm_engine.model_config.max_model_len)
+
+    def describe(self) -> dict[str, object]:
+        import vllm
+
+        return {
+            "dtype": self.options.dtype,
+            "tensor_parallel_size": self.options.tensor_parallel_size,
+            "vllm_version": vllm.__version__,
+            "prefix_reuse": self.prefix_reuse,
+            "option_scoring": dict(self.stats),
+            "chat_template_hash": chat_template_hash(self.tokenizer),
+        }
+
+    # -- log-likelihoods ---------------------------------------------------------------
+
+    def loglikelihood(
+        self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
+    ) -> list[LoglikelihoodResult]:
+        results: list[LoglikelihoodResult | None] = [None] * len(requests)
+        limit = self.max_model_len()
+        by_context: dict[tuple[int, ...], list[_Scoring]] = defaultdict(list)
+        for index, request in enumerate(requests):
+            context = render_prompt(self.tokenizer, request.prompt)
+            context_ids, continuation_ids = encode_pair(self.tokenizer, context, request.continuation)
+            if not continuation_ids:
+                raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
+            if len(context_ids) + len(continuation_ids) > limit:
+                error = context_overflow(len(context_ids) + len(continuation_ids), limit)
+                results[index] = LoglikelihoodResult(0.0, len(continuation_ids), error=error)
+                continue
+            by_context[tuple(context_ids)].append(_Scoring(index, context_ids, continuation_ids))
+
+        reuse = self.prefix_reuse and self._has_cache_policy()
+        for window in self._windows(list(by_context)) if reuse else [list(by_context)]:
+            items = [item for context in window for item in by_context[context]]
+            scores = self._score_reusing_prefix(window, items) if reuse else self._score_uncached(items)
+            for item, score in zip(items, scores):
+                results[item.index] = LoglikelihoodResult(score, len(item.continuation))
+            if progress:
+                progress(len(items))
+        if any(r is None for r in results):
+            raise RuntimeError("a log-likelihood request got no result")
+        return results  # type: ignore[return-value]
+
+    def _has_cache_policy(self) -> bool:
+        if supports_prefix_cache_policy():
+            return True
+        if not self._warned_no_policy:
+            print(
+                "mlbench: this vLLM has no per-request prefix-cache policy (needs >= 0.11); "
+                "scoring every option with its full context",
+                file=sys.stderr,
+            )
+            self._warned_no_policy = True
+        return False
+
+    def _block_size(self) -> int:
+        return int(self.llm.llm_engine.vllm_config.cache_config.block_size)
+
+    def _windows(self, contexts: list[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
+        """Contexts in groups small enough that a group's KV blocks all stay cached."""
+        cache = self.llm.llm_engine.vllm_config.cache_config
+        capacity = (cache.num_gpu_blocks or 4096) * cache.block_size
+        budget = max(1, int(capacity * _WINDOW_SHARE_OF_CACHE))
+        windows: list[list[tuple[int, ...]]] = [[]]
+        used = 0
+        for context in contexts:
+            if windows[-1] and used + len(context) > budget:
+                windows.append([])
+                used = 0
+            windows[-1].append(context)
+            used += len(context)
+        return [w for w in windows if w]
+
+    def _score_reusing_prefix(self, contexts: list[tuple[int, ...]], items: list[_Scoring]) -> list[float]:
+        from vllm import SamplingParams
+
+        block = self._block_size()
+        self._warm(contexts, block)
+        # A context of whole blocks would be served from the cache up to its last token,
+        # whose logits give the first option token: those go the uncached way at once.
+        reusable = [i for i, item in enumerate(items) if len(item.context) % block]
+        params = SamplingParams(max_tokens=1, prompt_logprobs=0, detokenize=False, skip_reading_prefix_cache=False)
+        outputs = self._run([items[i].context + items[i].continuation for i in reusable], params)
+        scores: list[float | None] = [None] * len(items)
+        for i, output in zip(reusable, outputs):
+            cached = output.num_cached_tokens or 0
+            if cached < len(items[i].context):
+                scores[i] = self._option_logprob(output, items[i])
+        self.stats["cached"] += sum(s is not None for s in scores)
+        again = [i for i, s in enumerate(scores) if s is None]
+        self.stats["rescored"] += len(again) - (len(items) - len(reusable))
+        for i, score in zip(again, self._score_uncached([items[i] for i in again], count=False)):
+            scores[i] = score
+        return scores  # type: ignore[return-value]
+
+    def _warm(self, contexts: list[tuple[int, ...]], block: int) -> None:
+        """Put the contexts in the prefix cache: first the primer they share (so it is
+        computed once, not once per context), then each context."""
+        from vllm import SamplingParams
+
+        params = SamplingParams(max_tokens=1, detokenize=False)
+        shared = _common_prefix_length(contexts)
+        if len(contexts) > 1 and shared >= block:
+            self._run([list(contexts[0][:shared])], params)
+        self._run([list(c) for c in contexts], params)
+
+    def _score_uncached(self, items: list[_Scoring], count: bool = True) -> list[float]:
+        """Plain prompt log-probs, every option with its whole context (lm-eval's method)."""
+        from vllm import SamplingParams
+
+        if not items:
+            return []
+        kwargs: dict[str, Any] = {"max_tokens": 1, "prompt_logprobs": 0, "detokenize": False}
+        if supports_prefix_cache_policy():
+            kwargs["skip_reading_prefix_cache"] = True
+        outputs = self._run([item.context + item.continuation for item in items], SamplingParams(**kwargs))
+        if count:
+            self.stats["uncached"] += len(items)
+        return [self._option_logprob(output, item) for output, item in zip(outputs, items)]
+
+    @staticmethod
+    def _option_logprob(output: Any, item: _Scoring) -> float:
+        start = len(item.context)
+        total = 0.0
+        for offset, token in enumerate(item.continuation):
+            total += output.prompt_logprobs[start + offset][token].logprob
+        return total
+
+    def _run(self, prompts: list[list[int]], params: Any) -> list[Any]:
+        from vllm.inputs import TokensPrompt
+
+        if not prompts:
+            return []
+        return self.llm.generate([TokensPrompt(prompt_token_ids=p) for p in prompts], params, use_tqdm=False)
+
+    # -- generation --------------------------------------------------------------------
+
+    def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
+        from vllm import SamplingParams
+
+        limit = self.max_model_len()
+        results: list[Generation | None] = [None] * len(requests)
+        prompts, params, indices = [], [], []
+        for index, request in enumerate(requests):
+            ids = encode(self.tokenizer, render_prompt(self.tokenizer, request.prompt))
+            if len(ids) >= limit:
+                results[index] = Generation("", 0, "error", error=context_overflow(len(ids) + 1, limit))
+                continue
+            sampled = request.temperature > 0
+            prompts.append(ids)
+            indices.append(index)
+            params.append(
+                SamplingParams(
+                    n=request.n,
+                    temperature=request.temperature,
+                    top_p=request.top_p if sampled else 1.0,
+                    max_tokens=min(request.max_new_tokens, limit - len(ids)),
+                    stop=list(request.stop) or None,
+                    seed=(self.options.seed if request.seed is None else request.seed) if sampled else None,
+                )
+            )
+        for index, output in zip(indices, self._run(prompts, params)):
+            completions = [self._completion(c, requests[index].stop) for c in output.outputs]
+            first = completions[0]
+            results[index] = Generation(
+                first[0], first[1], first[2], alternatives=tuple(text for text, _, _ in completions[1:])
+            )
+        if progress:
+            progress(len(requests))
+        if any(r is None for r in results):
+            raise RuntimeError("a generation request got no result")
+        return results  # type: ignore[return-value]
+
+    @staticmethod
+    def _completion(completion: Any, stop: tuple[str, ...]) -> tuple[str, int, Any]:
+        text, stopped = cut_at_stop(completion.text, stop)
+        reason = "stop" if stopped or completion.finish_reason == "stop" else "length"
+        return text, len(completion.token_ids), reason
+
+
+def _common_prefix_length(contexts: list[tuple[int, ...]]) -> int:
+    if not contexts:
+        return 0
+    length = min(len(c) for c in contexts)
+    first = contexts[0]
+    for other in contexts[1:]:
+        length = next((i for i in range(length) if other[i] != first[i]), length)
+    return length
