@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
+
+# vLLM's CPU build: a 1 GiB KV cache and the engine in this process (one engine per session).
+os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
+os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+# The settings every vLLM test (and the CLI tests with --backend vllm) use, so they share
+# the one engine this process starts.
+VLLM_TEST_SETTINGS = {"dtype": "float32", "max_model_len": 2048}
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATASETS = REPO.parent / "shared" / "datasets"
@@ -40,3 +48,24 @@ def hf_backend(tiny_model):
 def shared_datasets() -> Path:
     assert SHARED_DATASETS.is_dir(), f"the shared datasets are expected at {SHARED_DATASETS}"
     return SHARED_DATASETS
+
+
+@pytest.fixture(scope="session")
+def vllm_backend(tiny_model):
+    from mlbench.backends.vllm import EngineOptions, VLLMBackend
+
+    return VLLMBackend(EngineOptions(str(tiny_model), **VLLM_TEST_SETTINGS))
+
+
+@pytest.fixture(scope="session")
+def tqa_en_six_shot(shared_datasets):
+    """MC requests of real English TruthfulQA-Multi questions with the 6-shot primer: long
+    enough contexts (several KV blocks) for the prefix cache to matter."""
+    from mlbench.loaders.source import DataSource
+    from mlbench.tasks import get_task
+    from mlbench.tasks.base import TaskOptions
+
+    task = get_task("truthfulqa_multi")
+    options = TaskOptions(DataSource("local", shared_datasets))
+    data = task.load("en", options)
+    return [r for s in data.samples[:12] for r in task.mc_requests(s, data, options)]

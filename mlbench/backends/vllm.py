@@ -172,7 +172,11 @@ class VLLMBackend:
         reuse = self.prefix_reuse and self._has_cache_policy()
         for window in self._windows(list(by_context)) if reuse else [list(by_context)]:
             items = [item for context in window for item in by_context[context]]
-            scores = self._score_reusing_prefix(window, items) if reuse else self._score_uncached(items)
+            if reuse:
+                scores = self._score_reusing_prefix(window, items)
+            else:
+                scores = self._score_uncached(items)
+                self.stats["uncached"] += len(items)
             for item, score in zip(items, scores):
                 results[item.index] = LoglikelihoodResult(score, len(item.continuation))
             if progress:
@@ -223,13 +227,14 @@ class VLLMBackend:
         outputs = self._run([items[i].context + items[i].continuation for i in reusable], params)
         scores: list[float | None] = [None] * len(items)
         for i, output in zip(reusable, outputs):
-            cached = output.num_cached_tokens or 0
-            if cached < len(items[i].context):
+            if (output.num_cached_tokens or 0) < len(items[i].context):
                 scores[i] = self._option_logprob(output, items[i])
-        self.stats["cached"] += sum(s is not None for s in scores)
+                self.stats["cached"] += 1
+            else:
+                self.stats["rescored"] += 1
         again = [i for i, s in enumerate(scores) if s is None]
-        self.stats["rescored"] += len(again) - (len(items) - len(reusable))
-        for i, score in zip(again, self._score_uncached([items[i] for i in again], count=False)):
+        self.stats["uncached"] += len(items) - len(reusable)
+        for i, score in zip(again, self._score_uncached([items[i] for i in again])):
             scores[i] = score
         return scores  # type: ignore[return-value]
 
@@ -244,7 +249,7 @@ class VLLMBackend:
             self._run([list(contexts[0][:shared])], params)
         self._run([list(c) for c in contexts], params)
 
-    def _score_uncached(self, items: list[_Scoring], count: bool = True) -> list[float]:
+    def _score_uncached(self, items: list[_Scoring]) -> list[float]:
         """Plain prompt log-probs, every option with its whole context (lm-eval's method)."""
         from vllm import SamplingParams
 
@@ -254,8 +259,6 @@ class VLLMBackend:
         if supports_prefix_cache_policy():
             kwargs["skip_reading_prefix_cache"] = True
         outputs = self._run([item.context + item.continuation for item in items], SamplingParams(**kwargs))
-        if count:
-            self.stats["uncached"] += len(items)
         return [self._option_logprob(output, item) for output, item in zip(outputs, items)]
 
     @staticmethod
@@ -300,7 +303,7 @@ class VLLMBackend:
                 )
             )
         for index, output in zip(indices, self._run(prompts, params)):
-            completions = [self._completion(c, requests[index].stop) for c in output.outputs]
+            completions = [self._completion(self.tokenizer, c, requests[index].stop) for c in output.outputs]
             first = completions[0]
             results[index] = Generation(
                 first[0], first[1], first[2], alternatives=tuple(text for text, _, _ in completions[1:])
@@ -312,10 +315,15 @@ class VLLMBackend:
         return results  # type: ignore[return-value]
 
     @staticmethod
-    def _completion(completion: Any, stop: tuple[str, ...]) -> tuple[str, int, Any]:
-        text, stopped = cut_at_stop(completion.text, stop)
+    def _completion(tokenizer: Any, completion: Any, stop: tuple[str, ...]) -> tuple[str, int, Any]:
+        # Decoded by us, as the HF backend does: vLLM's incremental detokenizer holds back a
+        # trailing partial UTF-8 character, which would make the two backends' texts differ.
+        decoded = tokenizer.decode(completion.token_ids, skip_special_tokens=True)
+        text, stopped = cut_at_stop(decoded, stop)
         reason = "stop" if stopped or completion.finish_reason == "stop" else "length"
-        return text, len(completion.token_ids), reason
+        ids = list(completion.token_ids)
+        n_tokens = len(ids) - (1 if ids and ids[-1] == tokenizer.eos_token_id else 0)  # as HF counts them
+        return text, n_tokens, reason
 
 
 def _common_prefix_length(contexts: list[tuple[int, ...]]) -> int:
