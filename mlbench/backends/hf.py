@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
-from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop
+from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop, drop_partial_character
 from mlbench.backends.chat import encode, encode_pair, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
@@ -297,4 +297,6 @@ class HFBackend:
             n_tokens = row.index(eos)
         text = self.tokenizer.decode(row[:n_tokens], skip_special_tokens=True)
         text, stopped = cut_at_stop(text, stop)
-        return Generation(text=text, n_tokens=n_tokens, finish_reason="stop" if stopped or ended else "length")
+        if stopped or ended:
+            return Generation(text=text, n_tokens=n_tokens, finish_reason="stop")
+        return Generation(text=drop_partial_character(text), n_tokens=n_tokens, finish_reason="length")

@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
-from mlbench.backends.base import ProgressCallback, cut_at_stop
+from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
 from mlbench.backends.chat import encode_pair, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
@@ -176,9 +176,11 @@ class OpenAIBackend:
         texts = []
         for choice in choices:
             text = choice["message"].get("content") or "" if "message" in choice else choice.get("text") or ""
-            texts.append(cut_at_stop(text, request.stop))
-        first_text, stopped = texts[0]
-        reason = "stop" if stopped or choices[0].get("finish_reason") != "length" else "length"
+            text, stopped = cut_at_stop(text, request.stop)
+            cut_by_length = not stopped and choice.get("finish_reason") == "length"
+            texts.append((drop_partial_character(text) if cut_by_length else text, cut_by_length))
+        first_text, cut_by_length = texts[0]
+        reason = "length" if cut_by_length else "stop"
         n_tokens = int((answer.get("usage") or {}).get("completion_tokens") or 0) // max(1, len(choices))
         return Generation(first_text, n_tokens, reason, alternatives=tuple(t for t, _ in texts[1:]))
 

@@ -26,7 +26,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop
+from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop, drop_partial_character
 from mlbench.backends.chat import encode, encode_pair, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
@@ -321,6 +321,8 @@ class VLLMBackend:
         decoded = tokenizer.decode(completion.token_ids, skip_special_tokens=True)
         text, stopped = cut_at_stop(decoded, stop)
         reason = "stop" if stopped or completion.finish_reason == "stop" else "length"
+        if reason == "length":
+            text = drop_partial_character(text)
         ids = list(completion.token_ids)
         n_tokens = len(ids) - (1 if ids and ids[-1] == tokenizer.eos_token_id else 0)  # as HF counts them
         return text, n_tokens, reason
