@@ -130,3 +130,47 @@ def test_empty_task_and_language_lists(base):
 
 def test_cuda_without_a_gpu(base):
     assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--device", "cuda"), "no CUDA GPU")
+
+
+@pytest.mark.parametrize(
+    ("flags", "fragments"),
+    [
+        (["--backend", "bogus"], ("--backend must be one of", "vllm", "openai")),
+        (["--backend", "openai"], ("--backend openai needs --base-url",)),
+        (["--backend", "hf", "--base-url", "http://127.0.0.1:9/v1"], ("--base-url is for --backend openai",)),
+        (["--backend", "hf", "--tensor-parallel-size", "2"], ("--tensor-parallel-size only apply to --backend vllm",)),
+        (["--backend", "hf", "--model-arg", "swap_space=4"], ("--model-arg only apply to --backend vllm",)),
+        (["--backend", "vllm", "--model-arg", "swap_space"], ("--model-arg must look like KEY=VALUE",)),
+        (["--backend", "openai", "--base-url", "http://x/v1", "--data-parallel-size", "2"], ("--max-concurrency",)),
+        (
+            ["--backend", "openai", "--base-url", "http://x/v1", "--api-key-env", "MLBENCH_NO_SUCH_VAR"],
+            ("MLBENCH_NO_SUCH_VAR: that environment variable is not set",),
+        ),
+    ],
+)
+def test_backend_options_that_do_not_fit(base, flags, fragments):
+    assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--lang", "en", *flags), *fragments)
+
+
+def test_vllm_with_a_missing_model_path(tmp_path):
+    result = run_model(tmp_path / "nope", tmp_path / "out", "--sample", "--task", "veritasqa", "--backend", "vllm")
+    assert_one_line_error(result, "model path not found")
+
+
+def test_unreachable_server_fails_the_samples_not_the_run(tiny_model, tmp_path, monkeypatch):
+    import mlbench.backends.openai as openai_backend
+
+    # Nothing listens on port 9: every request fails after its retries (made instant here).
+    monkeypatch.setattr(openai_backend.time, "sleep", lambda seconds: None)
+    result = run_model(
+        tiny_model, tmp_path / "out", "--sample", "--task", "veritasqa", "--lang", "en", "--limit", "2",
+        "--mode", "gen", "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    samples = [
+        json.loads(line) for line in (tmp_path / "out" / tiny_model.name / "veritasqa" / "samples_en.jsonl").open()
+    ]
+    assert len(samples) == 2
+    assert all(s["outputs"]["error"].startswith("gen: connection failed") and not s["metrics"] for s in samples)
+    results = json.loads((tmp_path / "out" / tiny_model.name / "veritasqa" / "results.json").read_text())
+    assert results["results"]["en"]["failed"] == 2 and "bleu_max" not in results["results"]["en"]

@@ -44,3 +44,46 @@ def test_other_settings_are_refused(tmp_path):
 def test_model_slug(tmp_path):
     assert model_slug("HiTZ/Latxa-Llama-3.1-8B") == "HiTZ__Latxa-Llama-3.1-8B"
     assert model_slug(str(tmp_path / "tiny")) == "tiny"
+
+
+def _write_language_many_times(run_dir, lang: str, times: int) -> None:
+    from mlbench.results import merge_run, write_language
+    from mlbench.schema import LanguageResult, MetricValue, RunResult
+
+    for i in range(times):
+        result = LanguageResult(lang, 10 + i, {"mc1": MetricValue(0.5, 0.4, 0.6, 0.05)})
+        write_language(run_dir, result, {"timings_s": {lang: float(i)}}, "same-settings")
+        merge_run(run_dir, RunResult("m", "t", {"backend": "hf"}, {}), "same-settings", ["mc1"], ("en", "es", "eu"))
+
+
+def test_jobs_writing_other_languages_of_one_run_never_lose_each_other(tmp_path):
+    import multiprocessing
+
+    from mlbench.results import find_runs
+
+    # Three "cluster jobs" rebuild results.json at the same time, 60 times each.
+    context = multiprocessing.get_context("spawn")
+    jobs = [
+        context.Process(target=_write_language_many_times, args=(tmp_path, lang, 60)) for lang in ("eu", "es", "en")
+    ]
+    for job in jobs:
+        job.start()
+    for job in jobs:
+        job.join(timeout=120)
+    assert [job.exitcode for job in jobs] == [0, 0, 0]
+    [(_, run)] = find_runs(tmp_path)
+    assert list(run.languages) == ["en", "es", "eu"]  # the task's language order
+    assert {lang: r.n for lang, r in run.languages.items()} == {"en": 69, "es": 69, "eu": 69}
+    assert run.config["timings_s"] == {"en": 59.0, "es": 59.0, "eu": 59.0}
+
+
+def test_languages_written_with_other_settings_are_left_out(tmp_path):
+    from mlbench.results import merge_run, write_language
+    from mlbench.schema import LanguageResult, MetricValue, RunResult
+
+    value = MetricValue(0.5, 0.4, 0.6, 0.05)
+    write_language(tmp_path, LanguageResult("es", 3, {"mc1": value}), {"timings_s": {"es": 1.0}}, "old")
+    write_language(tmp_path, LanguageResult("en", 4, {"mc1": value}), {"timings_s": {"en": 2.0}}, "new")
+    merged, other = merge_run(tmp_path, RunResult("m", "t", {}, {}), "new", ["mc1"])
+    assert list(merged.languages) == ["en"] and other == ["es"]
+    assert json.loads((tmp_path / "results.json").read_text())["results"]["en"]["n-samples"] == 4

@@ -1,0 +1,41 @@
+import pytest
+
+from mlbench.backends import registry
+from mlbench.backends.data_parallel import _balance, replica_devices
+from mlbench.backends.registry import ModelOptions, resolve_backend
+from mlbench.errors import MlbenchError
+
+
+@pytest.mark.parametrize(
+    ("vllm_installed", "gpu", "expected"), [(True, True, "vllm"), (True, False, "hf"), (False, True, "hf")]
+)
+def test_auto_picks_vllm_only_with_vllm_and_a_gpu(monkeypatch, vllm_installed, gpu, expected):
+    monkeypatch.setattr(registry.importlib.util, "find_spec", lambda name: object() if vllm_installed else None)
+    monkeypatch.setattr(registry, "gpu_visible", lambda: gpu)
+    assert resolve_backend(ModelOptions("m", backend="auto")) == expected
+
+
+def test_auto_with_a_base_url_is_the_server_backend():
+    assert resolve_backend(ModelOptions("m", backend="auto", base_url="http://h/v1")) == "openai"
+
+
+def test_explicit_backend_is_kept_and_unknown_is_refused():
+    assert resolve_backend(ModelOptions("m", backend="vllm")) == "vllm"
+    with pytest.raises(MlbenchError, match="unknown backend 'tgi'"):
+        resolve_backend(ModelOptions("m", backend="tgi"))
+
+
+def test_replicas_get_disjoint_gpu_groups():
+    assert [replica_devices(r, 2, "4,5,6,7") for r in range(2)] == ["4,5", "6,7"]
+    assert [replica_devices(r, 1, None) for r in range(3)] == ["0", "1", "2"]
+    with pytest.raises(MlbenchError, match="replica 1 needs 2 GPU"):
+        replica_devices(1, 2, "0,1,2")
+
+
+def test_balance_keeps_groups_whole_and_evens_the_load():
+    groups = [[0, 1, 2, 3], [4, 5], [6, 7], [8]]
+    shards = _balance(groups, 2)
+    assert sorted(i for shard in shards for i in shard) == list(range(9))
+    assert sorted(map(len, shards)) == [4, 5]
+    for group in groups:
+        assert any(set(group) <= set(shard) for shard in shards)
