@@ -80,12 +80,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         model = args.model
         if model is None:
-            model = str(Path(tmp) / "bench-model")
-            subprocess.run(
-                [sys.executable, str(Path(__file__).with_name("make_tiny_model.py")), model, "--size", "bench"],
-                check=True,
-                capture_output=True,
-            )
+            from make_tiny_model import make_tiny_model  # scripts/ is on sys.path when run as a script
+
+            model = str(make_tiny_model(Path(tmp) / "bench-model", size="bench", seed=0))
         runs = {}
         for scorer in ("shared", "naive"):
             out = Path(tmp) / f"{scorer}.json"

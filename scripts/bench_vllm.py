@@ -16,8 +16,6 @@ On vLLM's CPU build set VLLM_CPU_KVCACHE_SPACE (GiB) and VLLM_ENABLE_V1_MULTIPRO
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -53,12 +51,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         model = args.model
         if model is None:
-            model = str(Path(tmp) / "bench-model")
-            subprocess.run(
-                [sys.executable, str(Path(__file__).with_name("make_tiny_model.py")), model, "--size", "bench"],
-                check=True,
-                capture_output=True,
-            )
+            from make_tiny_model import make_tiny_model  # scripts/ is on sys.path when run as a script
+
+            model = str(make_tiny_model(Path(tmp) / "bench-model", size="bench", seed=0))
         task = get_task("truthfulqa_multi")
         options = TaskOptions(DataSource("local", args.data_dir))
         data = task.load("en", options)
