@@ -198,45 +198,48 @@ def run(
 ) -> list[RunResult]:
     observer = observer or RunObserver()
     planned = plan(config)
-    backend: Backend | None = None
-    runs = []
-    for item in planned:
-        task, modes = item.task, item.modes
-        metric_order = [m for mode in modes for m in task.metrics[mode]]
-        run_dir = config.output / model_slug(config.model.model) / task.name
-        run_dir.mkdir(parents=True, exist_ok=True)
-        if backend is None:
-            factory = backend_factory or (lambda: create_backend(config.model, config.cache_dir))
-            backend = factory()
-        chash = config_hash(task, modes, config, backend.fingerprint)
-        for planned_lang in item.languages:
-            lang, started = planned_lang.lang, time.perf_counter()
-            path = samples_path(run_dir, lang)
-            if not config.resume and path.exists():
-                path.unlink()
-            done = read_samples(path, chash)
-            # Failed samples of an earlier attempt (an API outage, say) are tried again.
-            todo = [s for s in planned_lang.samples if s.id not in done or done[s.id]["outputs"].get("error")]
-            progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
-            for start in range(0, len(todo), config.chunk_size):
-                chunk = todo[start : start + config.chunk_size]
-                finished = score_samples(
-                    task, modes, chunk, planned_lang.data, config.task_options, backend, progress, chash
-                )
-                append_samples(path, finished)
-                done.update({r.id: r.to_json() for r in finished})
-            records = [done[s.id] for s in planned_lang.samples]
-            language = aggregate(lang, records, metric_order, config.seed)
-            timings = {lang: round(time.perf_counter() - started, 3)}
-            settings = provenance(config, task, modes, backend, timings)
-            write_language(run_dir, language, settings, chash)
-            result, other_settings = merge_run(
-                run_dir, RunResult(config.model.model, task.name, settings, {}), chash, metric_order, task.languages
+    # Created after every input has been checked, and only once: one engine for the run.
+    backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
+    try:
+        return [run_task(config, item, backend, observer) for item in planned]
+    finally:
+        close = getattr(backend, "close", None)
+        if close is not None:
+            close()  # worker processes, HTTP connections, the cache file
+
+
+def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: RunObserver) -> RunResult:
+    """Every language of one task: score what is not done yet, write as it finishes."""
+    task, modes = item.task, item.modes
+    metric_order = [m for mode in modes for m in task.metrics[mode]]
+    run_dir = config.output / model_slug(config.model.model) / task.name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    chash = config_hash(task, modes, config, backend.fingerprint)
+    for planned_lang in item.languages:
+        lang, started = planned_lang.lang, time.perf_counter()
+        path = samples_path(run_dir, lang)
+        if not config.resume and path.exists():
+            path.unlink()
+        done = read_samples(path, chash)
+        # Failed samples of an earlier attempt (an API outage, say) are tried again.
+        todo = [s for s in planned_lang.samples if s.id not in done or done[s.id]["outputs"].get("error")]
+        progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
+        for start in range(0, len(todo), config.chunk_size):
+            chunk = todo[start : start + config.chunk_size]
+            finished = score_samples(
+                task, modes, chunk, planned_lang.data, config.task_options, backend, progress, chash
             )
-        if other_settings:
-            observer.warn(
-                f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)"
-            )
-        observer.finish(result, metric_order)
-        runs.append(result)
-    return runs
+            append_samples(path, finished)
+            done.update({r.id: r.to_json() for r in finished})
+        records = [done[s.id] for s in planned_lang.samples]
+        language = aggregate(lang, records, metric_order, config.seed)
+        timings = {lang: round(time.perf_counter() - started, 3)}
+        settings = provenance(config, task, modes, backend, timings)
+        write_language(run_dir, language, settings, chash)
+        result, other_settings = merge_run(
+            run_dir, RunResult(config.model.model, task.name, settings, {}), chash, metric_order, task.languages
+        )
+    if other_settings:
+        observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
+    observer.finish(result, metric_order)
+    return result

@@ -91,3 +91,6 @@ class CachedBackend:
 
     def close(self) -> None:
         self._db.close()
+        inner_close = getattr(self.inner, "close", None)
+        if inner_close is not None:
+            inner_close()
