@@ -8,10 +8,12 @@ recomputes a whole 6-shot context for every option. We instead:
 2. send every option with ``skip_reading_prefix_cache=False``, so only the option tokens
    (and the partial last block of the context) are computed;
 3. check ``num_cached_tokens`` on every output. The log-prob of token p is computed from
-   position p - 1, so a result is valid only if the cache stopped before the context's last
-   token; otherwise the slots hold garbage and the request is scored again with the cache
-   skipped. A context that fills whole blocks would always be cached to its end, so it
-   goes straight to the uncached path.
+   position p - 1, so with c tokens cached only positions p > c are real; the others hold
+   garbage. When the cache reached into an option, it is because another option with the
+   same first tokens filled that block: those positions take that option's values (a
+   token's log-prob depends only on the tokens before it). What is still missing is scored
+   again with the cache skipped. A context of whole blocks would always be cached to its
+   end, so it goes straight to the uncached path.
 
 Prompts are rendered and tokenized on our side (``backends/chat.py``), exactly as the HF
 backend does, and reach the engine as token ids.
@@ -127,8 +129,9 @@ class VLLMBackend:
             "extra": [list(pair) for pair in options.extra],
         }
         self.fingerprint = model_fingerprint(options.model, settings)
-        # How options were scored: from the prefix cache, rescored without it, or plainly.
-        self.stats = {"cached": 0, "rescored": 0, "uncached": 0}
+        # How options were scored: over the cached context, partly from a sibling option
+        # with the same first tokens, rescored without the cache, or plainly without it.
+        self.stats = {"cached": 0, "copied": 0, "rescored": 0, "uncached": 0}
         self._warned_no_policy = False
 
     @property
@@ -225,13 +228,38 @@ class VLLMBackend:
         reusable = [i for i, item in enumerate(items) if len(item.context) % block]
         params = SamplingParams(max_tokens=1, prompt_logprobs=0, detokenize=False, skip_reading_prefix_cache=False)
         outputs = self._run([items[i].context + items[i].continuation for i in reusable], params)
-        scores: list[float | None] = [None] * len(items)
+        # Per option token: its log-prob, or None where the cache hid it. The log-prob of
+        # prompt token p is computed at position p - 1, so with c tokens cached only the
+        # positions p > c are real.
+        per_token: dict[int, list[float | None]] = {}
+        known: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
         for i, output in zip(reusable, outputs):
-            if (output.num_cached_tokens or 0) < len(items[i].context):
-                scores[i] = self._option_logprob(output, items[i])
-                self.stats["cached"] += 1
+            item, cached = items[i], output.num_cached_tokens or 0
+            values: list[float | None] = []
+            for offset, token in enumerate(item.continuation):
+                position = len(item.context) + offset
+                values.append(output.prompt_logprobs[position][token].logprob if position > cached else None)
+                if values[-1] is not None:
+                    known[(tuple(item.context), tuple(item.continuation[: offset + 1]))] = values[-1]
+            per_token[i] = values
+        scores: list[float | None] = [None] * len(items)
+        for i, values in per_token.items():
+            item = items[i]
+            if None in values:
+                # Hidden because another option with the same first tokens filled that cache
+                # block: a token's log-prob depends only on the tokens up to it, so that
+                # option's value at the same position is this one's.
+                values = [
+                    known.get((tuple(item.context), tuple(item.continuation[: offset + 1]))) if value is None else value
+                    for offset, value in enumerate(values)
+                ]
+                if None in values:
+                    self.stats["rescored"] += 1
+                    continue
+                self.stats["copied"] += 1
             else:
-                self.stats["rescored"] += 1
+                self.stats["cached"] += 1
+            scores[i] = sum(values)  # type: ignore[arg-type]
         again = [i for i, s in enumerate(scores) if s is None]
         self.stats["uncached"] += len(items) - len(reusable)
         for i, score in zip(again, self._score_uncached([items[i] for i in again])):

@@ -77,7 +77,7 @@ def test_without_the_cache_policy_it_falls_back_and_says_so_once(
     first = backend.loglikelihood(requests[:10])
     second = backend.loglikelihood(requests[10:])
     assert_same_scores(first + second, hf_backend.loglikelihood(requests))
-    assert backend.stats == {"cached": 0, "rescored": 0, "uncached": 20}
+    assert backend.stats == {"cached": 0, "copied": 0, "rescored": 0, "uncached": 20}
     assert capsys.readouterr().err.count("no per-request prefix-cache policy") == 1
 
 
@@ -139,3 +139,57 @@ def test_model_args_reach_the_engine_as_json_values():
     kwargs = options.llm_kwargs()
     assert kwargs["swap_space"] == 4 and kwargs["compilation_config"] == {"level": 0}
     assert kwargs["enable_prefix_caching"] is True
+
+
+class FakeLogprob:
+    def __init__(self, value):
+        self.logprob = value
+
+
+def true_logprob(tokens) -> float:
+    """A stand-in model: the log-prob of a token is a function of the tokens up to it."""
+    return -((sum((i + 1) * t for i, t in enumerate(tokens)) % 97) + 1) / 10
+
+
+class FakeOutput:
+    """What vLLM returns with ``cached`` tokens served from the cache: real log-probs only
+    after it, and a slot without the prompt's token (garbage) before it."""
+
+    def __init__(self, prompt, cached):
+        self.num_cached_tokens = cached
+        self.prompt_logprobs = [None] + [
+            {token: FakeLogprob(true_logprob(prompt[: p + 1]))} if p > cached else {-7: FakeLogprob(0.3)}
+            for p, token in enumerate(prompt)
+            if p > 0
+        ]
+
+
+def test_positions_hidden_by_a_sibling_option_are_copied_not_rescored(vllm_backend, monkeypatch):
+    from mlbench.backends.vllm import _Scoring
+
+    context = list(range(10, 50))  # 40 tokens; blocks of 32 in this fake
+    a = _Scoring(0, context, [5, 6, 7, 8, 9])
+    b = _Scoring(1, context, [5, 6, 7, 11])  # shares A's first 3 tokens
+    c = _Scoring(2, context, [5, 6, 12])  # its hidden token 12 is no other option's
+    cached_by_prompt = {len(context) + 5: 32, len(context) + 4: 42, len(context) + 3: 42}
+    sent = []
+
+    def fake_run(prompts, params):
+        sent.append((len(prompts), params.skip_reading_prefix_cache))
+        if params.skip_reading_prefix_cache:
+            return [FakeOutput(p, 0) for p in prompts]
+        return [FakeOutput(p, cached_by_prompt[len(p)]) for p in prompts]
+
+    backend = same_engine_backend(vllm_backend)
+    monkeypatch.setattr(backend, "_run", fake_run)
+    monkeypatch.setattr(backend, "_warm", lambda contexts, block: None)
+    monkeypatch.setattr(backend, "_block_size", lambda: 32)
+    scores = backend._score_reusing_prefix([tuple(context)], [a, b, c])
+    expected = [
+        sum(true_logprob(context + o.continuation[: j + 1]) for j in range(len(o.continuation))) for o in (a, b, c)
+    ]
+    assert scores == pytest.approx(expected)
+    # A computed all its tokens; B's hidden first tokens came from A; C's hidden third token
+    # (12, after the shared "5 6") exists nowhere else, so C alone was rescored uncached.
+    assert backend.stats == {"cached": 1, "copied": 1, "rescored": 1, "uncached": 0}
+    assert sent == [(3, False), (1, True)]
