@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+
+T = TypeVar("T")
 
 # Called with the number of requests just finished, to drive a progress bar.
 ProgressCallback = Callable[[int], None]
@@ -41,3 +43,21 @@ def drop_partial_character(text: str) -> str:
     """An output cut at the token limit can end inside a multi-byte character, which
     decodes to U+FFFD; backends differ on whether they show it, so none of ours does."""
     return text.rstrip("\ufffd")
+
+
+def all_filled(results: list[T | None]) -> list[T]:
+    """Results in request order; a gap would be a bug that silently drops a sample."""
+    if any(r is None for r in results):
+        raise RuntimeError("a request got no result")
+    return results  # type: ignore[return-value]
+
+
+def common_prefix_length(sequences: list[tuple[int, ...]]) -> int:
+    """How many leading tokens every sequence shares (the few-shot primer, typically)."""
+    if not sequences:
+        return 0
+    length = min(len(s) for s in sequences)
+    first = sequences[0]
+    for other in sequences[1:]:
+        length = next((i for i in range(length) if other[i] != first[i]), length)
+    return length

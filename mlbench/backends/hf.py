@@ -12,9 +12,16 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 from dataclasses import replace
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop, drop_partial_character
+from mlbench.backends.base import (
+    ProgressCallback,
+    all_filled,
+    common_prefix_length,
+    context_overflow,
+    cut_at_stop,
+    drop_partial_character,
+)
 from mlbench.backends.chat import encode, encode_pair, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
@@ -52,16 +59,6 @@ def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: 
     except (OSError, ValueError) as error:
         raise MlbenchError(f"could not load model {model}: {first_line(error)}") from None
     return tokenizer, lm.to(device).eval()
-
-
-T = TypeVar("T")
-
-
-def _all_filled(results: list[T | None]) -> list[T]:
-    """Results in request order; a gap would be a bug that silently drops a sample."""
-    if any(r is None for r in results):
-        raise RuntimeError("a request got no result")
-    return results  # type: ignore[return-value]
 
 
 class HFBackend:
@@ -140,7 +137,7 @@ class HFBackend:
                     results[index] = LoglikelihoodResult(score, len(continuation))
                 if progress:
                     progress(len(members))
-        return _all_filled(results)
+        return all_filled(results)
 
     def _right_padded(self, rows: list[list[int]]) -> Any:
         """A batch tensor of ``rows``, padded on the right: each real token attends only to
@@ -178,13 +175,10 @@ class HFBackend:
         least its last token, whose logits predict the options' first tokens."""
         if len(contexts) < 2:
             return None
-        length = min(len(c) for c in contexts) - 1
-        first = contexts[0]
-        for other in contexts[1:]:
-            length = next((i for i in range(length) if other[i] != first[i]), length)
+        length = min(common_prefix_length(contexts), min(len(c) for c in contexts) - 1)
         if length < 1:
             return None
-        return length, self._forward_last(list(first[:length])).past_key_values
+        return length, self._forward_last(list(contexts[0][:length])).past_key_values
 
     def _score_shared_prefix(
         self, context: list[int], continuations: list[list[int]], common: tuple[int, Any] | None
@@ -253,7 +247,7 @@ class HFBackend:
                     results[index] = generation
                 if progress:
                     progress(len(chunk))
-        return _all_filled(results)
+        return all_filled(results)
 
     def _generate_batch(self, prompts: list[list[int]], settings: GenerationRequest) -> list[Generation]:
         import torch

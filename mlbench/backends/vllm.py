@@ -28,7 +28,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from mlbench.backends.base import ProgressCallback, context_overflow, cut_at_stop, drop_partial_character
+from mlbench.backends.base import (
+    ProgressCallback,
+    all_filled,
+    common_prefix_length,
+    context_overflow,
+    cut_at_stop,
+    drop_partial_character,
+)
 from mlbench.backends.chat import encode, encode_pair, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
@@ -184,9 +191,7 @@ class VLLMBackend:
                 results[item.index] = LoglikelihoodResult(score, len(item.continuation))
             if progress:
                 progress(len(items))
-        if any(r is None for r in results):
-            raise RuntimeError("a log-likelihood request got no result")
-        return results  # type: ignore[return-value]
+        return all_filled(results)
 
     def _has_cache_policy(self) -> bool:
         if supports_prefix_cache_policy():
@@ -272,7 +277,7 @@ class VLLMBackend:
         from vllm import SamplingParams
 
         params = SamplingParams(max_tokens=1, detokenize=False)
-        shared = _common_prefix_length(contexts)
+        shared = common_prefix_length(contexts)
         if len(contexts) > 1 and shared >= block:
             self._run([list(contexts[0][:shared])], params)
         self._run([list(c) for c in contexts], params)
@@ -338,9 +343,7 @@ class VLLMBackend:
             )
         if progress:
             progress(len(requests))
-        if any(r is None for r in results):
-            raise RuntimeError("a generation request got no result")
-        return results  # type: ignore[return-value]
+        return all_filled(results)
 
     @staticmethod
     def _completion(tokenizer: Any, completion: Any, stop: tuple[str, ...]) -> tuple[str, int, Any]:
@@ -354,13 +357,3 @@ class VLLMBackend:
         ids = list(completion.token_ids)
         n_tokens = len(ids) - (1 if ids and ids[-1] == tokenizer.eos_token_id else 0)  # as HF counts them
         return text, n_tokens, reason
-
-
-def _common_prefix_length(contexts: list[tuple[int, ...]]) -> int:
-    if not contexts:
-        return 0
-    length = min(len(c) for c in contexts)
-    first = contexts[0]
-    for other in contexts[1:]:
-        length = next((i for i in range(length) if other[i] != first[i]), length)
-    return length
