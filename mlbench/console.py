@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from mlbench.pipeline import RunObserver
-from mlbench.results import format_value
+from mlbench.results import count_names, format_value, shown_metrics
 from mlbench.schema import RunResult
 
 
@@ -20,11 +20,13 @@ def results_table(run: RunResult, metric_order: list[str]) -> Table:
     for lang in run.languages:
         table.add_column(lang, justify="right")
     table.add_row("n", *(str(r.n) for r in run.languages.values()))
-    for metric in metric_order:
+    for metric in shown_metrics(run, metric_order):
         table.add_row(
             metric,
             *(format_value(metric, r.metrics[metric]) if metric in r.metrics else "–" for r in run.languages.values()),
         )
+    for name in count_names(run):
+        table.add_row(name, *(str(r.counts.get(name, 0)) for r in run.languages.values()))
     return table
 
 

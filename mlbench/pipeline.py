@@ -18,6 +18,7 @@ from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import subset
+from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.provenance import provenance
 from mlbench.results import append_samples, merge_run, model_slug, read_samples, samples_path, write_language
 from mlbench.schema import LanguageResult, RunResult, Sample, SampleResult
@@ -175,12 +176,23 @@ def score_samples(
             outputs[i].update(out)
             metrics[i].update(values)
     progress(len(samples))
-    return [SampleResult(s.id, s.lang, prompts[i], outputs[i], metrics[i], chash) for i, s in enumerate(samples)]
+    return [
+        SampleResult(s.id, s.lang, prompts[i], outputs[i], metrics[i], chash, s.question, s.best_answer)
+        for i, s in enumerate(samples)
+    ]
+
+
+def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
+    """The metrics of a run in table order: the task's, then any a judge added."""
+    return [m for mode in modes for m in task.metrics[mode]] + list(JUDGE_METRICS)
 
 
 def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
     """Mean and interval of each metric over the samples that have it: a failed sample
-    (context overflow, API error) is counted in ``failed``, never scored as a zero."""
+    (context overflow, API error) is counted in ``failed``, never scored as a zero; so are
+    failed, skipped and unreadable judge verdicts."""
+    # In id order, so the bootstrap draws the same intervals whichever stage aggregates.
+    records = sorted(records, key=lambda r: str(r.get("id", "")))
     summary = {}
     for metric in metric_names:
         values = [r["metrics"][metric] for r in records if metric in r["metrics"]]
@@ -189,8 +201,25 @@ def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str],
     counts = {
         "empty_generations": sum(bool(r["outputs"].get("empty")) for r in records),
         "failed": sum(bool(r["outputs"].get("error")) for r in records),
+        **judge_counts(records),
     }
     return LanguageResult(lang, len(records), summary, {k: v for k, v in counts.items() if v})
+
+
+def judge_counts(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Verdicts that gave no metric, by kind: ``judge_errors_truth``, ``skipped_truth``,
+    ``unparsed_relevance``."""
+    counts: dict[str, int] = {}
+    for record in records:
+        for kind, entry in record.get("judges", {}).items():
+            for name, happened in (
+                (f"judge_errors_{kind}", "judge_error" in entry),
+                (f"skipped_{kind}", "skipped" in entry),
+                (f"unparsed_{kind}", entry.get("label") == "unparsed" or bool(entry.get("unreadable"))),
+            ):
+                if happened:
+                    counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def run(
@@ -211,7 +240,7 @@ def run(
 def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: RunObserver) -> RunResult:
     """Every language of one task: score what is not done yet, write as it finishes."""
     task, modes = item.task, item.modes
-    metric_order = [m for mode in modes for m in task.metrics[mode]]
+    order = metric_order(task, modes)
     run_dir = config.output / model_slug(config.model.model) / task.name
     run_dir.mkdir(parents=True, exist_ok=True)
     chash = config_hash(task, modes, config, backend.fingerprint)
@@ -232,14 +261,14 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
             append_samples(path, finished)
             done.update({r.id: r.to_json() for r in finished})
         records = [done[s.id] for s in planned_lang.samples]
-        language = aggregate(lang, records, metric_order, config.seed)
+        language = aggregate(lang, records, order, config.seed)
         timings = {lang: round(time.perf_counter() - started, 3)}
         settings = provenance(config, task, modes, backend, timings)
         write_language(run_dir, language, settings, chash)
         result, other_settings = merge_run(
-            run_dir, RunResult(config.model.model, task.name, settings, {}), chash, metric_order, task.languages
+            run_dir, RunResult(config.model.model, task.name, settings, {}), chash, order, task.languages
         )
     if other_settings:
         observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
-    observer.finish(result, metric_order)
+    observer.finish(result, order)
     return result

@@ -98,6 +98,30 @@ def language_path(run_dir: Path, lang: str) -> Path:
     return run_dir / f"results_{lang}.json"
 
 
+def read_language(run_dir: Path, lang: str) -> dict[str, Any]:
+    """``results_<lang>.json``: its ``config_hash``, ``config`` and ``result`` block."""
+    path = language_path(run_dir, lang)
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        payload["config_hash"], payload["config"], payload["result"]  # noqa: B018 - a shape check
+    except FileNotFoundError:
+        raise MlbenchError(f"{path} not found: run the model on {lang} first") from None
+    except (json.JSONDecodeError, KeyError, TypeError) as error:
+        raise MlbenchError(f"{path}: not an mlbench language result ({error})") from None
+    return payload
+
+
+def written_languages(run_dir: Path) -> list[str]:
+    """Languages with a ``results_<lang>.json`` in ``run_dir``, sorted."""
+    return sorted(path.stem.removeprefix("results_") for path in run_dir.glob("results_*.json"))
+
+
+def rewrite_samples(path: Path, records: Iterable[dict[str, Any]]) -> None:
+    """Replace a samples file with ``records`` in one atomic step (after judging, which
+    adds fields to finished samples; appending would duplicate them)."""
+    _write_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+
+
 def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any], config_hash: str) -> None:
     """One language's result, in a file only this language's job writes."""
     block = run_to_json(RunResult("", "", {}, {result.lang: result}))["results"][result.lang]
@@ -106,7 +130,7 @@ def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any]
 
 
 @contextmanager
-def _locked(run_dir: Path) -> Iterator[None]:
+def run_dir_lock(run_dir: Path) -> Iterator[None]:
     """An exclusive lock on the run folder: cluster jobs writing other languages of the same
     model and task take turns rebuilding results.json instead of overwriting each other."""
     import fcntl
@@ -127,7 +151,7 @@ def merge_run(
     the languages left out because they were written with other settings (an older run in
     the same folder)."""
     rank = {lang: i for i, lang in enumerate(lang_order)}
-    with _locked(run_dir):
+    with run_dir_lock(run_dir):
         languages: dict[str, LanguageResult] = {}
         timings: dict[str, Any] = {}
         other_settings = []
@@ -172,13 +196,25 @@ def markdown_table(run: RunResult, metric_order: list[str]) -> str:
         "|---|" + "---|" * len(langs),
         "| n | " + " | ".join(str(run.languages[lang].n) for lang in langs) + " |",
     ]
-    for metric in metric_order:
+    for metric in shown_metrics(run, metric_order):
         cells = [
             format_value(metric, run.languages[lang].metrics[metric]) if metric in run.languages[lang].metrics else "–"
             for lang in langs
         ]
         lines.append(f"| {metric} | " + " | ".join(cells) + " |")
+    for name in count_names(run):
+        lines.append(f"| {name} | " + " | ".join(str(run.languages[lang].counts.get(name, 0)) for lang in langs) + " |")
     return "\n".join(lines) + "\n"
+
+
+def shown_metrics(run: RunResult, metric_order: list[str]) -> list[str]:
+    """The metrics of ``metric_order`` that some language has (judge metrics appear once judged)."""
+    return [m for m in metric_order if any(m in result.metrics for result in run.languages.values())]
+
+
+def count_names(run: RunResult) -> list[str]:
+    """The counts any language has (failed samples, judge errors, unparsed verdicts), sorted."""
+    return sorted({name for result in run.languages.values() for name in result.counts})
 
 
 def find_runs(root: Path) -> list[tuple[Path, RunResult]]:

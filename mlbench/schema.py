@@ -109,16 +109,54 @@ class SampleResult:
     outputs: dict[str, Any]
     metrics: dict[str, float]
     config_hash: str
+    # Kept so that a judge can read a sample without the dataset (a judging job may run
+    # on another machine): the bare question and the reference answer.
+    question: str = ""
+    reference: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "lang": self.lang,
+            "question": self.question,
+            "reference": self.reference,
             "prompt": self.prompt,
             "outputs": self.outputs,
             "metrics": self.metrics,
             "config_hash": self.config_hash,
         }
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    """What a judge reads of one sample (``claim``: one claim of the answer, for
+    claim verification)."""
+
+    question: str
+    answer: str
+    reference: str = ""
+    claim: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's decision on one item.
+
+    ``label`` is ``yes``/``no``, one of the prompt's labels, ``parsed`` (claim lists) or
+    ``unparsed``; ``score`` is P(yes) when log-probs gave it; ``output`` is the judge's
+    text when it wrote one; ``error`` says why there is no verdict (the call failed)."""
+
+    label: str | None = None
+    score: float | None = None
+    output: str | None = None
+    claims: tuple[str, ...] | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        fields = {"label": self.label, "score": self.score, "output": self.output, "judge_error": self.error}
+        if self.claims is not None:
+            fields["claims"] = list(self.claims)
+        return {k: v for k, v in fields.items() if v is not None}
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ from mlbench.tasks.base import TaskOptions
 
 def test_aggregate_means_intervals_and_empty_generations():
     records = [
-        {"metrics": {"bleu_acc": 1.0}, "outputs": {"empty": False}},
-        {"metrics": {"bleu_acc": 0.0}, "outputs": {"empty": True}},
-        {"metrics": {"bleu_acc": 1.0}, "outputs": {"empty": False}},
-        {"metrics": {"bleu_acc": 1.0}, "outputs": {}},
+        {"id": "0", "metrics": {"bleu_acc": 1.0}, "outputs": {"empty": False}},
+        {"id": "1", "metrics": {"bleu_acc": 0.0}, "outputs": {"empty": True}},
+        {"id": "2", "metrics": {"bleu_acc": 1.0}, "outputs": {"empty": False}},
+        {"id": "3", "metrics": {"bleu_acc": 1.0}, "outputs": {}},
     ]
     result = aggregate("eu", records, ["bleu_acc"], seed=0)
     assert result.n == 4

@@ -23,7 +23,7 @@ from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_ch
 from mlbench.backends.chat import encode_pair, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
-from mlbench.errors import MlbenchError
+from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
@@ -199,7 +199,7 @@ class OpenAIBackend:
         try:
             return self._map(self._loglikelihood_one, pairs, progress)
         except UnsupportedByServer as error:
-            raise MlbenchError(
+            raise LogprobsUnsupported(
                 f"the server at {self.base_url} does not return prompt log-probs (/completions with echo and "
                 f"logprobs: {error}); the mc mode needs them: run with --mode gen, or serve the model with vLLM"
             ) from None

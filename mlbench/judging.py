@@ -1,0 +1,239 @@
+"""The judging stage: a judge's verdicts added to the saved samples of finished runs.
+
+It reads ``samples_<lang>.jsonl``, never regenerates an answer, writes each chunk of
+verdicts back as it finishes (so a killed job loses at most one chunk), then rebuilds the
+per-language results and tables. Verdicts sit under ``judges.<kind>`` in each sample and
+their metrics (``truthful``, ``relevant``, ...) beside the task's own.
+
+Several judging jobs may work on one run folder at once (a truth judge and an info judge,
+say): every read-modify-write of a samples file happens under the run folder's lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from mlbench.backends.base import Backend
+from mlbench.backends.registry import ModelOptions, create_backend
+from mlbench.errors import MlbenchError
+from mlbench.judges import Judge, JudgeSpec, load_spec
+from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
+from mlbench.pipeline import RunObserver, aggregate, metric_order
+from mlbench.results import (
+    merge_run,
+    read_language,
+    read_samples,
+    rewrite_samples,
+    run_dir_lock,
+    samples_path,
+    write_language,
+    written_languages,
+)
+from mlbench.schema import JudgeItem, RunResult, Verdict
+from mlbench.tasks import get_task
+
+ScoringChoice = Literal["auto", "logprob", "generate"]
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    path: Path  # one run folder (<out>/<model>/<task>) or a folder of them
+    judge: ModelOptions
+    kind: str = "truth"
+    langs: tuple[str, ...] | Literal["all"] = "all"
+    chat: bool | None = None  # None: chat when the judge has a chat template (servers: always)
+    scoring: ScoringChoice = "auto"
+    resume: bool = False
+    cache_dir: Path | None = None
+    chunk_size: int = 32
+
+
+def find_run_dirs(path: Path) -> list[Path]:
+    """``path`` itself when it is a run folder, else every run folder under it."""
+    if not path.is_dir():
+        raise MlbenchError(f"no such run folder: {path}")
+    if written_languages(path):
+        return [path]
+    found = sorted({p.parent for p in path.rglob("results_*.json")})
+    if not found:
+        raise MlbenchError(f"no run under {path} (no results_<lang>.json): run `mlbench run` first")
+    return found
+
+
+def resolve_chat(backend: Backend, requested: bool | None) -> bool:
+    if requested is not None:
+        return requested
+    if backend.name == "openai":
+        return True  # servers apply the model's template to chat messages
+    describe = getattr(backend, "describe", None)
+    return bool(describe and describe().get("chat_template_hash"))
+
+
+def resolve_scoring(spec: JudgeSpec, requested: ScoringChoice) -> Literal["logprob", "generate"]:
+    if requested == "auto":
+        return "logprob" if spec.output == "yes_no" else "generate"
+    return requested
+
+
+def judge_settings(judge: Judge, backend: Backend, model: str) -> dict[str, Any]:
+    """What a verdict depends on; recorded in results.json and hashed into every verdict,
+    so ``--resume`` redoes the verdicts of another judge or prompt."""
+    settings = {
+        "judge": model,
+        "backend": backend.name,
+        "fingerprint": backend.fingerprint,
+        "chat": judge.chat,
+        "scoring": judge.scoring,
+        "prompt_sha256": judge.spec.sha256,
+    }
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
+    return {**settings, "settings_hash": digest}
+
+
+def judge_items(record: dict[str, Any], spec: JudgeSpec) -> list[JudgeItem] | str:
+    """What the judge reads of a sample, or why there is nothing to judge."""
+    outputs = record.get("outputs", {})
+    if "answer" not in outputs:
+        return "no answer to judge (the generation failed)" if outputs.get("error") else "no generated answer"
+    question, reference = record.get("question"), record.get("reference", "")
+    if not question:
+        raise MlbenchError(f"sample {record.get('id')} has no question saved: rerun it with this mlbench version")
+    if "reference" in spec.needs and not reference:
+        return "no reference answer"
+    if spec.kind != "claim_support":
+        return [JudgeItem(question, outputs["answer"], reference)]
+    claims = record.get("judges", {}).get("claims", {})
+    if claims.get("label") != "parsed":
+        return "no extracted claims (judge with --judge-kind claims first)"
+    return [JudgeItem(question, outputs["answer"], reference, claim) for claim in claims["claims"]]
+
+
+def verdict_entry(spec: JudgeSpec, items: list[JudgeItem], verdicts: list[Verdict]) -> dict[str, Any]:
+    """The ``judges.<kind>`` block of one sample."""
+    if spec.kind != "claim_support":
+        return verdicts[0].to_json()
+    per_claim = [{"claim": item.claim, **v.to_json()} for item, v in zip(items, verdicts)]
+    entry: dict[str, Any] = {"claims": per_claim}
+    failure = next((v.error for v in verdicts if v.error), None)
+    if failure:
+        entry["judge_error"] = failure
+        return entry
+    labels = [v.label for v in verdicts if v.label in ("yes", "no")]
+    # No claim, or none readable: the share is undefined (n/a), never 0.
+    entry["supported"] = sum(label == "yes" for label in labels) / len(labels) if labels else None
+    entry["unreadable"] = len(verdicts) - len(labels)
+    return entry
+
+
+def needs_verdict(record: dict[str, Any], kind: str, settings_hash: str, resume: bool) -> bool:
+    entry = record.get("judges", {}).get(kind)
+    if not resume or entry is None:
+        return True
+    return entry.get("settings_hash") != settings_hash or "judge_error" in entry or "skipped" in entry
+
+
+def judge_records(
+    judge: Judge, backend: Backend, records: list[dict[str, Any]], settings: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """Verdict blocks by sample id for ``records`` (one backend call for all of them)."""
+    planned = {str(r["id"]): judge_items(r, judge.spec) for r in records}
+    flat = [item for items in planned.values() if isinstance(items, list) for item in items]
+    verdicts = iter(judge.verdicts(backend, flat))
+    stamp = {"judge": settings["judge"], "settings_hash": settings["settings_hash"]}
+    entries = {}
+    for sample_id, items in planned.items():
+        if isinstance(items, str):
+            entries[sample_id] = {**stamp, "skipped": items}
+        else:
+            entries[sample_id] = {**stamp, **verdict_entry(judge.spec, items, [next(verdicts) for _ in items])}
+    return entries
+
+
+def apply_entries(record: dict[str, Any], kind: str, entry: dict[str, Any]) -> None:
+    record.setdefault("judges", {})[kind] = entry
+    kept = {k: v for k, v in record.get("metrics", {}).items() if k not in JUDGE_METRICS}
+    record["metrics"] = {**kept, **judged_metrics(record["judges"])}
+
+
+def judge_run(
+    config: JudgeConfig, observer: RunObserver | None = None, backend_factory: Callable[[], Backend] | None = None
+) -> list[RunResult]:
+    """Judge every chosen language of every run under ``config.path``."""
+    observer = observer or RunObserver()
+    spec = load_spec(config.kind)
+    run_dirs = find_run_dirs(config.path)
+    plans = [(run_dir, _languages(run_dir, config.langs)) for run_dir in run_dirs]
+    _check_answers(plans)
+    backend = (backend_factory or (lambda: create_backend(config.judge, config.cache_dir)))()
+    try:
+        judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
+        settings = judge_settings(judge, backend, config.judge.model)
+        return [_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer) for run_dir, langs in plans]
+    finally:
+        close = getattr(backend, "close", None)
+        if close is not None:
+            close()
+
+
+def _languages(run_dir: Path, requested: tuple[str, ...] | Literal["all"]) -> list[str]:
+    written = written_languages(run_dir)
+    if requested == "all":
+        return written
+    missing = [lang for lang in requested if lang not in written]
+    if missing:
+        raise MlbenchError(f"{run_dir} has no results in {', '.join(missing)}; it has {', '.join(written)}")
+    return list(requested)
+
+
+def _check_answers(plans: list[tuple[Path, list[str]]]) -> None:
+    """Fail before loading a judge when no run has a generated answer to judge."""
+    for run_dir, langs in plans:
+        for lang in langs:
+            records = read_samples(samples_path(run_dir, lang))
+            if any("answer" in r.get("outputs", {}) for r in records.values()):
+                return
+    raise MlbenchError("no generated answers to judge: judging needs a run with --mode gen (or all)")
+
+
+def _judge_run_dir(
+    config: JudgeConfig,
+    run_dir: Path,
+    langs: list[str],
+    judge: Judge,
+    backend: Backend,
+    settings: dict[str, Any],
+    observer: RunObserver,
+) -> RunResult:
+    overview = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
+    task = get_task(overview["task"])
+    for lang in langs:
+        chash = read_language(run_dir, lang)["config_hash"]
+        path = samples_path(run_dir, lang)
+        records = read_samples(path, chash)
+        todo = [r for r in records.values() if needs_verdict(r, config.kind, settings["settings_hash"], config.resume)]
+        progress = observer.start(f"{task.name} · {config.kind} judge", lang, len(records), len(records) - len(todo))
+        for start in range(0, len(todo), config.chunk_size):
+            chunk = todo[start : start + config.chunk_size]
+            entries = judge_records(judge, backend, chunk, settings)
+            with run_dir_lock(run_dir):
+                current = read_samples(path, chash)
+                for sample_id, entry in entries.items():
+                    apply_entries(current[sample_id], config.kind, entry)
+                rewrite_samples(path, current.values())
+            progress(len(chunk))
+        with run_dir_lock(run_dir):
+            # Read again under the lock: another judging job may have added its verdicts.
+            payload = read_language(run_dir, lang)
+            run_config = {**payload["config"], "judges": {**payload["config"].get("judges", {}), config.kind: settings}}
+            order = metric_order(task, tuple(run_config.get("modes", task.modes)))
+            records = read_samples(path, chash)
+            language = aggregate(lang, list(records.values()), order, int(run_config.get("seed", 0)))
+            write_language(run_dir, language, run_config, chash)
+        result, _ = merge_run(run_dir, RunResult(overview["model"], task.name, run_config, {}), chash, order, task.languages)
+    observer.finish(result, order)
+    return result

@@ -1,0 +1,79 @@
+"""Per-sample metrics from judge verdicts (SPEC.md §1, §3, §5): pure functions over numbers
+and the verdict dictionaries saved in ``samples_<lang>.jsonl``.
+
+>>> round(yes_probability([-0.5, -4.0], [-1.5]), 4)
+0.7369
+>>> judged_metrics({"truth": {"label": "yes"}, "info": {"label": "no"}})
+{'truthful': 1.0, 'informative': 0.0, 'truthful_informative': 0.0}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# Yes/no judge kind → the metric its "yes" share is reported as.
+YES_NO_METRICS = {"truth": "truthful", "info": "informative", "verify": "verified"}
+# XLingHealth's four correctness labels → one share metric each.
+CORRECTNESS_METRICS = {
+    "more comprehensive and appropriate": "correctness_more",
+    "less comprehensive and appropriate": "correctness_less",
+    "neither contradictory nor similar": "correctness_neither",
+    "contradictory": "correctness_contradictory",
+}
+# Every judge metric, in the order tables show them.
+JUDGE_METRICS = (
+    "truthful",
+    "informative",
+    "truthful_informative",
+    "verified",
+    "relevant",
+    *CORRECTNESS_METRICS.values(),
+    "claims",
+    "claims_supported",
+)
+
+
+def _logsumexp(values: Sequence[float]) -> float:
+    top = max(values)
+    if top == -math.inf:
+        return -math.inf
+    return top + math.log(sum(math.exp(v - top) for v in values))
+
+
+def yes_probability(yes_logprobs: Sequence[float], no_logprobs: Sequence[float]) -> float:
+    """P(yes) / (P(yes) + P(no)), where each side adds up the probabilities of its spellings
+    (" yes", "Yes", ...), computed in log space."""
+    log_yes, log_no = _logsumexp(yes_logprobs), _logsumexp(no_logprobs)
+    if log_yes == -math.inf and log_no == -math.inf:
+        raise ValueError("the judge gives no probability to either yes or no")
+    gap = log_no - log_yes
+    # 1 / (1 + e^gap), written so that neither branch overflows.
+    return math.exp(-gap) / (1.0 + math.exp(-gap)) if gap > 0 else 1.0 / (1.0 + math.exp(gap))
+
+
+def judged_metrics(verdicts: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+    """Metric values of one sample from its verdicts by judge kind. A verdict that failed,
+    was skipped or could not be parsed gives no value (it is counted elsewhere)."""
+    def label(kind: str) -> Any:
+        return verdicts.get(kind, {}).get("label")
+
+    values: dict[str, float] = {}
+    for kind, metric in YES_NO_METRICS.items():
+        if label(kind) in ("yes", "no"):
+            values[metric] = float(label(kind) == "yes")
+    if "truthful" in values and "informative" in values:
+        values["truthful_informative"] = values["truthful"] * values["informative"]
+    if label("relevance") in ("relevant", "irrelevant"):
+        values["relevant"] = float(label("relevance") == "relevant")
+    if label("correctness") in CORRECTNESS_METRICS:
+        for name, metric in CORRECTNESS_METRICS.items():
+            values[metric] = float(label("correctness") == name)
+    claims = verdicts.get("claims", {})
+    if claims.get("label") == "parsed":
+        values["claims"] = float(len(claims.get("claims", ())))
+    supported = verdicts.get("claim_support", {}).get("supported")
+    if supported is not None:
+        values["claims_supported"] = float(supported)
+    return values
