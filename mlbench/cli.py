@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -91,6 +91,32 @@ def _cache_dir(cache_dir: Path | None, no_cache: bool) -> Path | None:
     return Path(os.environ.get("MLBENCH_CACHE_DIR", Path.home() / ".cache" / "mlbench"))
 
 
+def _model_options(model: str, backend: str, **settings: Any) -> Any:
+    """ModelOptions from the shared model, engine and server options (run and judge)."""
+    from mlbench.backends.registry import BACKENDS, ModelOptions
+
+    return ModelOptions(
+        model=model,
+        backend=_choice("backend", backend, BACKENDS),
+        dtype=_choice("dtype", settings["dtype"], ("auto", "float32", "bfloat16", "float16")),  # type: ignore[arg-type]
+        device=_choice("device", settings["device"], ("auto", "cpu", "cuda")),
+        batch_size=_batch_size(settings["batch_size"]),  # type: ignore[arg-type]
+        trust_remote_code=settings["trust_remote_code"],
+        seed=settings["seed"],
+        tensor_parallel_size=settings["tensor_parallel_size"],
+        data_parallel_size=settings["data_parallel_size"],
+        gpu_memory_utilization=settings["gpu_memory_utilization"],
+        max_model_len=settings["max_model_len"],
+        enforce_eager=settings["enforce_eager"],
+        quantization=settings["quantization"],
+        model_args=_model_args(settings["model_arg"] or []),
+        base_url=settings["base_url"],
+        api_key_env=settings["api_key_env"],
+        max_concurrency=settings["max_concurrency"],
+        tokenizer=settings["tokenizer"],
+    )
+
+
 @app.command()
 @user_errors
 def run(
@@ -127,9 +153,14 @@ def run(
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
     chunk_size: opt.ChunkSizeOpt = 32,
+    judge: opt.RunJudgeOpt = None,
+    judge_kind: opt.JudgeKindOpt = "truth",
+    judge_backend: opt.JudgeBackendOpt = "auto",
+    judge_base_url: opt.JudgeBaseUrlOpt = None,
+    judge_chat_template: opt.JudgeChatOpt = None,
+    judge_scoring: opt.JudgeScoringOpt = "auto",
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
-    from mlbench.backends.registry import BACKENDS, ModelOptions
     from mlbench.console import RichObserver
     from mlbench.loaders.source import DataSource
     from mlbench.pipeline import RunConfig
@@ -147,27 +178,28 @@ def run(
     else:
         source = DataSource("sample") if sample else DataSource("hub")
     langs = "all" if lang.strip() == "all" else _split(lang)
+    model_options = _model_options(
+        model,
+        backend,
+        dtype=dtype,
+        device=device,
+        batch_size=batch_size,
+        trust_remote_code=trust_remote_code,
+        seed=seed,
+        tensor_parallel_size=tensor_parallel_size,
+        data_parallel_size=data_parallel_size,
+        gpu_memory_utilization=gpu_memory_utilization,
+        max_model_len=max_model_len,
+        enforce_eager=enforce_eager,
+        quantization=quantization,
+        model_arg=model_arg,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        max_concurrency=max_concurrency,
+        tokenizer=tokenizer,
+    )
     config = RunConfig(
-        model=ModelOptions(
-            model=model,
-            backend=_choice("backend", backend, BACKENDS),
-            dtype=_choice("dtype", dtype, ("auto", "float32", "bfloat16", "float16")),  # type: ignore[arg-type]
-            device=_choice("device", device, ("auto", "cpu", "cuda")),
-            batch_size=_batch_size(batch_size),  # type: ignore[arg-type]
-            trust_remote_code=trust_remote_code,
-            seed=seed,
-            tensor_parallel_size=tensor_parallel_size,
-            data_parallel_size=data_parallel_size,
-            gpu_memory_utilization=gpu_memory_utilization,
-            max_model_len=max_model_len,
-            enforce_eager=enforce_eager,
-            quantization=quantization,
-            model_args=_model_args(model_arg or []),
-            base_url=base_url,
-            api_key_env=api_key_env,
-            max_concurrency=max_concurrency,
-            tokenizer=tokenizer,
-        ),
+        model=model_options,
         tasks=_split(task),
         langs=langs,  # type: ignore[arg-type]
         mode=_choice("mode", mode, ("mc", "gen", "all")),  # type: ignore[arg-type]
@@ -179,11 +211,177 @@ def run(
         cache_dir=_cache_dir(cache_dir, no_cache),
         chunk_size=chunk_size,
     )
+    judge_config = None
+    if judge is not None:
+        from mlbench.backends.registry import BACKENDS
+        from mlbench.judging import JudgeConfig, chained_judge_options
+
+        if config.mode == "mc":
+            raise MlbenchError("--judge reads generated answers: it needs --mode gen or all, not mc")
+        judge_config = JudgeConfig(
+            path=output,  # replaced by each task's run folder below
+            judge=chained_judge_options(
+                model_options, judge, _choice("judge-backend", judge_backend, BACKENDS), judge_base_url
+            ),
+            kinds=_split(judge_kind),
+            chat=judge_chat_template,
+            scoring=_choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
+            resume=resume,
+            cache_dir=config.cache_dir,
+            chunk_size=chunk_size,
+        )
     observer = RichObserver(wide_console())
     try:
-        run_pipeline(config, observer)
+        results = run_pipeline(config, observer)
+        if judge_config is not None:
+            _judge_after_run(config, judge_config, [r.task for r in results], observer)
     finally:
         observer.close()
+
+
+def _judge_after_run(config: Any, judge_config: Any, tasks: list[str], observer: Any) -> None:
+    """``run --judge``: the judging stage on the folders the run just wrote."""
+    from dataclasses import replace
+
+    from mlbench.backends.registry import resolve_backend
+    from mlbench.judging import judge_run
+    from mlbench.results import model_slug
+
+    if resolve_backend(config.model) == "vllm" and resolve_backend(judge_config.judge) == "vllm":
+        from mlbench.backends.vllm import release_engines
+
+        release_engines()  # one GPU: the evaluated model's engine makes room for the judge's
+    for task_name in tasks:
+        run_dir = config.output / model_slug(config.model.model) / task_name
+        judge_run(replace(judge_config, path=run_dir), observer)
+
+
+@app.command("judge")
+@user_errors
+def judge_command(
+    path: Annotated[Path, typer.Argument(help="A run folder (OUTPUT/<model>/<task>) or a folder of runs.")],
+    judge: opt.JudgeOpt,
+    judge_kind: opt.JudgeKindOpt = "truth",
+    lang: opt.LangOpt = "all",
+    judge_backend: opt.JudgeBackendOpt = "auto",
+    judge_chat_template: opt.JudgeChatOpt = None,
+    judge_scoring: opt.JudgeScoringOpt = "auto",
+    batch_size: opt.BatchSizeOpt = "auto",
+    dtype: opt.DtypeOpt = "auto",
+    device: opt.DeviceOpt = "auto",
+    trust_remote_code: opt.TrustRemoteCodeOpt = False,
+    seed: opt.SeedOpt = 0,
+    tensor_parallel_size: opt.TensorParallelOpt = 1,
+    data_parallel_size: opt.DataParallelOpt = 1,
+    gpu_memory_utilization: opt.GpuMemoryOpt = None,
+    max_model_len: opt.MaxModelLenOpt = None,
+    enforce_eager: opt.EnforceEagerOpt = False,
+    quantization: opt.QuantizationOpt = None,
+    model_arg: opt.ModelArgOpt = None,
+    base_url: opt.BaseUrlOpt = None,
+    api_key_env: opt.ApiKeyEnvOpt = None,
+    max_concurrency: opt.MaxConcurrencyOpt = 8,
+    tokenizer: opt.TokenizerOpt = None,
+    resume: opt.JudgeResumeOpt = False,
+    cache_dir: opt.CacheDirOpt = None,
+    no_cache: opt.NoCacheOpt = False,
+    chunk_size: opt.ChunkSizeOpt = 32,
+) -> None:
+    """Judge the saved answers of finished runs; verdicts are added to their samples and tables."""
+    from mlbench.console import RichObserver
+    from mlbench.judging import JudgeConfig, judge_run
+
+    config = JudgeConfig(
+        path=path,
+        judge=_model_options(
+            judge,
+            judge_backend,
+            dtype=dtype,
+            device=device,
+            batch_size=batch_size,
+            trust_remote_code=trust_remote_code,
+            seed=seed,
+            tensor_parallel_size=tensor_parallel_size,
+            data_parallel_size=data_parallel_size,
+            gpu_memory_utilization=gpu_memory_utilization,
+            max_model_len=max_model_len,
+            enforce_eager=enforce_eager,
+            quantization=quantization,
+            model_arg=model_arg,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            max_concurrency=max_concurrency,
+            tokenizer=tokenizer,
+        ),
+        kinds=_split(judge_kind),
+        langs="all" if lang.strip() == "all" else _split(lang),  # type: ignore[arg-type]
+        chat=judge_chat_template,
+        scoring=_choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
+        resume=resume,
+        cache_dir=_cache_dir(cache_dir, no_cache),
+        chunk_size=chunk_size,
+    )
+    observer = RichObserver(wide_console())
+    try:
+        judge_run(config, observer)
+    finally:
+        observer.close()
+
+
+@app.command()
+@user_errors
+def agree(
+    source: Annotated[Path, typer.Argument(help="A CSV/JSONL of labels, or a run folder (with --human).")],
+    a: opt.ColumnAOpt = None,
+    b: opt.ColumnBOpt = None,
+    by: opt.ByOpt = None,
+    human: opt.HumanOpt = None,
+    kind: opt.KindOpt = "truth",
+    human_column: opt.HumanColumnOpt = None,
+    seed: opt.SeedOpt = 0,
+    output: opt.AgreeOutputOpt = None,
+) -> None:
+    """Cohen's κ between two label columns, per group, with a 95% bootstrap interval."""
+    from mlbench.console import agreement_table
+    from mlbench.labels import (
+        agreement_by_group,
+        join_human,
+        judge_labels,
+        read_label_table,
+        require_columns,
+    )
+    from mlbench.labels import (
+        human_column as pick_human_column,
+    )
+
+    if human is not None:
+        if not source.is_dir():
+            raise MlbenchError(f"with --human, SOURCE is a run folder; {source} is not a folder")
+        if a or b:
+            raise MlbenchError("--a/--b compare columns of a label file; with --human the columns are human and judge")
+        human_rows = read_label_table(human)
+        require_columns(human_rows, ["id", "lang"], str(human))
+        column = pick_human_column(human_rows, kind, human_column)
+        rows, unmatched = join_human(judge_labels(source, kind), human_rows, column)
+        if unmatched:
+            print(
+                f"mlbench: warning: {unmatched} of {len(human_rows)} human labels match no sample of {source}",
+                file=sys.stderr,
+            )
+        if not rows:
+            raise MlbenchError(f"no human label in {human} matches a sample (id, lang) of {source}")
+        a, b, by = "human", "judge", by or "lang"
+    else:
+        if not a or not b:
+            raise MlbenchError(
+                "give the two label columns to compare: --a COLUMN --b COLUMN (or a run folder with --human)"
+            )
+        rows = read_label_table(source)
+        require_columns(rows, [a, b, *([by] if by else [])], str(source))
+    lines = agreement_by_group(rows, a, b, by=by, seed=seed)
+    wide_console().print(agreement_table(lines, a, b))
+    if output is not None:
+        output.write_text(json.dumps([line.to_json() for line in lines], indent=2) + "\n", encoding="utf-8")
 
 
 @app.command()

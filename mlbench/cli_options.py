@@ -68,7 +68,7 @@ GpuMemoryOpt = Annotated[
     typer.Option(
         min=0.01,
         max=1.0,
-        help="Share of each GPU's memory vLLM may take [vLLM's default: 0.9].",
+        help="Share of each GPU's memory vLLM may take (vLLM's default: 0.9).",
         rich_help_panel=ENGINE,
     ),
 ]
@@ -96,14 +96,14 @@ BaseUrlOpt = Annotated[
 ApiKeyEnvOpt = Annotated[
     Optional[str],
     typer.Option(
-        help="Environment variable holding the API key [default: OPENAI_API_KEY if set].", rich_help_panel=SERVER
+        help="Environment variable holding the API key (default: OPENAI_API_KEY if set).", rich_help_panel=SERVER
     ),
 ]
 MaxConcurrencyOpt = Annotated[int, typer.Option(min=1, help="Requests in flight at once.", rich_help_panel=SERVER)]
 TokenizerOpt = Annotated[
     Optional[str],
     typer.Option(
-        help="Tokenizer (hub id or path) for MC scoring on a server [default: --model].", rich_help_panel=SERVER
+        help="Tokenizer (hub id or path) for MC scoring on a server (default: --model).", rich_help_panel=SERVER
     ),
 ]
 
@@ -153,7 +153,7 @@ ResumeOpt = Annotated[
 ]
 CacheDirOpt = Annotated[
     Optional[Path],
-    typer.Option(help="Request cache folder [default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench].", rich_help_panel=RUN),
+    typer.Option(help="Request cache folder (default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench).", rich_help_panel=RUN),
 ]
 NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Do not read or write the request cache.", rich_help_panel=RUN)
@@ -163,3 +163,88 @@ ChunkSizeOpt = Annotated[
 ]
 
 OutputOpt = Annotated[Path, typer.Option("--output", "-o", help="Results folder.", rich_help_panel=OUT)]
+
+JUDGE = "Judge"
+
+JudgeOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge", help="Judge model: HF hub id, local path, or a served model's name.", rich_help_panel=JUDGE
+    ),
+]
+RunJudgeOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--judge", help="Judge the generated answers with this model when the run ends.", rich_help_panel=JUDGE
+    ),
+]
+JudgeKindOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge-kind",
+        help="truth | info | verify | relevance | correctness | claims | claim_support; comma-separated to run several "
+        "with one judge model, in order (claims before claim_support).",
+        rich_help_panel=JUDGE,
+    ),
+]
+JudgeBackendOpt = Annotated[
+    str, typer.Option("--judge-backend", help="auto | hf | vllm | openai, for the judge model.", rich_help_panel=JUDGE)
+]
+JudgeBaseUrlOpt = Annotated[
+    Optional[str],
+    typer.Option("--judge-base-url", help="Server URL of the judge (--judge-backend openai).", rich_help_panel=JUDGE),
+]
+JudgeChatOpt = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--judge-chat-template/--no-judge-chat-template",
+        help="Send judge prompts as chat turns (default: when the judge has a chat template; always with a server).",
+        rich_help_panel=JUDGE,
+        show_default=False,
+    ),
+]
+JudgeScoringOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge-scoring",
+        help="auto | logprob | generate. Yes/no judges: P(yes) from log-probs (auto), or a generated word parsed "
+        "(for APIs without log-probs). Prompted judges always generate.",
+        rich_help_panel=JUDGE,
+    ),
+]
+
+AGREE = "Agreement"
+ColumnAOpt = Annotated[Optional[str], typer.Option("--a", help="First label column.", rich_help_panel=AGREE)]
+ColumnBOpt = Annotated[Optional[str], typer.Option("--b", help="Second label column.", rich_help_panel=AGREE)]
+ByOpt = Annotated[
+    Optional[str],
+    typer.Option("--by", help="Column to group by, e.g. lang (default with --human: lang).", rich_help_panel=AGREE),
+]
+HumanOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--human",
+        help="CSV/JSONL of human labels with id and lang columns, joined with the run's verdicts.",
+        rich_help_panel=AGREE,
+    ),
+]
+KindOpt = Annotated[
+    str, typer.Option("--kind", help="Which judge's verdicts to compare (with --human).", rich_help_panel=AGREE)
+]
+HumanColumnOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--human-column", help="Label column of the human file (default: KIND, human or label).", rich_help_panel=AGREE
+    ),
+]
+AgreeOutputOpt = Annotated[
+    Optional[Path], typer.Option("--output", "-o", help="Also write the table as JSON here.", rich_help_panel=OUT)
+]
+JudgeResumeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Keep verdicts already given by this judge; redo only failed, skipped and missing ones.",
+        rich_help_panel=RUN,
+    ),
+]

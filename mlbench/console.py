@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 
@@ -12,6 +13,7 @@ from rich.table import Table
 from mlbench.pipeline import RunObserver
 from mlbench.results import count_names, format_value, shown_metrics
 from mlbench.schema import RunResult
+from mlbench.stats.agreement import Agreement
 
 
 def results_table(run: RunResult, metric_order: list[str]) -> Table:
@@ -61,3 +63,16 @@ class RichObserver(RunObserver):
         if self.progress is not None:
             self.progress.stop()
             self.progress = None
+
+
+def agreement_table(lines: list[Agreement], a: str, b: str) -> Table:
+    """One row per group: items compared, missing labels, agreement and κ [95% CI]."""
+    table = Table(title=f"agreement: {a} vs {b} (Cohen's κ, 95% bootstrap CI)", title_justify="left")
+    for column in ("group", "n", f"missing {a}", f"missing {b}", "agreement", "κ [95% CI]"):
+        table.add_column(column, justify="left" if column == "group" else "right")
+    for line in lines:
+        kappa = "n/a" if math.isnan(line.kappa) else f"{line.kappa:.3f}"
+        interval = "" if math.isnan(line.ci_low) else f" [{line.ci_low:.3f}, {line.ci_high:.3f}]"
+        share = "n/a" if math.isnan(line.agreement) else f"{100 * line.agreement:.1f}%"
+        table.add_row(line.group, str(line.n), str(line.missing_a), str(line.missing_b), share, kappa + interval)
+    return table

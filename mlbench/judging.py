@@ -44,7 +44,7 @@ ScoringChoice = Literal["auto", "logprob", "generate"]
 class JudgeConfig:
     path: Path  # one run folder (<out>/<model>/<task>) or a folder of them
     judge: ModelOptions
-    kind: str = "truth"
+    kinds: tuple[str, ...] = ("truth",)
     langs: tuple[str, ...] | Literal["all"] = "all"
     chat: bool | None = None  # None: chat when the judge has a chat template (servers: always)
     scoring: ScoringChoice = "auto"
@@ -160,34 +160,75 @@ def apply_entries(record: dict[str, Any], kind: str, entry: dict[str, Any]) -> N
     record["metrics"] = {**kept, **judged_metrics(record["judges"])}
 
 
+def chained_judge_options(run: ModelOptions, judge: str, backend: str, base_url: str | None) -> ModelOptions:
+    """The judge's model options for ``run --judge``: the run's numeric and server settings,
+    and its engine settings only when the judge runs on vLLM too."""
+    from dataclasses import replace
+
+    from mlbench.backends.registry import resolve_backend
+
+    options = ModelOptions(
+        model=judge,
+        backend=backend,
+        dtype=run.dtype,
+        device=run.device,
+        batch_size=run.batch_size,
+        trust_remote_code=run.trust_remote_code,
+        seed=run.seed,
+        base_url=base_url,
+        api_key_env=run.api_key_env if base_url else None,
+        max_concurrency=run.max_concurrency,
+    )
+    if resolve_backend(options) != "vllm":
+        return options
+    return replace(
+        options,
+        tensor_parallel_size=run.tensor_parallel_size,
+        gpu_memory_utilization=run.gpu_memory_utilization,
+        max_model_len=run.max_model_len,
+        enforce_eager=run.enforce_eager,
+    )
+
+
 def judge_run(
     config: JudgeConfig, observer: RunObserver | None = None, backend_factory: Callable[[], Backend] | None = None
 ) -> list[RunResult]:
-    """Judge every chosen language of every run under ``config.path``."""
+    """Judge every chosen language of every run under ``config.path``, one kind after the
+    other with the same judge model; returns the rebuilt results of each run and kind."""
     observer = observer or RunObserver()
-    spec = load_spec(config.kind)
-    run_dirs = find_run_dirs(config.path)
-    plans = [(run_dir, _languages(run_dir, config.langs)) for run_dir in run_dirs]
+    if not config.kinds:
+        raise MlbenchError("no judge kind given")
+    specs = [load_spec(kind) for kind in config.kinds]
+    plans = plan_languages(find_run_dirs(config.path), config.langs)
     _check_answers(plans)
     backend = (backend_factory or (lambda: create_backend(config.judge, config.cache_dir)))()
     try:
-        judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
-        settings = judge_settings(judge, backend, config.judge.model)
-        return [_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer) for run_dir, langs in plans]
+        results = []
+        for spec in specs:
+            judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
+            settings = judge_settings(judge, backend, config.judge.model)
+            for run_dir, langs in plans:
+                results.append(_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer))
+        return results
     finally:
         close = getattr(backend, "close", None)
         if close is not None:
             close()
 
 
-def _languages(run_dir: Path, requested: tuple[str, ...] | Literal["all"]) -> list[str]:
-    written = written_languages(run_dir)
-    if requested == "all":
-        return written
-    missing = [lang for lang in requested if lang not in written]
+def plan_languages(run_dirs: list[Path], requested: tuple[str, ...] | Literal["all"]) -> list[tuple[Path, list[str]]]:
+    """The languages to judge in each run folder; a requested language that no run has
+    is an error (one that only some runs have is judged where it exists)."""
+    plans = []
+    for run_dir in run_dirs:
+        written = written_languages(run_dir)
+        plans.append((run_dir, written if requested == "all" else [lang for lang in requested if lang in written]))
+    found = {lang for _, langs in plans for lang in langs}
+    missing = [] if requested == "all" else [lang for lang in requested if lang not in found]
     if missing:
-        raise MlbenchError(f"{run_dir} has no results in {', '.join(missing)}; it has {', '.join(written)}")
-    return list(requested)
+        have = sorted({lang for run_dir in run_dirs for lang in written_languages(run_dir)})
+        raise MlbenchError(f"no run has results in {', '.join(missing)}; written: {', '.join(have)}")
+    return plans
 
 
 def _check_answers(plans: list[tuple[Path, list[str]]]) -> None:
@@ -209,31 +250,33 @@ def _judge_run_dir(
     settings: dict[str, Any],
     observer: RunObserver,
 ) -> RunResult:
+    kind = judge.spec.kind
     overview = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     task = get_task(overview["task"])
     for lang in langs:
         chash = read_language(run_dir, lang)["config_hash"]
         path = samples_path(run_dir, lang)
         records = read_samples(path, chash)
-        todo = [r for r in records.values() if needs_verdict(r, config.kind, settings["settings_hash"], config.resume)]
-        progress = observer.start(f"{task.name} · {config.kind} judge", lang, len(records), len(records) - len(todo))
+        todo = [r for r in records.values() if needs_verdict(r, kind, settings["settings_hash"], config.resume)]
+        progress = observer.start(f"{task.name} · {kind} judge", lang, len(records), len(records) - len(todo))
         for start in range(0, len(todo), config.chunk_size):
             chunk = todo[start : start + config.chunk_size]
             entries = judge_records(judge, backend, chunk, settings)
             with run_dir_lock(run_dir):
                 current = read_samples(path, chash)
                 for sample_id, entry in entries.items():
-                    apply_entries(current[sample_id], config.kind, entry)
+                    apply_entries(current[sample_id], kind, entry)
                 rewrite_samples(path, current.values())
             progress(len(chunk))
         with run_dir_lock(run_dir):
             # Read again under the lock: another judging job may have added its verdicts.
             payload = read_language(run_dir, lang)
-            run_config = {**payload["config"], "judges": {**payload["config"].get("judges", {}), config.kind: settings}}
+            run_config = {**payload["config"], "judges": {**payload["config"].get("judges", {}), kind: settings}}
             order = metric_order(task, tuple(run_config.get("modes", task.modes)))
             records = read_samples(path, chash)
             language = aggregate(lang, list(records.values()), order, int(run_config.get("seed", 0)))
             write_language(run_dir, language, run_config, chash)
-        result, _ = merge_run(run_dir, RunResult(overview["model"], task.name, run_config, {}), chash, order, task.languages)
+        template = RunResult(overview["model"], task.name, run_config, {})
+        result, _ = merge_run(run_dir, template, chash, order, task.languages)
     observer.finish(result, order)
     return result

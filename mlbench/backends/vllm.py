@@ -357,3 +357,19 @@ class VLLMBackend:
         ids = list(completion.token_ids)
         n_tokens = len(ids) - (1 if ids and ids[-1] == tokenizer.eos_token_id else 0)  # as HF counts them
         return text, n_tokens, reason
+
+
+def release_engines() -> None:
+    """Drop this process's engines and free their GPU memory, so that another model (a
+    judge after the evaluated model) can start an engine in the same process."""
+    import gc
+
+    _ENGINES.clear()
+    gc.collect()
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    except ImportError:  # pragma: no cover - vLLM always brings torch
+        pass

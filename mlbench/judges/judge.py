@@ -83,9 +83,7 @@ class Judge:
             GenerationRequest(self.prompt(item), max_new_tokens=self.spec.max_new_tokens, temperature=0.0)
             for item in items
         ]
-        return [
-            Verdict(error=g.error) if g.error else self.read(g.text) for g in backend.generate(requests)
-        ]
+        return [Verdict(error=g.error) if g.error else self.read(g.text) for g in backend.generate(requests)]
 
     def read(self, text: str) -> Verdict:
         """A verdict from the judge's text, by the output shape its prompt declares."""

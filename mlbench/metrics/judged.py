@@ -56,6 +56,7 @@ def yes_probability(yes_logprobs: Sequence[float], no_logprobs: Sequence[float])
 def judged_metrics(verdicts: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
     """Metric values of one sample from its verdicts by judge kind. A verdict that failed,
     was skipped or could not be parsed gives no value (it is counted elsewhere)."""
+
     def label(kind: str) -> Any:
         return verdicts.get(kind, {}).get("label")
 
