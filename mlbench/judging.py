@@ -91,7 +91,10 @@ def judge_settings(judge: Judge, backend: Backend, model: str) -> dict[str, Any]
         "scoring": judge.scoring,
         "prompt_sha256": judge.spec.sha256,
     }
-    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
+    # A served judge is known by its name only: its URL changes when a requeued job starts
+    # the server elsewhere, and that must not throw away the verdicts already given.
+    identity = {**settings, "fingerprint": model if backend.name == "openai" else backend.fingerprint}
+    digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
     return {**settings, "settings_hash": digest}
 
 

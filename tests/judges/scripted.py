@@ -46,7 +46,9 @@ class ScriptedBackend:
         out = []
         for request in requests:
             text = self.text(prompt_text(request.prompt))
-            out.append(Generation("", 0, "error", error="scripted failure") if text is None else Generation(text, 3, "stop"))
+            out.append(
+                Generation("", 0, "error", error="scripted failure") if text is None else Generation(text, 3, "stop")
+            )
         return out
 
     def describe(self):

@@ -52,7 +52,7 @@ def test_p_yes_from_the_eight_spellings_by_hand():
     [verdict] = Judge(load_spec("truth"), chat=False, scoring="logprob").verdicts(backend, [ITEM])
     p_yes = math.exp(-1) + math.exp(-3) + math.exp(-6) + math.exp(-7)
     p_no = math.exp(-2) + math.exp(-4) + math.exp(-9) + math.exp(-8)
-    # 0.419036 / (0.419036 + 0.153393) = 0.73206
+    # 0.421057 / (0.421057 + 0.154109) = 0.73206
     assert verdict.score == pytest.approx(p_yes / (p_yes + p_no), rel=1e-12)
     assert verdict.label == "yes" and verdict.score == pytest.approx(0.73206, abs=1e-5)
     assert [r.continuation for r in backend.loglikelihood_requests] == [*YES_SPELLINGS, *NO_SPELLINGS]
@@ -81,7 +81,9 @@ def test_p_yes_on_the_tiny_model_matches_its_own_log_probs(hf_backend):
 
 
 def test_a_failed_spelling_fails_the_verdict_instead_of_skewing_it():
-    backend = ScriptedBackend(lambda prompt, continuation: "HTTP 503 (after 6 attempts)" if continuation == "No" else -1.0)
+    backend = ScriptedBackend(
+        lambda prompt, continuation: "HTTP 503 (after 6 attempts)" if continuation == "No" else -1.0
+    )
     [verdict] = Judge(load_spec("truth"), chat=False, scoring="logprob").verdicts(backend, [ITEM])
     assert verdict == Verdict(error="HTTP 503 (after 6 attempts)")
 

@@ -39,7 +39,8 @@ def test_yes_no(text, expected):
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("Answer 2 adds dosage advice.\nVerdict: more comprehensive and appropriate", "more comprehensive and appropriate"),
+        ("Answer 2 adds dosage advice.\nVerdict: more comprehensive and appropriate",
+         "more comprehensive and appropriate"),
         ("Reasoning…\n**Verdict:** Neither contradictory nor similar.", "neither contradictory nor similar"),
         ("La respuesta 2 contradice a la 1.\nVerdict: CONTRADICTORY", "contradictory"),
         # Tolerant: a sentence near the end that names exactly one label.
