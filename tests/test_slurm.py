@@ -69,3 +69,21 @@ def test_example_job_list_names_real_tasks_and_languages():
     assert len(lines) == 9
     for task, lang in lines:
         assert lang in get_task(task).languages
+
+
+def test_judge_stage_judges_every_run_under_out_then_reports(tiny_model, tmp_path):
+    out, jobs = tmp_path / "out", tmp_path / "jobs.txt"
+    jobs.write_text("veritasqa en\n")
+    ran = sbatch(
+        "array.sbatch", MODEL=str(tiny_model), LIST=str(jobs), OUT=str(out), SLURM_ARRAY_TASK_ID="1",
+        MLBENCH=MLBENCH, EXTRA_ARGS="--sample --limit 2 --mode gen --no-cache --backend hf",
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    judged = sbatch(
+        "judge.sbatch", OUT=str(out), MLBENCH=MLBENCH,
+        JUDGE_ARGS=f"--judge {tiny_model} --judge-kind truth --judge-backend hf --no-cache",
+    )  # fmt: skip
+    assert judged.returncode == 0, judged.stderr
+    assert "--resume" in judged.stdout and "truthful" in judged.stdout  # the report's table
+    results = json.loads((out / tiny_model.name / "veritasqa" / "results.json").read_text())
+    assert "truthful" in results["results"]["en"]

@@ -197,3 +197,14 @@ def test_bad_paths_and_languages(run_dir, tmp_path):
 def test_a_folder_of_runs_judges_each(run_dir):
     judge(run_dir.parent, ScriptedBackend())
     assert "truthful" in results(run_dir)["results"]["en"]
+
+
+def test_judging_again_is_answered_by_the_request_cache(run_dir, tmp_path):
+    from mlbench.backends.cache import CachedBackend
+
+    first, second = ScriptedBackend(), ScriptedBackend()
+    judge(run_dir, CachedBackend(first, tmp_path / "requests.sqlite"))
+    verdicts = [r["judges"]["truth"] for r in samples(run_dir, "en")]
+    judge(run_dir, CachedBackend(second, tmp_path / "requests.sqlite"))
+    assert len(first.loglikelihood_requests) == 64 and not second.loglikelihood_requests
+    assert [r["judges"]["truth"] for r in samples(run_dir, "en")] == verdicts
