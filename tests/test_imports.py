@@ -1,10 +1,12 @@
-"""`mlbench --help`, `mlbench tasks` and `mlbench report` never import torch."""
+"""`mlbench --help`, `tasks`, `report`, `agree` and `judge --help` never import torch."""
 
 import subprocess
 import sys
 
 
 def test_cli_and_report_do_not_import_torch(tmp_path):
+    labels = tmp_path / "labels.csv"
+    labels.write_text("id,a,b\n1,yes,no\n2,no,no\n")
     code = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
@@ -13,7 +15,9 @@ def test_cli_and_report_do_not_import_torch(tmp_path):
         "assert r.invoke(app, ['--help']).exit_code == 0\n"
         "assert r.invoke(app, ['tasks']).exit_code == 0\n"
         f"assert r.invoke(app, ['report', {str(tmp_path)!r}]).exit_code == 2\n"
-        "import mlbench.report, mlbench.pipeline, mlbench.metrics, mlbench.stats.intervals\n"
+        f"assert r.invoke(app, ['agree', {str(labels)!r}, '--a', 'a', '--b', 'b']).exit_code == 0\n"
+        "assert r.invoke(app, ['judge', '--help']).exit_code == 0\n"
+        "import mlbench.report, mlbench.pipeline, mlbench.metrics, mlbench.stats.intervals, mlbench.judging\n"
         "heavy = [m for m in ('torch', 'transformers', 'vllm') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
