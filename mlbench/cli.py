@@ -218,6 +218,8 @@ def run(
 
         if config.mode == "mc":
             raise MlbenchError("--judge reads generated answers: it needs --mode gen or all, not mc")
+        if judge_backend == "openai" and not judge_base_url:
+            raise MlbenchError("--judge-backend openai needs --judge-base-url (e.g. http://127.0.0.1:8000/v1)")
         judge_config = JudgeConfig(
             path=output,  # replaced by each task's run folder below
             judge=chained_judge_options(
@@ -291,6 +293,8 @@ def judge_command(
     from mlbench.console import RichObserver
     from mlbench.judging import JudgeConfig, judge_run
 
+    if judge_backend == "openai" and not base_url:
+        raise MlbenchError("--judge-backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
     config = JudgeConfig(
         path=path,
         judge=_model_options(
