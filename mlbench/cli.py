@@ -91,8 +91,17 @@ def _cache_dir(cache_dir: Path | None, no_cache: bool) -> Path | None:
     return Path(os.environ.get("MLBENCH_CACHE_DIR", Path.home() / ".cache" / "mlbench"))
 
 
-def _model_options(model: str, backend: str, **settings: Any) -> Any:
-    """ModelOptions from the shared model, engine and server options (run and judge)."""
+# The command parameters that become ModelOptions fields (run and judge take them all).
+MODEL_SETTINGS = (
+    "dtype", "device", "batch_size", "trust_remote_code", "seed", "tensor_parallel_size", "data_parallel_size",
+    "gpu_memory_utilization", "max_model_len", "enforce_eager", "quantization", "model_arg", "base_url",
+    "api_key_env", "max_concurrency", "tokenizer",
+)  # fmt: skip
+
+
+def _model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
+    """ModelOptions from a command's parameters (the MODEL_SETTINGS among them)."""
+    settings = {name: parameters[name] for name in MODEL_SETTINGS}
     from mlbench.backends.registry import BACKENDS, ModelOptions
 
     return ModelOptions(
@@ -161,6 +170,7 @@ def run(
     judge_scoring: opt.JudgeScoringOpt = "auto",
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
+    parameters = dict(locals())
     from mlbench.console import RichObserver
     from mlbench.loaders.source import DataSource
     from mlbench.pipeline import RunConfig
@@ -178,26 +188,7 @@ def run(
     else:
         source = DataSource("sample") if sample else DataSource("hub")
     langs = "all" if lang.strip() == "all" else _split(lang)
-    model_options = _model_options(
-        model,
-        backend,
-        dtype=dtype,
-        device=device,
-        batch_size=batch_size,
-        trust_remote_code=trust_remote_code,
-        seed=seed,
-        tensor_parallel_size=tensor_parallel_size,
-        data_parallel_size=data_parallel_size,
-        gpu_memory_utilization=gpu_memory_utilization,
-        max_model_len=max_model_len,
-        enforce_eager=enforce_eager,
-        quantization=quantization,
-        model_arg=model_arg,
-        base_url=base_url,
-        api_key_env=api_key_env,
-        max_concurrency=max_concurrency,
-        tokenizer=tokenizer,
-    )
+    model_options = _model_options(model, backend, parameters)
     config = RunConfig(
         model=model_options,
         tasks=_split(task),
@@ -290,6 +281,7 @@ def judge_command(
     chunk_size: opt.ChunkSizeOpt = 32,
 ) -> None:
     """Judge the saved answers of finished runs; verdicts are added to their samples and tables."""
+    parameters = dict(locals())
     from mlbench.console import RichObserver
     from mlbench.judging import JudgeConfig, judge_run
 
@@ -297,26 +289,7 @@ def judge_command(
         raise MlbenchError("--judge-backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
     config = JudgeConfig(
         path=path,
-        judge=_model_options(
-            judge,
-            judge_backend,
-            dtype=dtype,
-            device=device,
-            batch_size=batch_size,
-            trust_remote_code=trust_remote_code,
-            seed=seed,
-            tensor_parallel_size=tensor_parallel_size,
-            data_parallel_size=data_parallel_size,
-            gpu_memory_utilization=gpu_memory_utilization,
-            max_model_len=max_model_len,
-            enforce_eager=enforce_eager,
-            quantization=quantization,
-            model_arg=model_arg,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            max_concurrency=max_concurrency,
-            tokenizer=tokenizer,
-        ),
+        judge=_model_options(judge, judge_backend, parameters),
         kinds=_split(judge_kind),
         langs="all" if lang.strip() == "all" else _split(lang),  # type: ignore[arg-type]
         chat=judge_chat_template,
