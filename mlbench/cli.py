@@ -320,41 +320,21 @@ def agree(
 ) -> None:
     """Cohen's κ between two label columns, per group, with a 95% bootstrap interval."""
     from mlbench.console import agreement_table
-    from mlbench.labels import (
-        agreement_by_group,
-        join_human,
-        judge_labels,
-        read_label_table,
-        require_columns,
-    )
-    from mlbench.labels import (
-        human_column as pick_human_column,
-    )
+    from mlbench.labels import agreement_by_group, file_label_rows, human_label_rows
 
     if human is not None:
-        if not source.is_dir():
-            raise MlbenchError(f"with --human, SOURCE is a run folder; {source} is not a folder")
         if a or b:
             raise MlbenchError("--a/--b compare columns of a label file; with --human the columns are human and judge")
-        human_rows = read_label_table(human)
-        require_columns(human_rows, ["id", "lang"], str(human))
-        column = pick_human_column(human_rows, kind, human_column)
-        rows, unmatched = join_human(judge_labels(source, kind), human_rows, column)
+        rows, unmatched = human_label_rows(source, human, kind, human_column)
         if unmatched:
-            print(
-                f"mlbench: warning: {unmatched} of {len(human_rows)} human labels match no sample of {source}",
-                file=sys.stderr,
-            )
-        if not rows:
-            raise MlbenchError(f"no human label in {human} matches a sample (id, lang) of {source}")
+            print(f"mlbench: warning: {unmatched} human labels match no sample of {source}", file=sys.stderr)
         a, b, by = "human", "judge", by or "lang"
     else:
         if not a or not b:
             raise MlbenchError(
                 "give the two label columns to compare: --a COLUMN --b COLUMN (or a run folder with --human)"
             )
-        rows = read_label_table(source)
-        require_columns(rows, [a, b, *([by] if by else [])], str(source))
+        rows = file_label_rows(source, [a, b, *([by] if by else [])])
     lines = agreement_by_group(rows, a, b, by=by, seed=seed)
     wide_console().print(agreement_table(lines, a, b))
     if output is not None:

@@ -211,7 +211,8 @@ def judge_run(
             judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
             settings = judge_settings(judge, backend, config.judge.model)
             for run_dir, langs in plans:
-                results.append(_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer))
+                if langs:  # a run folder without the requested languages is left alone
+                    results.append(_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer))
         return results
     finally:
         close = getattr(backend, "close", None)

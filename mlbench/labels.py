@@ -104,3 +104,23 @@ def agreement_by_group(rows: list[Row], a: str, b: str, *, by: str | None = None
     ]
     lines.append(agreement([r.get(a) for r in rows], [r.get(b) for r in rows], group="all", seed=seed))
     return lines
+
+
+def file_label_rows(path: Path, columns: Sequence[str]) -> list[Row]:
+    """The rows of a label file that must have ``columns``."""
+    rows = read_label_table(path)
+    require_columns(rows, columns, str(path))
+    return rows
+
+
+def human_label_rows(run_dir: Path, human_file: Path, kind: str, column: str | None) -> tuple[list[Row], str]:
+    """Rows with ``human`` and ``judge`` labels: the human file joined with the run's
+    ``kind`` verdicts on (id, lang), and a note on human rows that matched no sample."""
+    if not run_dir.is_dir():
+        raise MlbenchError(f"with --human, SOURCE is a run folder; {run_dir} is not a folder")
+    human = read_label_table(human_file)
+    require_columns(human, ["id", "lang"], str(human_file))
+    rows, unmatched = join_human(judge_labels(run_dir, kind), human, human_column(human, kind, column))
+    if not rows:
+        raise MlbenchError(f"no human label in {human_file} matches a sample (id, lang) of {run_dir}")
+    return rows, f"{unmatched} of {len(human)}" if unmatched else ""

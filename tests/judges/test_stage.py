@@ -208,3 +208,14 @@ def test_judging_again_is_answered_by_the_request_cache(run_dir, tmp_path):
     judge(run_dir, CachedBackend(second, tmp_path / "requests.sqlite"))
     assert len(first.loglikelihood_requests) == 64 and not second.loglikelihood_requests
     assert [r["judges"]["truth"] for r in samples(run_dir, "en")] == verdicts
+
+
+def test_runs_without_the_requested_language_are_left_alone(run_dir):
+    import shutil
+
+    spanish_only = shutil.copytree(run_dir, run_dir.parent / "spanish-only")
+    (spanish_only / "results_en.json").unlink()
+    (spanish_only / "samples_en.jsonl").unlink()
+    judged = judge(run_dir.parent, ScriptedBackend(), langs=("en",))
+    assert len(judged) == 1 and list(judged[0].languages) == ["en", "es"]
+    assert all("judges" not in r for r in samples(spanish_only, "es"))
