@@ -21,7 +21,8 @@ $(DEMO_MODEL)/config.json:
 
 demo: install $(DEMO_MODEL)/config.json
 	$(PYTHON) -m mlbench run --model $(DEMO_MODEL) --task truthfulqa_multi,veritasqa \
-		--lang all --mode all --sample --output $(DEMO_OUT)
+		--lang all --mode all --sample --output $(DEMO_OUT) \
+		--judge $(DEMO_MODEL) --judge-kind truth,info
 	$(PYTHON) -m mlbench report $(DEMO_OUT)
 
 test:
