@@ -42,7 +42,7 @@ class JudgeSpec:
     @property
     def needs(self) -> tuple[str, ...]:
         """The sample fields the template uses, e.g. ("question", "answer")."""
-        used = {name for _, name, _, _ in string.Formatter().parse(self.text) if name}
+        used = _fields_in(self.text)
         return tuple(f for f in FIELDS if f in used)
 
     def vocabulary(self) -> dict[str, str]:
@@ -70,7 +70,7 @@ def load_spec(kind: str) -> JudgeSpec:
         max_new_tokens=int(data.get("max_new_tokens", 8)),
         sha256=hashlib.sha256(raw).hexdigest()[:16],
     )
-    unknown = set(spec.needs) ^ set(_fields_in(spec.text))
+    unknown = _fields_in(spec.text) - set(FIELDS)
     if spec.output not in ("yes_no", "label", "claims") or unknown:
         raise MlbenchError(f"prompts/judges/{kind}.toml: bad output {spec.output!r} or fields {sorted(unknown)}")
     return spec
