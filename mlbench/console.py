@@ -11,25 +11,23 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from mlbench.pipeline import RunObserver
-from mlbench.results import count_names, format_value, shown_metrics
 from mlbench.schema import RunResult
 from mlbench.stats.agreement import Agreement
+from mlbench.tables import TextTable, run_tables
 
 
-def results_table(run: RunResult, metric_order: list[str]) -> Table:
-    table = Table(title=f"{run.model} · {run.task}", title_justify="left")
-    table.add_column("metric")
-    for lang in run.languages:
-        table.add_column(lang, justify="right")
-    table.add_row("n", *(str(r.n) for r in run.languages.values()))
-    for metric in shown_metrics(run, metric_order):
-        table.add_row(
-            metric,
-            *(format_value(metric, r.metrics[metric]) if metric in r.metrics else "–" for r in run.languages.values()),
-        )
-    for name in count_names(run):
-        table.add_row(name, *(str(r.counts.get(name, 0)) for r in run.languages.values()))
-    return table
+def rich_table(table: TextTable) -> Table:
+    """A TextTable for the terminal: first column left, the rest right-aligned."""
+    shown = Table(title=table.title, title_justify="left", caption=" ".join(table.notes[1:]) or None)
+    for i, column in enumerate(table.columns):
+        shown.add_column(column, justify="left" if i == 0 else "right")
+    for row in table.rows:
+        shown.add_row(*row)
+    return shown
+
+
+def results_tables(run: RunResult, metric_order: list[str], group_name: str = "group") -> list[Table]:
+    return [rich_table(table) for table in run_tables(run, metric_order, group_name)]
 
 
 class RichObserver(RunObserver):
@@ -52,9 +50,10 @@ class RichObserver(RunObserver):
         bar = progress.add_task(f"{task} {lang}", total=total, completed=done)
         return lambda n: progress.advance(bar, n)
 
-    def finish(self, run: RunResult, metric_order: list[str]) -> None:
+    def finish(self, run: RunResult, metric_order: list[str], group_name: str = "group") -> None:
         self.close()
-        self.console.print(results_table(run, metric_order))
+        for table in results_tables(run, metric_order, group_name):
+            self.console.print(table)
 
     def warn(self, message: str) -> None:
         print(f"mlbench: warning: {message}", file=sys.stderr)

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import MlbenchError
+from mlbench.evidence import SearchClient, SearchError, evidence_text
 from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
 from mlbench.pipeline import RunObserver, aggregate, metric_order
@@ -36,6 +37,7 @@ from mlbench.results import (
 )
 from mlbench.schema import JudgeItem, RunResult, Verdict
 from mlbench.tasks import get_task
+from mlbench.tasks.base import Task
 
 ScoringChoice = Literal["auto", "logprob", "generate"]
 
@@ -51,6 +53,7 @@ class JudgeConfig:
     resume: bool = False
     cache_dir: Path | None = None
     chunk_size: int = 32
+    search: SearchClient | None = None  # evidence for claim_support where no human answer
 
 
 def find_run_dirs(path: Path) -> list[Path]:
@@ -98,29 +101,57 @@ def judge_settings(judge: Judge, backend: Backend, model: str) -> dict[str, Any]
     return {**settings, "settings_hash": digest}
 
 
-def judge_items(record: dict[str, Any], spec: JudgeSpec) -> list[JudgeItem] | str:
-    """What the judge reads of a sample, or why there is nothing to judge."""
+def evidence_source(record: dict[str, Any], search: SearchClient | None) -> str | None:
+    """Where a sample's claims are checked: its human reference answer, else the search
+    service, else nowhere (factuality is then n/a)."""
+    if record.get("reference"):
+        return "human"
+    return "search" if search is not None else None
+
+
+def judge_items(
+    record: dict[str, Any], spec: JudgeSpec, skip_reason: str | None = None, search: SearchClient | None = None
+) -> list[JudgeItem] | str:
+    """What the judge reads of a sample, or why there is nothing to judge. Raises
+    SearchError when the evidence could not be fetched."""
     outputs = record.get("outputs", {})
     if "answer" not in outputs:
         return "no answer to judge (the generation failed)" if outputs.get("error") else "no generated answer"
     question, reference = record.get("question"), record.get("reference", "")
     if not question:
         raise MlbenchError(f"sample {record.get('id')} has no question saved: rerun it with this mlbench version")
-    if "reference" in spec.needs and not reference:
-        return "no reference answer"
+    if skip_reason:
+        return skip_reason
     if spec.kind != "claim_support":
+        if "reference" in spec.needs and not reference:
+            return "no reference answer"
         return [JudgeItem(question, outputs["answer"], reference)]
     claims = record.get("judges", {}).get("claims", {})
     if claims.get("label") != "parsed":
         return "no extracted claims (judge with --judge-kind claims first)"
-    return [JudgeItem(question, outputs["answer"], reference, claim) for claim in claims["claims"]]
+    source = evidence_source(record, search)
+    if source is None:
+        return "no evidence: the question has no human answer and no --search-url was given"
+    if source == "human" or search is None:
+        return [JudgeItem(question, outputs["answer"], reference, claim) for claim in claims["claims"]]
+    return [
+        JudgeItem(question, outputs["answer"], evidence_text(search.snippets(claim)), claim)
+        for claim in claims["claims"]
+    ]
 
 
-def verdict_entry(spec: JudgeSpec, items: list[JudgeItem], verdicts: list[Verdict]) -> dict[str, Any]:
+def verdict_entry(
+    spec: JudgeSpec, items: list[JudgeItem], verdicts: list[Verdict], source: str | None = None
+) -> dict[str, Any]:
     """The ``judges.<kind>`` block of one sample."""
     if spec.kind != "claim_support":
         return verdicts[0].to_json()
-    per_claim = [{"claim": item.claim, **v.to_json()} for item, v in zip(items, verdicts)]
+    per_claim = []
+    for item, verdict in zip(items, verdicts):
+        line = {"claim": item.claim, **verdict.to_json()}
+        if source == "search":
+            line["evidence"] = item.reference  # the snippets, kept to show why
+        per_claim.append(line)
     entry: dict[str, Any] = {"claims": per_claim}
     failure = next((v.error for v in verdicts if v.error), None)
     if failure:
@@ -141,26 +172,46 @@ def needs_verdict(record: dict[str, Any], kind: str, settings_hash: str, resume:
 
 
 def judge_records(
-    judge: Judge, backend: Backend, records: list[dict[str, Any]], settings: dict[str, Any]
+    judge: Judge,
+    backend: Backend,
+    records: list[dict[str, Any]],
+    settings: dict[str, Any],
+    task: Task | None = None,
+    search: SearchClient | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Verdict blocks by sample id for ``records`` (one backend call for all of them)."""
-    planned = {str(r["id"]): judge_items(r, judge.spec) for r in records}
+    planned: dict[str, list[JudgeItem] | str | SearchError] = {}
+    for record in records:
+        skip = task.judge_skip_reason(record) if task is not None else None
+        try:
+            planned[str(record["id"])] = judge_items(record, judge.spec, skip, search)
+        except SearchError as error:
+            planned[str(record["id"])] = error
     flat = [item for items in planned.values() if isinstance(items, list) for item in items]
     verdicts = iter(judge.verdicts(backend, flat))
     stamp = {"judge": settings["judge"], "settings_hash": settings["settings_hash"]}
+    by_id = {str(r["id"]): r for r in records}
     entries = {}
     for sample_id, items in planned.items():
-        if isinstance(items, str):
-            entries[sample_id] = {**stamp, "skipped": items}
+        source = evidence_source(by_id[sample_id], search) if judge.spec.kind == "claim_support" else None
+        extra = {"evidence": source} if judge.spec.kind == "claim_support" else {}
+        if isinstance(items, SearchError):
+            entries[sample_id] = {**stamp, **extra, "judge_error": str(items)}
+        elif isinstance(items, str):
+            entries[sample_id] = {**stamp, **extra, "skipped": items}
         else:
-            entries[sample_id] = {**stamp, **verdict_entry(judge.spec, items, [next(verdicts) for _ in items])}
+            verdict = verdict_entry(judge.spec, items, [next(verdicts) for _ in items], source)
+            entries[sample_id] = {**stamp, **extra, **verdict}
     return entries
 
 
-def apply_entries(record: dict[str, Any], kind: str, entry: dict[str, Any]) -> None:
+def apply_entries(record: dict[str, Any], kind: str, entry: dict[str, Any], task: Task) -> None:
+    """Put a verdict block into a saved sample and recompute what depends on verdicts."""
     record.setdefault("judges", {})[kind] = entry
-    kept = {k: v for k, v in record.get("metrics", {}).items() if k not in JUDGE_METRICS}
+    derived = set(JUDGE_METRICS) | set(task.combined_metric_names)
+    kept = {k: v for k, v in record.get("metrics", {}).items() if k not in derived}
     record["metrics"] = {**kept, **judged_metrics(record["judges"])}
+    record["metrics"].update(task.combined_metrics(record))
 
 
 def chained_judge_options(run: ModelOptions, judge: str, backend: str, base_url: str | None) -> ModelOptions:
@@ -265,11 +316,11 @@ def _judge_run_dir(
         progress = observer.start(f"{task.name} · {kind} judge", lang, len(records), len(records) - len(todo))
         for start in range(0, len(todo), config.chunk_size):
             chunk = todo[start : start + config.chunk_size]
-            entries = judge_records(judge, backend, chunk, settings)
+            entries = judge_records(judge, backend, chunk, settings, task, config.search)
             with run_dir_lock(run_dir):
                 current = read_samples(path, chash)
                 for sample_id, entry in entries.items():
-                    apply_entries(current[sample_id], kind, entry)
+                    apply_entries(current[sample_id], kind, entry, task)
                 rewrite_samples(path, current.values())
             progress(len(chunk))
         with run_dir_lock(run_dir):
@@ -281,6 +332,6 @@ def _judge_run_dir(
             language = aggregate(lang, list(records.values()), order, int(run_config.get("seed", 0)))
             write_language(run_dir, language, run_config, chash)
         template = RunResult(overview["model"], task.name, run_config, {})
-        result, _ = merge_run(run_dir, template, chash, order, task.languages)
-    observer.finish(result, order)
+        result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name)
+    observer.finish(result, order, task.group_name)
     return result

@@ -19,6 +19,7 @@ from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import subset
 from mlbench.metrics.judged import JUDGE_METRICS
+from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.provenance import provenance
 from mlbench.results import append_samples, merge_run, model_slug, read_samples, samples_path, write_language
 from mlbench.schema import LanguageResult, RunResult, Sample, SampleResult
@@ -67,7 +68,7 @@ class RunObserver:
     def start(self, task: str, lang: str, total: int, done: int) -> Callable[[int], None]:
         return lambda n: None
 
-    def finish(self, run: RunResult, metric_order: list[str]) -> None:
+    def finish(self, run: RunResult, metric_order: list[str], group_name: str = "group") -> None:
         pass
 
     def warn(self, message: str) -> None:
@@ -149,6 +150,7 @@ def score_samples(
     outputs: list[dict[str, Any]] = [{} for _ in samples]
     metrics: list[dict[str, float]] = [{} for _ in samples]
     prompts: list[Any] = [None] * len(samples)
+    surfaces: list[dict[str, Any] | None] = [None] * len(samples)
     if "mc" in modes:
         per_sample = [task.mc_requests(s, data, options) for s in samples]
         flat = [r for requests in per_sample for r in requests]
@@ -175,16 +177,36 @@ def score_samples(
             out, values = task.score_gen(sample, generation)
             outputs[i].update(out)
             metrics[i].update(values)
+            # Every generated answer gets the surface checks, whatever the benchmark.
+            surfaces[i] = surface_block(out["answer"], sample.lang)
+            metrics[i].update(surface_metrics(surfaces[i], sample.lang))
     progress(len(samples))
-    return [
-        SampleResult(s.id, s.lang, prompts[i], outputs[i], metrics[i], chash, s.question, s.best_answer)
+    results = [
+        SampleResult(
+            s.id,
+            s.lang,
+            prompts[i],
+            outputs[i],
+            metrics[i],
+            chash,
+            s.question,
+            task.reference(s),
+            surfaces[i],
+            task.sample_group(s),
+        )
         for i, s in enumerate(samples)
     ]
+    for result in results:
+        result.metrics.update(task.combined_metrics(result.to_json()))
+    return results
 
 
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
-    """The metrics of a run in table order: the task's, then any a judge added."""
-    return [m for mode in modes for m in task.metrics[mode]] + list(JUDGE_METRICS)
+    """The metrics of a run in table order: the task's, the surface checks of generated
+    answers, those a judge adds, then the task's combined scores."""
+    surface = list(SURFACE_METRICS) if "gen" in modes else []
+    own = [m for mode in modes for m in task.metrics[mode]]
+    return own + surface + list(JUDGE_METRICS) + list(task.combined_metric_names)
 
 
 def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
@@ -193,6 +215,14 @@ def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str],
     failed, skipped and unreadable judge verdicts."""
     # In id order, so the bootstrap draws the same intervals whichever stage aggregates.
     records = sorted(records, key=lambda r: str(r.get("id", "")))
+    result = _summarize_records(lang, records, metric_names, seed)
+    for group in sorted({r["group"] for r in records if r.get("group") is not None}):
+        mine = [r for r in records if r.get("group") == group]
+        result.groups[group] = _summarize_records(lang, mine, metric_names, seed)
+    return result
+
+
+def _summarize_records(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
     summary = {}
     for metric in metric_names:
         values = [r["metrics"][metric] for r in records if metric in r["metrics"]]
@@ -201,6 +231,7 @@ def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str],
     counts = {
         "empty_generations": sum(bool(r["outputs"].get("empty")) for r in records),
         "failed": sum(bool(r["outputs"].get("error")) for r in records),
+        "language_not_judged": sum(r.get("surface", {}).get("language", {}).get("status") == "n/a" for r in records),
         **judge_counts(records),
     }
     return LanguageResult(lang, len(records), summary, {k: v for k, v in counts.items() if v})
@@ -266,9 +297,14 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
         settings = provenance(config, task, modes, backend, timings)
         write_language(run_dir, language, settings, chash)
         result, other_settings = merge_run(
-            run_dir, RunResult(config.model.model, task.name, settings, {}), chash, order, task.languages
+            run_dir,
+            RunResult(config.model.model, task.name, settings, {}),
+            chash,
+            order,
+            task.languages,
+            task.group_name,
         )
     if other_settings:
         observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
-    observer.finish(result, order)
+    observer.finish(result, order, task.group_name)
     return result

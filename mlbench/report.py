@@ -10,7 +10,8 @@ from pathlib import Path
 
 from rich.table import Table
 
-from mlbench.results import find_runs, format_value
+from mlbench.results import find_runs
+from mlbench.tables import format_value
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import Any
 
 from mlbench.errors import MlbenchError
 from mlbench.schema import LanguageResult, MetricValue, RunResult, SampleResult
+from mlbench.tables import run_tables, to_markdown
 
 
 def model_slug(model: str) -> str:
@@ -76,17 +77,26 @@ def run_to_json(run: RunResult) -> dict[str, Any]:
         "model": run.model,
         "task": run.task,
         "config": run.config,
-        "results": {
-            lang: {"n-samples": result.n, **result.counts, **{k: v.to_json() for k, v in result.metrics.items()}}
-            for lang, result in run.languages.items()
-        },
+        "results": {lang: language_to_json(result) for lang, result in run.languages.items()},
     }
 
 
+def language_to_json(result: LanguageResult) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "n-samples": result.n,
+        **result.counts,
+        **{k: v.to_json() for k, v in result.metrics.items()},
+    }
+    if result.groups:
+        block["groups"] = {name: language_to_json(group) for name, group in result.groups.items()}
+    return block
+
+
 def language_from_json(lang: str, block: dict[str, Any]) -> LanguageResult:
-    metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict)}
+    metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict) and k != "groups"}
     counts = {k: v for k, v in block.items() if isinstance(v, int) and k != "n-samples"}
-    return LanguageResult(lang, int(block["n-samples"]), metrics, counts)
+    groups = {name: language_from_json(lang, group) for name, group in block.get("groups", {}).items()}
+    return LanguageResult(lang, int(block["n-samples"]), metrics, counts, groups)
 
 
 def run_from_json(data: dict[str, Any]) -> RunResult:
@@ -124,7 +134,7 @@ def rewrite_samples(path: Path, records: Iterable[dict[str, Any]]) -> None:
 
 def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any], config_hash: str) -> None:
     """One language's result, in a file only this language's job writes."""
-    block = run_to_json(RunResult("", "", {}, {result.lang: result}))["results"][result.lang]
+    block = language_to_json(result)
     payload = {"lang": result.lang, "config_hash": config_hash, "config": config, "result": block}
     _write_atomic(language_path(run_dir, result.lang), json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
@@ -144,7 +154,12 @@ def run_dir_lock(run_dir: Path) -> Iterator[None]:
 
 
 def merge_run(
-    run_dir: Path, run: RunResult, config_hash: str, metric_order: list[str], lang_order: Iterable[str] = ()
+    run_dir: Path,
+    run: RunResult,
+    config_hash: str,
+    metric_order: list[str],
+    lang_order: Iterable[str] = (),
+    group_name: str = "group",
 ) -> tuple[RunResult, list[str]]:
     """Rebuild results.json and table.md from every ``results_<lang>.json`` written with
     ``config_hash``; ``run`` gives the model, task and config. Returns the merged run and
@@ -174,47 +189,8 @@ def merge_run(
             {lang: languages[lang] for lang in ordered},
         )
         _write_atomic(run_dir / "results.json", json.dumps(run_to_json(merged), indent=2, ensure_ascii=False) + "\n")
-        _write_atomic(run_dir / "table.md", markdown_table(merged, metric_order))
+        _write_atomic(run_dir / "table.md", to_markdown(run_tables(merged, metric_order, group_name)))
     return merged, other_settings
-
-
-def format_value(metric: str, value: MetricValue, *, compact: bool = False) -> str:
-    """``mean [low, high]``; BLEU and log-prob metrics with 2 decimals, proportions with 4
-    (3 when ``compact``, for wide cross-language tables)."""
-    digits = 2 if metric.startswith(("bleu", "lprob")) else 3 if compact else 4
-    return f"{value.value:.{digits}f} [{value.ci_low:.{digits}f}, {value.ci_high:.{digits}f}]"
-
-
-def markdown_table(run: RunResult, metric_order: list[str]) -> str:
-    langs = list(run.languages)
-    lines = [
-        f"# {run.model} — {run.task}",
-        "",
-        "Mean with 95% bootstrap interval over questions.",
-        "",
-        "| metric | " + " | ".join(langs) + " |",
-        "|---|" + "---|" * len(langs),
-        "| n | " + " | ".join(str(run.languages[lang].n) for lang in langs) + " |",
-    ]
-    for metric in shown_metrics(run, metric_order):
-        cells = [
-            format_value(metric, run.languages[lang].metrics[metric]) if metric in run.languages[lang].metrics else "–"
-            for lang in langs
-        ]
-        lines.append(f"| {metric} | " + " | ".join(cells) + " |")
-    for name in count_names(run):
-        lines.append(f"| {name} | " + " | ".join(str(run.languages[lang].counts.get(name, 0)) for lang in langs) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def shown_metrics(run: RunResult, metric_order: list[str]) -> list[str]:
-    """The metrics of ``metric_order`` that some language has (judge metrics appear once judged)."""
-    return [m for m in metric_order if any(m in result.metrics for result in run.languages.values())]
-
-
-def count_names(run: RunResult) -> list[str]:
-    """The counts any language has (failed samples, judge errors, unparsed verdicts), sorted."""
-    return sorted({name for result in run.languages.values() for name in result.counts})
 
 
 def find_runs(root: Path) -> list[tuple[Path, RunResult]]:

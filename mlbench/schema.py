@@ -113,9 +113,13 @@ class SampleResult:
     # on another machine): the bare question and the reference answer.
     question: str = ""
     reference: str = ""
+    # Wrong language, repetition and markers of the generated answer (metrics/surface.py).
+    surface: dict[str, Any] | None = None
+    # The subset a question belongs to, for per-group tables (CaLMQA: its kind).
+    group: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        record = {
             "id": self.id,
             "lang": self.lang,
             "question": self.question,
@@ -125,6 +129,11 @@ class SampleResult:
             "metrics": self.metrics,
             "config_hash": self.config_hash,
         }
+        if self.surface is not None:
+            record["surface"] = self.surface
+        if self.group is not None:
+            record["group"] = self.group
+        return record
 
 
 @dataclass(frozen=True)
@@ -182,6 +191,8 @@ class LanguageResult:
     metrics: dict[str, MetricValue]
     # Counts worth a reader's attention, e.g. {"empty_generations": 2}.
     counts: dict[str, int] = field(default_factory=dict)
+    # The same summary per question group (CaLMQA: culturally specific / agnostic).
+    groups: dict[str, LanguageResult] = field(default_factory=dict)
 
 
 @dataclass

@@ -43,6 +43,10 @@ class Task(ABC):
     hub_id: ClassVar[str]
     default_fewshot: ClassVar[int] = 0
     metrics: ClassVar[dict[str, tuple[str, ...]]]
+    # Scores a task builds from several stages (CaLMQA's overall), after the judges' metrics.
+    combined_metric_names: ClassVar[tuple[str, ...]] = ()
+    # What the column of per-group tables is called (see ``sample_group``).
+    group_name: ClassVar[str] = "group"
     prompt_files: ClassVar[tuple[str, ...]]
 
     def fewshot(self, options: TaskOptions) -> int:
@@ -67,6 +71,23 @@ class Task(ABC):
     def adapt_user_samples(self, samples: list[Sample]) -> list[Sample]:
         """Fill in what the task needs from user JSONL rows (e.g. MC targets)."""
         return samples
+
+    def reference(self, sample: Sample) -> str:
+        """The reference answer saved with a sample, for judges that compare against one."""
+        return sample.best_answer
+
+    def sample_group(self, sample: Sample) -> str | None:
+        """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""
+        return None
+
+    def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:
+        """Scores built from a saved sample's surface block, verdicts and metrics; called
+        after scoring and again after every judge."""
+        return {}
+
+    def judge_skip_reason(self, record: dict[str, Any]) -> str | None:
+        """Why a judge must not read this sample's answer (None: judge it)."""
+        return None
 
     @abstractmethod
     def load_language(self, lang: str, source: DataSource) -> LanguageData: ...

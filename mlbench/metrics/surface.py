@@ -1,0 +1,127 @@
+"""Surface issues of a generated answer (SPEC.md §5, applied to every generative task):
+wrong language, repetition, and textual markers of a non-answer.
+
+An answer has a surface issue when it is in the wrong language or repeats itself; the
+markers (apology, refusal, ...) are reported beside, not counted in the issue.
+
+>>> repetition("one two three four five " * 3)
+False
+>>> detect_language("Short.", "eu").status
+'n/a'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mlbench.metrics.langid import UNKNOWN, UNRELIABLE, detect
+from mlbench.metrics.markers import MARKERS, markers
+from mlbench.o200k import o200k_encoding
+
+__all__ = [
+    "LangResult",
+    "detect_language",
+    "markers",
+    "repetition",
+    "surface_block",
+    "surface_metrics",
+    "SURFACE_METRICS",
+]
+
+MIN_CHARACTERS = 20  # shorter answers say too little to identify their language
+REPEAT_WINDOW = 20  # tokens in a repeated sequence
+REPEAT_COUNT = 4  # occurrences that make it a repetition
+
+# Per-sample metrics (0/1), in table order. Markers carry a prefix: "refusal" is also a
+# benchmark's own judged metric (MSQAD).
+SURFACE_METRICS = (
+    "wrong_language",
+    "repetition",
+    "surface_issue",
+    *(f"marker_{m}" for m in MARKERS),
+)
+
+_FENCED_CODE = re.compile(r"```.*?(```|$)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_URL = re.compile(r"https?://\S+|www\.\S+")
+
+
+@dataclass(frozen=True)
+class LangResult:
+    """``status``: ``ok`` (the expected language), ``wrong``, or ``n/a`` (not judged:
+    ``reason`` says why)."""
+
+    status: Literal["ok", "wrong", "n/a"]
+    expected: str
+    detected: str | None = None
+    confidence: float | None = None
+    detector: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+def prose(text: str) -> str:
+    """The answer without code blocks and URLs, which are not in any human language."""
+    return _URL.sub(" ", _INLINE_CODE.sub(" ", _FENCED_CODE.sub(" ", text))).strip()
+
+
+def detect_language(text: str, expected: str) -> LangResult:
+    """Is ``text`` in ``expected``? ``n/a`` where no detector can tell that language, or
+    the answer is too short or only code and numbers."""
+    if expected in UNRELIABLE:
+        return LangResult("n/a", expected, reason="no reliable detector for this language")
+    if len(text.strip()) < MIN_CHARACTERS:
+        return LangResult("n/a", expected, reason=f"shorter than {MIN_CHARACTERS} characters")
+    body = prose(text)
+    if sum(ch.isalpha() for ch in body) < MIN_CHARACTERS:
+        return LangResult("n/a", expected, reason="code, numbers or links only")
+    found = detect(body, expected)
+    if found.code in UNKNOWN:
+        return LangResult("n/a", expected, reason="the detector could not tell", detector=found.detector)
+    status = "ok" if found.code == expected else "wrong"
+    return LangResult(status, expected, found.code, round(found.confidence, 4), found.detector)
+
+
+def repetition(text: str, window: int = REPEAT_WINDOW, count: int = REPEAT_COUNT) -> bool:
+    """True when some run of ``window`` o200k_base tokens occurs ``count`` or more times
+    (occurrences may overlap)."""
+    tokens = o200k_encoding().encode(text, disallowed_special=())
+    if len(tokens) < window:
+        return False
+    runs = Counter(tuple(tokens[i : i + window]) for i in range(len(tokens) - window + 1))
+    return max(runs.values()) >= count
+
+
+def surface_block(text: str, lang: str) -> dict[str, Any]:
+    """The ``surface`` block saved with a generated sample."""
+    language = detect_language(text, lang)
+    repeated = repetition(text)
+    return {
+        "language": language.to_json(),
+        "repetition": repeated,
+        "markers": sorted(markers(text, lang)),
+        "issue": language.status == "wrong" or repeated,
+    }
+
+
+def surface_metrics(block: Mapping[str, Any], lang: str) -> dict[str, float]:
+    """Per-sample 0/1 values of SURFACE_METRICS. ``wrong_language`` is absent where the
+    language was not judged (n/a), and ``marker_language_named`` for English questions."""
+    values = {
+        "repetition": float(block["repetition"]),
+        "surface_issue": float(block["issue"]),
+    }
+    if block["language"]["status"] != "n/a":
+        values["wrong_language"] = float(block["language"]["status"] == "wrong")
+    found = set(block["markers"])
+    for marker in MARKERS:
+        if marker == "language_named" and lang == "en":
+            continue
+        values[f"marker_{marker}"] = float(marker in found)
+    return {name: values[name] for name in SURFACE_METRICS if name in values}

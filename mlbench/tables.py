@@ -1,0 +1,147 @@
+"""What a run's tables show, decided once: table.md (markdown) and the terminal (rich)
+render the same ``TextTable`` objects.
+
+A run has up to three tables: its metrics by language; the surface issues of its
+generated answers, one row per language; and, when its questions fall into groups
+(CaLMQA's culturally specific / agnostic), every metric per language × group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlbench.languages import LANGUAGES
+from mlbench.metrics.markers import MARKERS
+from mlbench.metrics.surface import SURFACE_METRICS
+from mlbench.schema import LanguageResult, MetricValue, RunResult
+
+LOW_RESOURCE_MARK = "†"
+SURFACE_COLUMNS = {
+    "wrong_language": "wrong language",
+    "repetition": "repetition",
+    "surface_issue": "any issue",
+    **{f"marker_{m}": m.replace("_", " ") for m in MARKERS},
+}
+
+
+@dataclass
+class TextTable:
+    title: str
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def format_value(metric: str, value: MetricValue, *, compact: bool = False) -> str:
+    """``mean [low, high]``; BLEU and log-prob metrics with 2 decimals, proportions with 4
+    (3 when ``compact``, for wide cross-language tables)."""
+    digits = 2 if metric.startswith(("bleu", "lprob")) else 3 if compact else 4
+    return f"{value.value:.{digits}f} [{value.ci_low:.{digits}f}, {value.ci_high:.{digits}f}]"
+
+
+def format_percent(value: MetricValue) -> str:
+    return f"{100 * value.value:.1f} [{100 * value.ci_low:.1f}, {100 * value.ci_high:.1f}]"
+
+
+def shown_metrics(run: RunResult, metric_order: list[str]) -> list[str]:
+    """The metrics of ``metric_order`` that some language has (judge metrics appear once judged)."""
+    return [m for m in metric_order if any(m in result.metrics for result in run.languages.values())]
+
+
+def count_names(run: RunResult) -> list[str]:
+    """The counts any language has (failed samples, judge errors, unparsed verdicts), sorted."""
+    return sorted({name for result in run.languages.values() for name in result.counts})
+
+
+def language_label(lang: str) -> str:
+    low = lang in LANGUAGES and LANGUAGES[lang].resource == "low"
+    return lang + LOW_RESOURCE_MARK if low else lang
+
+
+def _low_resource_note(langs: list[str]) -> list[str]:
+    if any(language_label(lang) != lang for lang in langs):
+        return [f"{LOW_RESOURCE_MARK} low-resource language"]
+    return []
+
+
+def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
+    """Metrics as rows, languages as columns (surface issues have their own table)."""
+    langs = list(run.languages)
+    table = TextTable(
+        f"{run.model} — {run.task}",
+        ["metric", *(language_label(lang) for lang in langs)],
+        notes=["Mean with 95% bootstrap interval over questions.", *_low_resource_note(langs)],
+    )
+    table.rows.append(["n", *(str(run.languages[lang].n) for lang in langs)])
+    for metric in shown_metrics(run, metric_order):
+        if metric in SURFACE_METRICS:
+            continue
+        table.rows.append([metric, *(_cell(metric, run.languages[lang]) for lang in langs)])
+    for name in count_names(run):
+        table.rows.append([name, *(str(run.languages[lang].counts.get(name, 0)) for lang in langs)])
+    return table
+
+
+def _cell(metric: str, result: LanguageResult) -> str:
+    return format_value(metric, result.metrics[metric]) if metric in result.metrics else "–"
+
+
+def surface_table(run: RunResult) -> TextTable | None:
+    """Share of generated answers with each surface issue and marker, per language."""
+    shown = [m for m in SURFACE_METRICS if any(m in r.metrics for r in run.languages.values())]
+    if not shown:
+        return None
+    langs = list(run.languages)
+    table = TextTable(
+        "Surface issues of the generated answers (% of answers, 95% interval)",
+        ["language", "n", "language not judged", *(SURFACE_COLUMNS[m] for m in shown)],
+        notes=[
+            "Any issue = wrong language or repetition; the markers are reported beside it. "
+            "Wrong language leaves out the answers whose language was not judged "
+            "(unreliable detector for the language, too short, or code only).",
+            *_low_resource_note(langs),
+        ],
+    )
+    for lang in langs:
+        result = run.languages[lang]
+        cells = [format_percent(result.metrics[m]) if m in result.metrics else "n/a" for m in shown]
+        table.rows.append(
+            [language_label(lang), str(result.n), str(result.counts.get("language_not_judged", 0)), *cells]
+        )
+    return table
+
+
+def group_table(run: RunResult, metric_order: list[str], group_name: str = "group") -> TextTable | None:
+    """Every metric per language × question group, with n."""
+    if not any(result.groups for result in run.languages.values()):
+        return None
+    metrics = [m for m in shown_metrics(run, metric_order) if not m.startswith("marker_")]
+    langs = list(run.languages)
+    table = TextTable(
+        f"By language and {group_name}",
+        ["language", group_name, "n", *metrics],
+        notes=["Mean with 95% bootstrap interval over the questions of each group.", *_low_resource_note(langs)],
+    )
+    for lang in langs:
+        for name, group in run.languages[lang].groups.items():
+            table.rows.append([language_label(lang), name, str(group.n), *(_cell(m, group) for m in metrics)])
+    return table
+
+
+def run_tables(run: RunResult, metric_order: list[str], group_name: str = "group") -> list[TextTable]:
+    tables = [metric_table(run, metric_order), surface_table(run), group_table(run, metric_order, group_name)]
+    return [t for t in tables if t is not None]
+
+
+def to_markdown(tables: list[TextTable]) -> str:
+    blocks = []
+    for level, table in enumerate(tables):
+        lines = [("# " if level == 0 else "## ") + table.title, ""]
+        lines += [note for note in table.notes[:1]] + ([""] if table.notes else [])
+        lines.append("| " + " | ".join(table.columns) + " |")
+        lines.append("|" + "---|" * len(table.columns))
+        lines += ["| " + " | ".join(row) + " |" for row in table.rows]
+        if len(table.notes) > 1:
+            lines += ["", *table.notes[1:]]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
