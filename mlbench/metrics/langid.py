@@ -22,7 +22,8 @@ CLD2_FIRST = frozenset({"aa", "hil", "tn", "fj", "sm", "to", "rn", "wo", "hi", "
 UNRELIABLE = frozenset({"bal", "hil", "pap", "rn"})
 # Detector codes → ours. CLD2 keeps old ISO codes; py3langid splits off Wu and Cantonese,
 # which for an answer to a Chinese question is a misreading of written Chinese.
-ALIASES = {"iw": "he", "zh-Hant": "zh", "jw": "jv", "wuu": "zh", "yue": "zh"}
+# (polyglot reports CLD2's codes through ICU locales: "zh-Hant" comes back as "zh_Hant".)
+ALIASES = {"iw": "he", "zh-Hant": "zh", "zh_Hant": "zh", "jw": "jv", "wuu": "zh", "yue": "zh"}
 UNKNOWN = {"un", "xx", "zxx"}
 
 
@@ -42,7 +43,6 @@ def clean_for_detection(text: str) -> str:
 
 def detect(text: str, expected: str) -> Detection:
     """The language of ``text`` by the detector SPEC.md assigns to ``expected``."""
-    text = clean_for_detection(text)
     if expected in CLD2_FIRST:
         found = detect_cld2(text)
         if found.code not in UNKNOWN:
@@ -52,9 +52,14 @@ def detect(text: str, expected: str) -> Detection:
 
 def detect_cld2(text: str) -> Detection:
     """CLD2's reliable answer, else its best effort, else "un" (polyglot's rule)."""
+    text = clean_for_detection(text)
     polyglot = _polyglot_detector()
     if polyglot is not None:
         return _via_polyglot(polyglot, text)
+    return _via_pycld2(text)
+
+
+def _via_pycld2(text: str) -> Detection:
     import pycld2
 
     reliable, _, top = pycld2.detect(text.encode("utf-8"), bestEffort=False)
@@ -96,7 +101,7 @@ def polyglot_available() -> bool:
 
 
 def detect_py3langid(text: str) -> Detection:
-    code, probability = _py3langid().classify(text)
+    code, probability = _py3langid().classify(clean_for_detection(text))
     return Detection(ALIASES.get(code, code), float(probability), "py3langid")
 
 

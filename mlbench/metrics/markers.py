@@ -26,11 +26,16 @@ except ModuleNotFoundError:  # Python 3.10
 MARKERS = ("apology", "refusal", "language_named", "translation_request", "emoji")
 PHRASE_MARKERS = ("apology", "refusal", "translation_request")
 
-# Pictographic emoji and their modifiers; not arrows, check marks or other symbols that
-# plain text uses.
+# Emoji: the pictographs beyond the Basic Multilingual Plane, the few BMP symbols drawn as
+# emoji by default (Unicode's Emoji_Presentation), and any symbol followed by the emoji
+# variation selector. Arrows, check marks and stars that plain text uses are not emoji.
 EMOJI = re.compile(
-    "[\U0001f300-\U0001f5ff\U0001f600-\U0001f64f\U0001f680-\U0001f6ff\U0001f900-\U0001f9ff"
-    "\U0001fa70-\U0001faff\u2600-\u26ff\u2700-\u27bf\U0001f1e6-\U0001f1ff]"
+    "[\U0001f000-\U0001faff]"
+    "|[\u231a\u231b\u23e9-\u23ec\u23f0\u23f3\u25fd\u25fe\u2614\u2615\u2648-\u2653\u267f\u2693"
+    "\u26a1\u26aa\u26ab\u26bd\u26be\u26c4\u26c5\u26ce\u26d4\u26ea\u26f2\u26f3\u26f5\u26fa\u26fd"
+    "\u2705\u270a\u270b\u2728\u274c\u274e\u2753-\u2755\u2757\u2795-\u2797\u27b0\u27bf"
+    "\u2b1b\u2b1c\u2b50\u2b55]"
+    "|[\u2190-\u2bff]\ufe0f"
 )
 # Scripts written without spaces between words: their phrases match anywhere.
 _NO_SPACES = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
@@ -47,8 +52,15 @@ def phrase_table() -> dict[str, dict[str, list[str]]]:
 def _pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
     if not phrases:
         return None
-    parts = [re.escape(p) if _NO_SPACES.match(p) else r"(?<!\w)" + re.escape(p) for p in phrases]
-    return re.compile("|".join(parts))
+    return re.compile("|".join(_phrase_regex(p) for p in phrases))
+
+
+def _phrase_regex(phrase: str) -> str:
+    stem = phrase.endswith("*")
+    body = re.escape(phrase.rstrip("*"))
+    if _NO_SPACES.match(phrase):
+        return body
+    return r"(?<!\w)" + body + ("" if stem else r"(?!\w)")
 
 
 def language_names(lang: str) -> tuple[str, ...]:
