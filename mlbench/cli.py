@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 from rich.console import Console
@@ -126,6 +126,20 @@ def _model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
     )
 
 
+def _search_client(url: str | None, key_env: str | None, results: int) -> Any:
+    if url is None:
+        if key_env is not None:
+            raise MlbenchError("--search-api-key-env needs --search-url")
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise MlbenchError(f"--search-url must be an http(s) URL, not {url!r}")
+    from mlbench.evidence import SearchClient
+
+    client = SearchClient(url, results=results, api_key_env=key_env)
+    client.headers()  # a named key variable that is not set fails now, not mid-job
+    return client
+
+
 @app.command()
 @user_errors
 def run(
@@ -157,17 +171,22 @@ def run(
     tokenizer: opt.TokenizerOpt = None,
     chat_template: opt.ChatTemplateOpt = False,
     system_prompt: opt.SystemPromptOpt = None,
+    max_new_tokens: opt.MaxNewTokensOpt = None,
+    kind: opt.QuestionKindOpt = "all",
     output: opt.OutputOpt = Path("results"),
     resume: opt.ResumeOpt = False,
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
     chunk_size: opt.ChunkSizeOpt = 32,
     judge: opt.RunJudgeOpt = None,
-    judge_kind: opt.JudgeKindOpt = "truth",
+    judge_kind: opt.JudgeKindOpt = None,
     judge_backend: opt.JudgeBackendOpt = "auto",
     judge_base_url: opt.JudgeBaseUrlOpt = None,
     judge_chat_template: opt.JudgeChatOpt = None,
     judge_scoring: opt.JudgeScoringOpt = "auto",
+    search_url: opt.SearchUrlOpt = None,
+    search_api_key_env: opt.SearchKeyEnvOpt = None,
+    search_results: opt.SearchResultsOpt = 10,
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
     parameters = dict(locals())
@@ -194,7 +213,7 @@ def run(
         tasks=_split(task),
         langs=langs,  # type: ignore[arg-type]
         mode=_choice("mode", mode, ("mc", "gen", "all")),  # type: ignore[arg-type]
-        task_options=TaskOptions(source, fewshot, chat_template, system_prompt),
+        task_options=TaskOptions(source, fewshot, chat_template, system_prompt, max_new_tokens, kind),
         limit=limit,
         seed=seed,
         output=output,
@@ -216,12 +235,13 @@ def run(
             judge=chained_judge_options(
                 model_options, judge, _choice("judge-backend", judge_backend, BACKENDS), judge_base_url
             ),
-            kinds=_split(judge_kind),
+            kinds=_split(judge_kind or ""),
             chat=judge_chat_template,
             scoring=_choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
             resume=resume,
             cache_dir=config.cache_dir,
             chunk_size=chunk_size,
+            search=_search_client(search_url, search_api_key_env, search_results),
         )
     observer = RichObserver(wide_console())
     try:
@@ -254,7 +274,7 @@ def _judge_after_run(config: Any, judge_config: Any, tasks: list[str], observer:
 def judge_command(
     path: Annotated[Path, typer.Argument(help="A run folder (OUTPUT/<model>/<task>) or a folder of runs.")],
     judge: opt.JudgeOpt,
-    judge_kind: opt.JudgeKindOpt = "truth",
+    judge_kind: opt.JudgeKindOpt = None,
     lang: opt.LangOpt = "all",
     judge_backend: opt.JudgeBackendOpt = "auto",
     judge_chat_template: opt.JudgeChatOpt = None,
@@ -275,6 +295,9 @@ def judge_command(
     api_key_env: opt.ApiKeyEnvOpt = None,
     max_concurrency: opt.MaxConcurrencyOpt = 8,
     tokenizer: opt.TokenizerOpt = None,
+    search_url: opt.SearchUrlOpt = None,
+    search_api_key_env: opt.SearchKeyEnvOpt = None,
+    search_results: opt.SearchResultsOpt = 10,
     resume: opt.JudgeResumeOpt = False,
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
@@ -290,13 +313,14 @@ def judge_command(
     config = JudgeConfig(
         path=path,
         judge=_model_options(judge, judge_backend, parameters),
-        kinds=_split(judge_kind),
+        kinds=_split(judge_kind or ""),
         langs="all" if lang.strip() == "all" else _split(lang),  # type: ignore[arg-type]
         chat=judge_chat_template,
         scoring=_choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
         resume=resume,
         cache_dir=_cache_dir(cache_dir, no_cache),
         chunk_size=chunk_size,
+        search=_search_client(search_url, search_api_key_env, search_results),
     )
     observer = RichObserver(wide_console())
     try:
@@ -339,6 +363,46 @@ def agree(
     wide_console().print(agreement_table(lines, a, b))
     if output is not None:
         output.write_text(json.dumps([line.to_json() for line in lines], indent=2) + "\n", encoding="utf-8")
+
+
+@app.command()
+@user_errors
+def surface(
+    file: Annotated[Path, typer.Argument(help="JSONL of answers, one per line.")],
+    text_field: Annotated[
+        str, typer.Option(help="Field holding the answer; a dotted path reaches inside (outputs.answer).")
+    ] = "answer",
+    lang_field: Annotated[str, typer.Option(help="Field holding the question's language code.")] = "lang",
+    lang: Annotated[
+        Optional[str], typer.Option(help="One language code for every line (files without a language field).")
+    ] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write each answer's surface block here (JSONL).")
+    ] = None,
+    seed: opt.SeedOpt = 0,
+) -> None:
+    """Wrong language, repetition and non-answer markers of answers produced anywhere, per language."""
+    from rich.progress import Progress
+
+    from mlbench.console import rich_table
+    from mlbench.surface_file import check_answers, read_answers, surface_result
+    from mlbench.tables import surface_table
+
+    answers = read_answers(file, text_field, lang_field, lang)
+    console = wide_console()
+    with Progress(console=console, transient=True) as progress:
+        bar = progress.add_task("surface checks", total=len(answers))
+        records = check_answers(answers, lambda n: progress.advance(bar, n))
+    result = surface_result(records, str(file), seed)
+    table = surface_table(result)
+    assert table is not None  # every record has surface metrics
+    console.print(rich_table(table))
+    empty = sum(r["outputs"]["empty"] for r in records)
+    if empty:
+        print(f"{empty} empty answer(s) checked as such", file=sys.stderr)
+    if output is not None:
+        lines = [json.dumps({k: r[k] for k in ("id", "lang", "surface")}, ensure_ascii=False) for r in records]
+        output.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 @app.command()

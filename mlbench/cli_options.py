@@ -45,6 +45,18 @@ ChatTemplateOpt = Annotated[
         rich_help_panel=MODEL,
     ),
 ]
+MaxNewTokensOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        min=1,
+        help="Generated tokens per answer (default: the benchmark's own, 50 for TruthfulQA, 2048 for CaLMQA).",
+        rich_help_panel=MODEL,
+        show_default=False,
+    ),
+]
+QuestionKindOpt = Annotated[
+    str, typer.Option("--kind", help="CaLMQA questions: specific | agnostic | all.", rich_help_panel=MODEL)
+]
 SystemPromptOpt = Annotated[
     Optional[str], typer.Option(help="System message (chat) or text before the prompt.", rich_help_panel=MODEL)
 ]
@@ -179,13 +191,33 @@ RunJudgeOpt = Annotated[
     ),
 ]
 JudgeKindOpt = Annotated[
-    str,
+    Optional[str],
     typer.Option(
         "--judge-kind",
         help="truth | info | verify | relevance | correctness | claims | claim_support; comma-separated to run several "
-        "with one judge model, in order (claims before claim_support).",
+        "with one judge model, in order (claims before claim_support). Default: the benchmark's own "
+        "(truth; CaLMQA: relevance,claims,claim_support).",
+        rich_help_panel=JUDGE,
+        show_default=False,
+    ),
+]
+SearchUrlOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--search-url",
+        help="Search service for claim evidence where a question has no human answer (POST {q, num} → JSON "
+        "results with snippets; Serper's shape works).",
         rich_help_panel=JUDGE,
     ),
+]
+SearchKeyEnvOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--search-api-key-env", help="Environment variable holding the search service's key.", rich_help_panel=JUDGE
+    ),
+]
+SearchResultsOpt = Annotated[
+    int, typer.Option("--search-results", min=1, help="Search results per claim.", rich_help_panel=JUDGE)
 ]
 JudgeBackendOpt = Annotated[
     str, typer.Option("--judge-backend", help="auto | hf | vllm | openai, for the judge model.", rich_help_panel=JUDGE)

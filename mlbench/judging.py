@@ -46,7 +46,7 @@ ScoringChoice = Literal["auto", "logprob", "generate"]
 class JudgeConfig:
     path: Path  # one run folder (<out>/<model>/<task>) or a folder of them
     judge: ModelOptions
-    kinds: tuple[str, ...] = ("truth",)
+    kinds: tuple[str, ...] = ()  # empty: each run's benchmark's own (Task.default_judge_kinds)
     langs: tuple[str, ...] | Literal["all"] = "all"
     chat: bool | None = None  # None: chat when the judge has a chat template (servers: always)
     scoring: ScoringChoice = "auto"
@@ -250,10 +250,10 @@ def judge_run(
     """Judge every chosen language of every run under ``config.path``, one kind after the
     other with the same judge model; returns the rebuilt results of each run and kind."""
     observer = observer or RunObserver()
-    if not config.kinds:
-        raise MlbenchError("no judge kind given")
-    specs = [load_spec(kind) for kind in config.kinds]
     plans = plan_languages(find_run_dirs(config.path), config.langs)
+    kinds_of = {run_dir: config.kinds or _task_of(run_dir).default_judge_kinds for run_dir, _ in plans}
+    # Every kind once, in the order given (or each benchmark's order: claims before claim_support).
+    specs = [load_spec(kind) for kind in dict.fromkeys(k for kinds in kinds_of.values() for k in kinds)]
     _check_answers(plans)
     backend = (backend_factory or (lambda: create_backend(config.judge, config.cache_dir)))()
     try:
@@ -262,13 +262,22 @@ def judge_run(
             judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
             settings = judge_settings(judge, backend, config.judge.model)
             for run_dir, langs in plans:
-                if langs:  # a run folder without the requested languages is left alone
+                # A run folder without the requested languages, or whose benchmark does not
+                # use this judge by default, is left alone.
+                if langs and spec.kind in kinds_of[run_dir]:
                     results.append(_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer))
         return results
     finally:
         close = getattr(backend, "close", None)
         if close is not None:
             close()
+
+
+def _task_of(run_dir: Path) -> Task:
+    try:
+        return get_task(json.loads((run_dir / "results.json").read_text(encoding="utf-8"))["task"])
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise MlbenchError(f"{run_dir}/results.json: not an mlbench run ({error})") from None
 
 
 def plan_languages(run_dirs: list[Path], requested: tuple[str, ...] | Literal["all"]) -> list[tuple[Path, list[str]]]:
@@ -307,7 +316,7 @@ def _judge_run_dir(
 ) -> RunResult:
     kind = judge.spec.kind
     overview = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
-    task = get_task(overview["task"])
+    task = _task_of(run_dir)
     for lang in langs:
         chash = read_language(run_dir, lang)["config_hash"]
         path = samples_path(run_dir, lang)

@@ -95,6 +95,10 @@ def plan(config: RunConfig) -> list[PlannedTask]:
     for name in config.tasks:
         task = get_task(name)
         task.validate(config.task_options)
+        kind = config.task_options.question_kind
+        if kind != "all" and kind not in task.question_kinds:
+            valid = ", ".join((*task.question_kinds, "all")) if task.question_kinds else "all (it has no kinds)"
+            raise MlbenchError(f"task {name} has no question kind {kind!r}; valid: {valid}")
         modes = task.modes if config.mode == "all" else (config.mode,)
         if config.mode != "all" and config.mode not in task.modes:
             raise MlbenchError(f"task {name} has no mode {config.mode}; valid: {', '.join(task.modes)}")
@@ -133,6 +137,8 @@ def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerpri
         "source": options.source.describe(task.hub_id),
         "model": fingerprint,
     }
+    if options.max_new_tokens is not None:  # only when set, so older runs keep their hash
+        payload["max_new_tokens"] = options.max_new_tokens
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 

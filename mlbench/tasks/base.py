@@ -27,6 +27,8 @@ class TaskOptions:
     fewshot: int | None = None  # None: the task's default
     chat_template: bool = False
     system_prompt: str | None = None
+    max_new_tokens: int | None = None  # None: the task's default
+    question_kind: str = "all"  # CaLMQA: specific | agnostic | all
 
 
 @dataclass
@@ -47,6 +49,10 @@ class Task(ABC):
     combined_metric_names: ClassVar[tuple[str, ...]] = ()
     # What the column of per-group tables is called (see ``sample_group``).
     group_name: ClassVar[str] = "group"
+    # The values --kind accepts besides "all" (empty: the task has no question kinds).
+    question_kinds: ClassVar[tuple[str, ...]] = ()
+    # What `--judge` judges when no --judge-kind is given.
+    default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]
 
     def fewshot(self, options: TaskOptions) -> int:

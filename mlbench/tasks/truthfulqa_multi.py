@@ -76,7 +76,9 @@ class TruthfulQAMulti(Task):
         return outputs, {"mc1": mc1_value, "mc2": mc2_value}
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
-        return GenerationRequest(self._prompt(sample, data, options), max_new_tokens=MAX_NEW_TOKENS, stop=STOP)
+        return GenerationRequest(
+            self._prompt(sample, data, options), max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS, stop=STOP
+        )
 
     def true_references(self, sample: Sample) -> list[str]:
         refs = normalize_references(sample.correct_answers)

@@ -72,7 +72,9 @@ class VeritasQA(Task):
         return outputs, metrics
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
-        return GenerationRequest(self._prompt(sample, options), max_new_tokens=MAX_NEW_TOKENS, stop=STOP)
+        return GenerationRequest(
+            self._prompt(sample, options), max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS, stop=STOP
+        )
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
         # TruthfulQA's BLEU protocol without the extra "I have no comment." reference.

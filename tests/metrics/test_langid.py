@@ -100,7 +100,12 @@ def test_polyglot_and_pycld2_give_identical_answers():
     assert langid.polyglot_available(), "polyglot is part of the dev install (make install)"
     detector = langid._polyglot_detector()
     texts = [langid.clean_for_detection(row["text"]) for row in sentences()]
-    texts += ["這是一個用繁體字寫成的句子，我們用它來測試語言識別。", "ok", "12345 67890", "Xq zv"]  # too little text: both must say "un" the same way
+    texts += [
+        "這是一個用繁體字寫成的句子，我們用它來測試語言識別。",
+        "ok",
+        "12345 67890",
+        "Xq zv",
+    ]  # too little text: both must say "un" the same way
     for text in texts:
         via_polyglot = langid._via_polyglot(detector, text)
         via_pycld2 = langid._via_pycld2(text)

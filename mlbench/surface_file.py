@@ -1,0 +1,89 @@
+"""``mlbench surface``: the surface checks on answers produced anywhere (an API model,
+another harness), read from a JSONL file, tabled like a run's surface table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
+from mlbench.pipeline import aggregate
+from mlbench.schema import RunResult
+
+
+def field_value(row: dict[str, Any], path: str) -> Any:
+    """``row["outputs"]["answer"]`` for the path ``outputs.answer``; KeyError when absent."""
+    value: Any = row
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise KeyError(path)
+        value = value[part]
+    return value
+
+
+def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str | None) -> list[dict[str, Any]]:
+    """(id, lang, text) of every line; a line without the text or language is an error,
+    never skipped. ``lang`` gives every row the same language when the file has none."""
+    if not path.is_file():
+        raise MlbenchError(f"no such file: {path}")
+    answers = []
+    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{line_no}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise MlbenchError(f"{where}: invalid JSON ({error.msg})") from None
+        if not isinstance(row, dict):
+            raise MlbenchError(f"{where}: not a JSON object")
+        try:
+            text = field_value(row, text_field)
+        except KeyError:
+            raise MlbenchError(f"{where}: no field {text_field!r} (choose it with --text-field)") from None
+        if text is None:
+            text = ""  # a failed generation: an empty answer, checked and counted as such
+        if not isinstance(text, str):
+            raise MlbenchError(f"{where}: field {text_field!r} is not text")
+        row_lang = lang
+        if row_lang is None:
+            try:
+                row_lang = str(field_value(row, lang_field or "lang"))
+            except KeyError:
+                raise MlbenchError(f"{where}: no field {lang_field or 'lang'!r} (use --lang-field or --lang)") from None
+        answers.append({"id": str(row.get("id", line_no)), "lang": row_lang, "text": text})
+    if not answers:
+        raise MlbenchError(f"{path} has no answers")
+    return answers
+
+
+def check_answers(
+    answers: list[dict[str, Any]], progress: Callable[[int], None] = lambda n: None
+) -> list[dict[str, Any]]:
+    """Sample-like records with a ``surface`` block and the surface metrics."""
+    records = []
+    for answer in answers:
+        block = surface_block(answer["text"], answer["lang"])
+        records.append(
+            {
+                "id": answer["id"],
+                "lang": answer["lang"],
+                "outputs": {"empty": not answer["text"].strip()},
+                "surface": block,
+                "metrics": surface_metrics(block, answer["lang"]),
+            }
+        )
+        progress(1)
+    return records
+
+
+def surface_result(records: list[dict[str, Any]], source: str, seed: int = 0) -> RunResult:
+    """Per-language summary of checked answers, as a run's results."""
+    langs = list(dict.fromkeys(r["lang"] for r in records))
+    languages = {
+        lang: aggregate(lang, [r for r in records if r["lang"] == lang], list(SURFACE_METRICS), seed) for lang in langs
+    }
+    return RunResult(source, "surface", {}, languages)

@@ -1,0 +1,132 @@
+"""CaLMQA (SPEC.md §5): long-form answers to culturally specific and agnostic questions
+in 23 languages, scored by surface checks, a relevance judge and claim-level factuality.
+
+The run generates and applies the surface checks; ``mlbench judge --judge-kind
+relevance,claims,claim_support`` (or ``run --judge``) adds the rest, and every stage
+recomputes ``factuality`` and the overall scores from what the sample holds so far.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.loaders.calmqa import HUB_ID, KINDS, load_calmqa
+from mlbench.loaders.source import DataSource
+from mlbench.schema import (
+    ChatMessage,
+    Generation,
+    GenerationRequest,
+    LoglikelihoodRequest,
+    LoglikelihoodResult,
+    Prompt,
+    Sample,
+)
+from mlbench.tasks import register
+from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
+
+MAX_NEW_TOKENS = 2048
+HIGH_RESOURCE = ("en", "ar", "zh", "de", "he", "hi", "hu", "ja", "ko", "ru", "es")
+LOW_RESOURCE = ("aa", "bal", "fo", "fj", "hil", "rn", "pap", "ps", "sm", "to", "tn", "wo")
+DEFAULT_JUDGE_KINDS = ("relevance", "claims", "claim_support")
+
+
+@register
+class CaLMQA(Task):
+    name = "calmqa"
+    title = "CaLMQA"
+    languages = HIGH_RESOURCE + LOW_RESOURCE
+    modes = ("gen",)
+    hub_id = HUB_ID
+    metrics = {"gen": ()}
+    combined_metric_names = ("factuality", "overall", "overall_without_factuality")
+    group_name = "kind"
+    prompt_files = ()
+    default_judge_kinds = DEFAULT_JUDGE_KINDS
+    question_kinds = KINDS
+
+    def validate(self, options: TaskOptions) -> None:
+        if self.fewshot(options) > 0:
+            raise MlbenchError("calmqa is zero-shot by design: --fewshot must be 0")
+        if options.source.kind == "sample":
+            raise MlbenchError("calmqa has no embedded sample set: use --data-dir DIR (DIR/calmqa/questions.jsonl)")
+
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        if options.source.kind == "jsonl":
+            return super().load(lang, options)
+        return LanguageData(load_calmqa(lang, options.source, options.question_kind))
+
+    def load_language(self, lang: str, source: DataSource) -> LanguageData:
+        return LanguageData(load_calmqa(lang, source))
+
+    def sample_group(self, sample: Sample) -> str | None:
+        return sample.meta.get("kind")
+
+    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
+        raise MlbenchError("calmqa has no multiple-choice mode")
+
+    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+        raise MlbenchError("calmqa has no multiple-choice mode")
+
+    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
+        # Zero-shot, no instruction: the question is the whole prompt (a user turn for chat).
+        if options.chat_template:
+            turns = [ChatMessage("system", options.system_prompt)] if options.system_prompt else []
+            prompt = Prompt(messages=(*turns, ChatMessage("user", sample.question)))
+        else:
+            prompt = Prompt(text=sample.question)
+        return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS)
+
+    def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+        answer = generation.text.strip()
+        return {"answer": answer, "empty": not answer, "finish_reason": generation.finish_reason}, {}
+
+    def judge_skip_reason(self, record: dict[str, Any]) -> str | None:
+        surface = record.get("surface")
+        if surface and surface.get("issue"):
+            return "surface issue (wrong language or repetition): not judged"
+        return None
+
+    def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:
+        return overall_scores(record)
+
+
+def overall_scores(record: dict[str, Any]) -> dict[str, float]:
+    """``factuality``, ``overall`` (surface × relevance × factuality) and
+    ``overall_without_factuality`` (surface × relevance) of one saved sample.
+
+    A score appears only once the judges it needs have run: before the relevance judge
+    there is no overall score at all, rather than one made of the surface failures alone.
+    ``overall`` needs evidence for the question (a human answer or search); without it
+    factuality is n/a and only ``overall_without_factuality`` is reported.
+    """
+    surface = record.get("surface")
+    if surface is None:  # the generation failed
+        return {}
+    clean = not surface["issue"]
+    judges = record.get("judges", {})
+    relevance_entry = judges.get("relevance")
+    relevance = None
+    if relevance_entry is not None and relevance_entry.get("label") in ("relevant", "irrelevant"):
+        relevance = float(relevance_entry["label"] == "relevant")
+    support = judges.get("claim_support")
+    factuality = None
+    if clean and support is not None and "judge_error" not in support:
+        if support.get("supported") is not None:
+            factuality = float(support["supported"])
+        elif support.get("claims") == [] and support.get("evidence"):
+            factuality = 0.0  # no verifiable claim: the paper scores it 0
+    values: dict[str, float] = {}
+    if factuality is not None:
+        values["factuality"] = factuality
+    if relevance_entry is not None:
+        if not clean:
+            values["overall_without_factuality"] = 0.0
+        elif relevance is not None:
+            values["overall_without_factuality"] = relevance
+    if support is not None and support.get("evidence"):
+        if not clean or relevance == 0.0:
+            values["overall"] = 0.0
+        elif relevance == 1.0 and factuality is not None:
+            values["overall"] = factuality
+    return values
