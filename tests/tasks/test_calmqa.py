@@ -1,0 +1,217 @@
+"""CaLMQA: both data schemas, kinds, the zero-shot prompt and the overall score by hand."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from mlbench.errors import MlbenchError
+from mlbench.loaders.calmqa import language_code, load_calmqa, normalize_row, question_kind
+from mlbench.loaders.source import DataSource
+from mlbench.schema import Generation
+from mlbench.tasks import get_task
+from mlbench.tasks.base import TaskOptions
+from mlbench.tasks.calmqa import overall_scores
+
+# Rows in the release's layout (questions written for these tests).
+RELEASE_ROWS = [
+    {
+        "name": "non_cultural:0", "kind": "culturally_agnostic", "file_language": "English", "category": None,
+        "question_text": "Why do onions make people cry?", "question_english": "Why do onions make people cry?",
+        "human_answers": [{"name": "x", "text": "Cutting them releases a gas that irritates the eyes."}],
+    },
+    {
+        "name": "non_cultural:0", "kind": "culturally_agnostic", "file_language": "Fijian", "category": None,
+        "question_text": "Na cava e tagi kina na tamata ni sele aniani?",
+        "question_english": "Why do onions make people cry?", "human_answers": [],
+    },
+    {
+        "name": "Fijian:3", "kind": "culturally_specific", "file_language": "Fijian", "category": "food and drinks",
+        "question_text": "E vakarautaki vakacava na lovo?", "question_english": "How is a lovo prepared?",
+        "human_answers": [],
+    },
+    {
+        "name": "English:7", "kind": "culturally_specific", "file_language": "English", "category": "history",
+        "question_text": "Why is Guy Fawkes Night celebrated?", "question_english": "Why is Guy Fawkes Night celebrated?",
+        "human_answers": [{"text": "It marks the failed plot of 1605."}, {"text": "Bonfires recall the plot."}],
+    },
+]  # fmt: skip
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    (tmp_path / "calmqa").mkdir()
+    lines = "\n".join(json.dumps(row, ensure_ascii=False) for row in RELEASE_ROWS)
+    (tmp_path / "calmqa" / "questions.jsonl").write_text(lines + "\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_local_layout_loads_per_language_and_kind(data_dir):
+    source = DataSource("local", data_dir)
+    fijian = load_calmqa("fj", source)
+    assert [s.id for s in fijian] == ["non_cultural:0", "Fijian:3"]
+    assert [s.meta["kind"] for s in fijian] == ["agnostic", "specific"]
+    assert [s.id for s in load_calmqa("fj", source, "specific")] == ["Fijian:3"]
+    english = {s.id: s for s in load_calmqa("en", source)}
+    # Several human answers are all kept as the evidence.
+    assert english["English:7"].best_answer == "It marks the failed plot of 1605.\n\nBonfires recall the plot."
+    assert fijian[1].best_answer == "" and fijian[1].meta["category"] == "food and drinks"
+
+
+def test_hub_rows_map_to_the_same_fields():
+    hub_row = {
+        "language": "Fijian",
+        "question_type": "culturally agnostic",
+        "question": "Na cava e tagi kina na tamata ni sele aniani?",
+        "question_english": "Why do onions make people cry?",
+        "answer": None,
+    }
+    fijian = normalize_row(hub_row, "hub row 1")
+    english = normalize_row({**hub_row, "language": "English", "question": "Why do onions make people cry?"}, "r2")
+    assert (fijian["lang"], fijian["kind"], fijian["references"]) == ("fj", "agnostic", [])
+    # The hub has no ids: a translated (agnostic) question shares its id across languages.
+    assert fijian["id"] == english["id"] and fijian["id"].startswith("agnostic:")
+    specific = normalize_row({**hub_row, "question_type": "culturally specific", "answer": "Ko ..."}, "r3")
+    assert specific["id"] != fijian["id"] and specific["references"] == ["Ko ..."]
+
+
+@pytest.mark.parametrize(
+    "name, code", [("Kirundi", "rn"), ("Balochi", "bal"), ("Baluchi", "bal"), ("Tswana", "tn"), ("pap", "pap")]
+)
+def test_language_names(name, code):
+    assert language_code(name) == code
+
+
+def test_kinds():
+    assert question_kind("culturally_specific") == "specific"
+    assert question_kind("culturally agnostic") == "agnostic"
+    assert question_kind("cultural") is None
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ({**RELEASE_ROWS[0], "file_language": "Klingon"}, "unknown language 'Klingon'"),
+        ({**RELEASE_ROWS[0], "question_text": "  "}, "empty question"),
+        ({**RELEASE_ROWS[0], "kind": "other"}, "neither culturally specific nor agnostic"),
+    ],
+)
+def test_malformed_rows_are_errors(row, message):
+    with pytest.raises(MlbenchError, match=message):
+        normalize_row(row, "file:1")
+
+
+def test_a_broken_line_names_file_and_line(tmp_path):
+    (tmp_path / "calmqa").mkdir()
+    (tmp_path / "calmqa" / "questions.jsonl").write_text(json.dumps(RELEASE_ROWS[0]) + "\n{broken\n")
+    with pytest.raises(MlbenchError, match=r"questions.jsonl:2: invalid JSON"):
+        load_calmqa("en", DataSource("local", tmp_path))
+
+
+def test_the_shared_release_loads_in_all_23_languages(shared_datasets):
+    task = get_task("calmqa")
+    source = DataSource("local", shared_datasets)
+    counts = Counter()
+    for lang in task.languages:
+        for sample in load_calmqa(lang, source):
+            counts[sample.meta["kind"]] += 1
+    assert len(task.languages) == 23
+    assert counts == {"specific": 1094, "agnostic": 874}
+
+
+def test_prompt_is_the_question_alone():
+    task = get_task("calmqa")
+    sample = load_sample()
+    plain = task.gen_request(sample, None, TaskOptions())
+    assert plain.prompt.text == sample.question and plain.max_new_tokens == 2048 and plain.temperature == 0.0
+    chat = task.gen_request(sample, None, TaskOptions(chat_template=True, max_new_tokens=300))
+    assert [(m.role, m.content) for m in chat.prompt.messages] == [("user", sample.question)]
+    assert chat.max_new_tokens == 300
+    outputs, metrics = task.score_gen(sample, Generation("  Na lovo ...  ", 4, "length"))
+    assert outputs == {"answer": "Na lovo ...", "empty": False, "finish_reason": "length"} and metrics == {}
+
+
+def load_sample():
+    from mlbench.loaders.calmqa import to_sample
+
+    return to_sample(normalize_row(RELEASE_ROWS[2], "row"))
+
+
+def test_protocol_checks():
+    task = get_task("calmqa")
+    with pytest.raises(MlbenchError, match="zero-shot"):
+        task.validate(TaskOptions(fewshot=2))
+    with pytest.raises(MlbenchError, match="no embedded sample set"):
+        task.validate(TaskOptions(DataSource("sample")))
+
+
+def record(issue=False, relevance=None, support=None):
+    judges = {}
+    if relevance is not None:
+        judges["relevance"] = {"label": relevance} if relevance != "skipped" else {"skipped": "surface issue"}
+    if support is not None:
+        judges["claim_support"] = support
+    return {"surface": {"issue": issue}, "judges": judges}
+
+
+HUMAN = "human"
+
+
+@pytest.mark.parametrize(
+    "sample, expected",
+    [
+        # Before any judge: no overall score, not even from the surface failures.
+        (record(issue=True), {}),
+        (record(), {}),
+        # Surface issue: 0 overall, judges skipped.
+        (
+            record(issue=True, relevance="skipped", support={"skipped": "surface", "evidence": HUMAN}),
+            {"overall_without_factuality": 0.0, "overall": 0.0},
+        ),
+        # Surface issue, no evidence for the question: factuality-free score only.
+        (
+            record(issue=True, relevance="skipped", support={"skipped": "surface", "evidence": None}),
+            {"overall_without_factuality": 0.0},
+        ),
+        # Clean, relevant, 2 of 3 claims supported.
+        (
+            record(relevance="relevant", support={"supported": 2 / 3, "claims": [{}, {}, {}], "evidence": HUMAN}),
+            {"factuality": 2 / 3, "overall_without_factuality": 1.0, "overall": 2 / 3},
+        ),
+        # Clean but irrelevant: 0 overall whatever the claims say.
+        (
+            record(relevance="irrelevant", support={"supported": 1.0, "claims": [{}], "evidence": "search"}),
+            {"factuality": 1.0, "overall_without_factuality": 0.0, "overall": 0.0},
+        ),
+        # No verifiable claim: factuality 0, as the paper scores it.
+        (
+            record(relevance="relevant", support={"supported": None, "claims": [], "evidence": HUMAN}),
+            {"factuality": 0.0, "overall_without_factuality": 1.0, "overall": 0.0},
+        ),
+        # Claims there but no verdict readable: n/a, not 0.
+        (
+            record(
+                relevance="relevant", support={"supported": None, "claims": [{}], "unreadable": 1, "evidence": HUMAN}
+            ),
+            {"overall_without_factuality": 1.0},
+        ),
+        # Clean, relevant, no evidence source at all: factuality n/a.
+        (
+            record(relevance="relevant", support={"skipped": "no evidence", "evidence": None}),
+            {"overall_without_factuality": 1.0},
+        ),
+        # A failed judge call gives nothing to multiply.
+        (
+            record(relevance="relevant", support={"judge_error": "HTTP 500", "evidence": HUMAN}),
+            {"overall_without_factuality": 1.0},
+        ),
+    ],
+)
+def test_overall_scores_by_hand(sample, expected):
+    assert overall_scores(sample) == pytest.approx(expected)
+
+
+def test_a_failed_generation_has_no_scores():
+    assert overall_scores({"outputs": {"error": "gen: boom"}, "judges": {}}) == {}
