@@ -17,19 +17,21 @@ from mlbench.tasks.base import TaskOptions
 
 from .scripted import ScriptedBackend
 
+# fmt: off
 ROWS = [
     # (id, kind, language name, question, human answers)
-    ("non_cultural:0", "culturally_agnostic", "English", "Why do onions make people cry?", ["A gas irritates the eyes."]),
-    ("English:7", "culturally_specific", "English", "Why is Guy Fawkes Night celebrated?", ["The plot of 1605 failed."]),
+    ("non_cultural:0", "culturally_agnostic", "English", "Why do onions make people cry?", ["A gas stings eyes."]),
+    ("English:7", "culturally_specific", "English", "Why is Guy Fawkes Night celebrated?", ["A 1605 plot failed."]),
     ("non_cultural:0", "culturally_agnostic", "Fijian", "Na cava e tagi kina na tamata ni sele aniani?", []),
     ("Fijian:3", "culturally_specific", "Fijian", "E vakarautaki vakacava na lovo?", []),
     ("Balochi:1", "culturally_specific", "Balochi", "بلوچی ءَ سجی چون جوڑ کنگ بیت؟", []),
-]  # fmt: skip
+]
+# fmt: on
 
 REPEATED = " apple river stone cloud green table window silver garden morning yellow forest candle bridge pencil " \
     "orange summer letter mirror basket" * 5  # fmt: skip
 ANSWERS = {
-    "Why do onions make people cry?": "Cutting an onion releases a sulphur gas that reaches the eyes and irritates them.",
+    "Why do onions make people cry?": "Cutting an onion releases a sulphur gas that reaches and irritates the eyes.",
     "Why is Guy Fawkes Night celebrated?": "It is celebrated because" + REPEATED,
     # An English answer to a Fijian question: wrong language.
     "Na cava e tagi kina na tamata ni sele aniani?": "Onions release a gas that makes your eyes water when cut.",

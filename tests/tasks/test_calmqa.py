@@ -34,7 +34,7 @@ RELEASE_ROWS = [
     },
     {
         "name": "English:7", "kind": "culturally_specific", "file_language": "English", "category": "history",
-        "question_text": "Why is Guy Fawkes Night celebrated?", "question_english": "Why is Guy Fawkes Night celebrated?",
+        "question_text": "Why is Guy Fawkes Night held?", "question_english": "Why is Guy Fawkes Night held?",
         "human_answers": [{"text": "It marks the failed plot of 1605."}, {"text": "Bonfires recall the plot."}],
     },
 ]  # fmt: skip
