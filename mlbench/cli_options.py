@@ -49,7 +49,7 @@ MaxNewTokensOpt = Annotated[
     Optional[int],
     typer.Option(
         min=1,
-        help="Generated tokens per answer (default: the benchmark's own, 50 for TruthfulQA, 2048 for CaLMQA).",
+        help="Generated tokens per answer (default: the benchmark's own: 256 TruthfulQA-Multi, 50 VeritasQA, 2048 CaLMQA).",
         rich_help_panel=MODEL,
         show_default=False,
     ),
