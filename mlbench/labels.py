@@ -4,12 +4,12 @@ verdicts joined with a file of human labels on (id, lang)."""
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import json_objects
 from mlbench.results import read_samples, samples_path, written_languages
 from mlbench.stats.agreement import Agreement, agreement
 
@@ -26,17 +26,7 @@ def read_label_table(path: Path) -> list[Row]:
         if rows and None in rows[0]:
             raise MlbenchError(f"{path}: a row has more cells than the header")
     elif path.suffix.lower() in (".jsonl", ".json"):
-        rows = []
-        for line_no, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise MlbenchError(f"{path}:{line_no}: invalid JSON ({error.msg})") from None
-            if not isinstance(row, dict):
-                raise MlbenchError(f"{path}:{line_no}: expected an object per line")
-            rows.append(row)
+        rows = [row for _, row in json_objects(path, encoding="utf-8-sig")]
     else:
         raise MlbenchError(f"{path}: label files are .csv or .jsonl")
     if not rows:

@@ -3,12 +3,12 @@ another harness), read from a JSONL file, tabled like a run's surface table."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import json_objects
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.pipeline import aggregate
 from mlbench.schema import RunResult
@@ -30,16 +30,7 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
     if not path.is_file():
         raise MlbenchError(f"no such file: {path}")
     answers = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{line_no}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise MlbenchError(f"{where}: invalid JSON ({error.msg})") from None
-        if not isinstance(row, dict):
-            raise MlbenchError(f"{where}: not a JSON object")
+    for line_no, (where, row) in enumerate(json_objects(path), start=1):
         try:
             text = field_value(row, text_field)
         except KeyError:

@@ -9,10 +9,10 @@ the field names: ``id, lang, kind, question, question_english, category, referen
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import json_objects
 from mlbench.languages import LANGUAGES
 from mlbench.loaders.source import DataSource, load_from_hub, require_file
 from mlbench.schema import Sample
@@ -113,18 +113,7 @@ def load_rows(source: DataSource) -> list[dict[str, Any]]:
     if not path.is_file() and (source.path / "questions.jsonl").is_file():
         path = source.path / "questions.jsonl"
     require_file(path, "CaLMQA questions file")
-    rows = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw_row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise MlbenchError(f"{path}:{line_no}: invalid JSON ({error.msg})") from None
-        if not isinstance(raw_row, dict):
-            raise MlbenchError(f"{path}:{line_no}: not a JSON object")
-        rows.append(normalize_row(raw_row, f"{path}:{line_no}"))
-    return rows
+    return [normalize_row(row, where) for where, row in json_objects(path)]
 
 
 def load_calmqa(lang: str, source: DataSource, kind: str = "all") -> list[Sample]:

@@ -7,11 +7,11 @@ form the few-shot primer of their language (question + best_answer).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import json_objects
 from mlbench.loaders.source import require_fields
 from mlbench.loaders.veritasqa import split_answers
 from mlbench.schema import Sample
@@ -37,34 +37,26 @@ def load_jsonl(path: Path) -> JsonlData:
     if not path.is_file():
         raise MlbenchError(f"data file not found: {path}")
     data = JsonlData()
-    with path.open(encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}:{line_no}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise MlbenchError(f"{where}: invalid JSON ({error.msg})") from None
-            require_fields(row, FIELDS, where)
-            lang = str(row["lang"])
-            if row.get("split") == "train":
-                data.primers.setdefault(lang, []).append((row["question"].strip(), row["best_answer"].strip()))
-                continue
-            correct = _answers(row["correct_answers"], where, "correct_answers")
-            incorrect = _answers(row["incorrect_answers"], where, "incorrect_answers")
-            if not str(row["question"]).strip() or not correct or not incorrect:
-                raise MlbenchError(f"{where}: needs a question and at least one correct and incorrect answer")
-            data.samples.setdefault(lang, []).append(
-                Sample(
-                    id=str(row["id"]),
-                    lang=lang,
-                    question=str(row["question"]).strip(),
-                    best_answer=str(row["best_answer"]).strip(),
-                    correct_answers=correct,
-                    incorrect_answers=incorrect,
-                )
+    for where, row in json_objects(path):
+        require_fields(row, FIELDS, where)
+        lang = str(row["lang"])
+        if row.get("split") == "train":
+            data.primers.setdefault(lang, []).append((row["question"].strip(), row["best_answer"].strip()))
+            continue
+        correct = _answers(row["correct_answers"], where, "correct_answers")
+        incorrect = _answers(row["incorrect_answers"], where, "incorrect_answers")
+        if not str(row["question"]).strip() or not correct or not incorrect:
+            raise MlbenchError(f"{where}: needs a question and at least one correct and incorrect answer")
+        data.samples.setdefault(lang, []).append(
+            Sample(
+                id=str(row["id"]),
+                lang=lang,
+                question=str(row["question"]).strip(),
+                best_answer=str(row["best_answer"]).strip(),
+                correct_answers=correct,
+                incorrect_answers=incorrect,
             )
+        )
     if not data.samples:
         raise MlbenchError(f"{path}: no questions found")
     return data
