@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +13,8 @@ import typer
 from rich.console import Console
 
 from mlbench import cli_options as opt
+from mlbench.cli_settings import cache_dir_path, choice, search_client, split_list
+from mlbench.cli_settings import model_options as build_model_options
 from mlbench.errors import MlbenchError
 
 app = typer.Typer(
@@ -47,97 +48,6 @@ def wide_console() -> Console:
     """A console for tables: the terminal's width, or 200 columns when piped (a log file
     or CI), where rich would otherwise squeeze a many-language table into 80."""
     return Console() if sys.stdout.isatty() else Console(width=200)
-
-
-def _split(value: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in value.split(",") if part.strip())
-
-
-def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise MlbenchError(f"--{name} must be one of {', '.join(allowed)}, not {value!r}")
-    return value
-
-
-def _batch_size(value: str) -> int | str:
-    if value == "auto":
-        return value
-    if not value.isdigit() or int(value) < 1:
-        raise MlbenchError(f"--batch-size must be 'auto' or a positive integer, not {value!r}")
-    return int(value)
-
-
-def _model_args(pairs: list[str]) -> tuple[tuple[str, str], ...]:
-    """``KEY=VALUE`` strings → (key, JSON text) pairs; VALUE is read as JSON when it parses
-    (4, true, {"level": 0}), else kept as a string. JSON text keeps the options hashable."""
-    parsed = []
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise MlbenchError(f"--model-arg must look like KEY=VALUE (e.g. swap_space=8), not {pair!r}")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        parsed.append((key.strip(), json.dumps(value)))
-    return tuple(parsed)
-
-
-def _cache_dir(cache_dir: Path | None, no_cache: bool) -> Path | None:
-    if no_cache:
-        return None
-    if cache_dir is not None:
-        return cache_dir
-    return Path(os.environ.get("MLBENCH_CACHE_DIR", Path.home() / ".cache" / "mlbench"))
-
-
-# The command parameters that become ModelOptions fields (run and judge take them all).
-MODEL_SETTINGS = (
-    "dtype", "device", "batch_size", "trust_remote_code", "seed", "tensor_parallel_size", "data_parallel_size",
-    "gpu_memory_utilization", "max_model_len", "enforce_eager", "quantization", "model_arg", "base_url",
-    "api_key_env", "max_concurrency", "tokenizer",
-)  # fmt: skip
-
-
-def _model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
-    """ModelOptions from a command's parameters (the MODEL_SETTINGS among them)."""
-    settings = {name: parameters[name] for name in MODEL_SETTINGS}
-    from mlbench.backends.registry import BACKENDS, ModelOptions
-
-    return ModelOptions(
-        model=model,
-        backend=_choice("backend", backend, BACKENDS),
-        dtype=_choice("dtype", settings["dtype"], ("auto", "float32", "bfloat16", "float16")),  # type: ignore[arg-type]
-        device=_choice("device", settings["device"], ("auto", "cpu", "cuda")),
-        batch_size=_batch_size(settings["batch_size"]),  # type: ignore[arg-type]
-        trust_remote_code=settings["trust_remote_code"],
-        seed=settings["seed"],
-        tensor_parallel_size=settings["tensor_parallel_size"],
-        data_parallel_size=settings["data_parallel_size"],
-        gpu_memory_utilization=settings["gpu_memory_utilization"],
-        max_model_len=settings["max_model_len"],
-        enforce_eager=settings["enforce_eager"],
-        quantization=settings["quantization"],
-        model_args=_model_args(settings["model_arg"] or []),
-        base_url=settings["base_url"],
-        api_key_env=settings["api_key_env"],
-        max_concurrency=settings["max_concurrency"],
-        tokenizer=settings["tokenizer"],
-    )
-
-
-def _search_client(url: str | None, key_env: str | None, results: int) -> Any:
-    if url is None:
-        if key_env is not None:
-            raise MlbenchError("--search-api-key-env needs --search-url")
-        return None
-    if not url.startswith(("http://", "https://")):
-        raise MlbenchError(f"--search-url must be an http(s) URL, not {url!r}")
-    from mlbench.evidence import SearchClient
-
-    client = SearchClient(url, results=results, api_key_env=key_env)
-    client.headers()  # a named key variable that is not set fails now, not mid-job
-    return client
 
 
 @app.command()
@@ -206,19 +116,19 @@ def run(
         source = DataSource("jsonl", data_file)
     else:
         source = DataSource("sample") if sample else DataSource("hub")
-    langs = "all" if lang.strip() == "all" else _split(lang)
-    model_options = _model_options(model, backend, parameters)
+    langs = "all" if lang.strip() == "all" else split_list(lang)
+    model_options = build_model_options(model, backend, parameters)
     config = RunConfig(
         model=model_options,
-        tasks=_split(task),
+        tasks=split_list(task),
         langs=langs,  # type: ignore[arg-type]
-        mode=_choice("mode", mode, ("mc", "gen", "all")),  # type: ignore[arg-type]
+        mode=choice("mode", mode, ("mc", "gen", "all")),  # type: ignore[arg-type]
         task_options=TaskOptions(source, fewshot, chat_template, system_prompt, max_new_tokens, kind),
         limit=limit,
         seed=seed,
         output=output,
         resume=resume,
-        cache_dir=_cache_dir(cache_dir, no_cache),
+        cache_dir=cache_dir_path(cache_dir, no_cache),
         chunk_size=chunk_size,
     )
     judge_config = None
@@ -233,15 +143,15 @@ def run(
         judge_config = JudgeConfig(
             path=output,  # replaced by each task's run folder below
             judge=chained_judge_options(
-                model_options, judge, _choice("judge-backend", judge_backend, BACKENDS), judge_base_url
+                model_options, judge, choice("judge-backend", judge_backend, BACKENDS), judge_base_url
             ),
-            kinds=_split(judge_kind or ""),
+            kinds=split_list(judge_kind or ""),
             chat=judge_chat_template,
-            scoring=_choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
+            scoring=choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
             resume=resume,
             cache_dir=config.cache_dir,
             chunk_size=chunk_size,
-            search=_search_client(search_url, search_api_key_env, search_results),
+            search=search_client(search_url, search_api_key_env, search_results),
         )
     observer = RichObserver(wide_console())
     try:
@@ -312,15 +222,15 @@ def judge_command(
         raise MlbenchError("--judge-backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
     config = JudgeConfig(
         path=path,
-        judge=_model_options(judge, judge_backend, parameters),
-        kinds=_split(judge_kind or ""),
-        langs="all" if lang.strip() == "all" else _split(lang),  # type: ignore[arg-type]
+        judge=build_model_options(judge, judge_backend, parameters),
+        kinds=split_list(judge_kind or ""),
+        langs="all" if lang.strip() == "all" else split_list(lang),  # type: ignore[arg-type]
         chat=judge_chat_template,
-        scoring=_choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
+        scoring=choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
         resume=resume,
-        cache_dir=_cache_dir(cache_dir, no_cache),
+        cache_dir=cache_dir_path(cache_dir, no_cache),
         chunk_size=chunk_size,
-        search=_search_client(search_url, search_api_key_env, search_results),
+        search=search_client(search_url, search_api_key_env, search_results),
     )
     observer = RichObserver(wide_console())
     try:
