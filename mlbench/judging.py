@@ -261,6 +261,9 @@ def judge_run(
         for spec in specs:
             judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
             settings = judge_settings(judge, backend, config.judge.model)
+            if spec.kind == "claim_support" and config.search is not None:
+                # Recorded, not hashed: a search service moved to another URL keeps the verdicts.
+                settings = {**settings, "search_url": config.search.url, "search_results": config.search.results}
             for run_dir, langs in plans:
                 # A run folder without the requested languages, or whose benchmark does not
                 # use this judge by default, is left alone.

@@ -182,6 +182,8 @@ def test_search_gives_evidence_where_there_is_no_human_answer(calmqa_run):
     assert support["evidence"] == "search"
     assert support["claims"][0]["evidence"] == "[1] Lovo: About claim one of the answer"
     assert lovo["metrics"]["overall"] == 0.5
+    recorded = json.loads((calmqa_run / "results.json").read_text())["config"]["judges"]["claim_support"]
+    assert (recorded["search_url"], recorded["search_results"]) == (server.url, 3)
     # A question with a human answer still uses it.
     assert samples(calmqa_run, "en")["non_cultural:0"]["judges"]["claim_support"]["evidence"] == "human"
 
