@@ -30,7 +30,7 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
     if not path.is_file():
         raise MlbenchError(f"no such file: {path}")
     answers = []
-    for line_no, (where, row) in enumerate(json_objects(path), start=1):
+    for position, (where, row) in enumerate(json_objects(path), start=1):
         try:
             text = field_value(row, text_field)
         except KeyError:
@@ -45,7 +45,8 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
                 row_lang = str(field_value(row, lang_field or "lang"))
             except KeyError:
                 raise MlbenchError(f"{where}: no field {lang_field or 'lang'!r} (use --lang-field or --lang)") from None
-        answers.append({"id": str(row.get("id", line_no)), "lang": row_lang, "text": text})
+        # Without an id, an answer is known by its place in the file.
+        answers.append({"id": str(row.get("id", position)), "lang": row_lang, "text": text})
     if not answers:
         raise MlbenchError(f"{path} has no answers")
     return answers

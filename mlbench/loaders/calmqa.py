@@ -9,6 +9,8 @@ the field names: ``id, lang, kind, question, question_english, category, referen
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
@@ -98,22 +100,33 @@ def to_sample(row: dict[str, Any]) -> Sample:
 
 
 def load_rows(source: DataSource) -> list[dict[str, Any]]:
-    """Every question of every language, normalized."""
+    """Every question of every language, normalized. The release is one file for all 23
+    languages: it is read and checked once per process, not once per language."""
     if source.kind == "hub":
-
-        def fetch() -> list[dict[str, Any]]:
-            import datasets
-
-            return list(datasets.load_dataset(HUB_ID, split="train"))
-
-        raw = load_from_hub(HUB_ID, fetch)
-        return [normalize_row(row, f"{HUB_ID} row {i + 1}") for i, row in enumerate(raw)]
+        return list(_hub_rows())
     assert source.path is not None
     path = source.path / "calmqa" / "questions.jsonl"
     if not path.is_file() and (source.path / "questions.jsonl").is_file():
         path = source.path / "questions.jsonl"
     require_file(path, "CaLMQA questions file")
-    return [normalize_row(row, where) for where, row in json_objects(path)]
+    return list(_file_rows(path, path.stat().st_mtime_ns))
+
+
+@lru_cache(maxsize=1)
+def _hub_rows() -> tuple[dict[str, Any], ...]:
+    def fetch() -> list[dict[str, Any]]:
+        import datasets
+
+        return list(datasets.load_dataset(HUB_ID, split="train"))
+
+    raw = load_from_hub(HUB_ID, fetch)
+    return tuple(normalize_row(row, f"{HUB_ID} row {i + 1}") for i, row in enumerate(raw))
+
+
+@lru_cache(maxsize=4)
+def _file_rows(path: Path, mtime_ns: int) -> tuple[dict[str, Any], ...]:
+    # Keyed by modification time too, so an edited file is read again.
+    return tuple(normalize_row(row, where) for where, row in json_objects(path))
 
 
 def load_calmqa(lang: str, source: DataSource, kind: str = "all") -> list[Sample]:
