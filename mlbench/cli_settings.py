@@ -100,3 +100,19 @@ def search_client(url: str | None, key_env: str | None, results: int) -> Any:
     client = SearchClient(url, results=results, api_key_env=key_env)
     client.headers()  # a named key variable that is not set fails now, not mid-job
     return client
+
+
+def temperature_list(value: str) -> tuple[float, ...]:
+    """``0,0.5,1`` → (0.0, 0.5, 1.0); each a number ≥ 0."""
+    temperatures = []
+    for item in split_list(value):
+        try:
+            temperature = float(item)
+        except ValueError:
+            raise MlbenchError(f"--temperatures: {item!r} is not a number") from None
+        if temperature < 0 or temperature != temperature or temperature == float("inf"):
+            raise MlbenchError(f"--temperatures: {item} must be a finite number ≥ 0")
+        temperatures.append(temperature)
+    if not temperatures:
+        raise MlbenchError("--temperatures needs at least one value")
+    return tuple(temperatures)

@@ -26,8 +26,19 @@ def rich_table(table: TextTable) -> Table:
     return shown
 
 
+# Longer or wider tables (Tukey HSD over every metric, temperature and pair; XLingHealth's
+# per-dataset table of 30 metrics) stay in table.md only.
+TERMINAL_ROWS = 60
+TERMINAL_COLUMNS = 16
+
+
 def results_tables(run: RunResult, metric_order: list[str], group_name: str = "group") -> list[Table]:
-    return [rich_table(table) for table in run_tables(run, metric_order, group_name)]
+    tables = run_tables(run, metric_order, group_name)
+    return [
+        rich_table(table)
+        for table in tables
+        if len(table.rows) <= TERMINAL_ROWS and len(table.columns) <= TERMINAL_COLUMNS
+    ]
 
 
 class RichObserver(RunObserver):
@@ -57,6 +68,9 @@ class RichObserver(RunObserver):
 
     def warn(self, message: str) -> None:
         print(f"mlbench: warning: {message}", file=sys.stderr)
+
+    def note(self, message: str) -> None:
+        self.console.print(f"mlbench: {message}")
 
     def close(self) -> None:
         if self.progress is not None:

@@ -24,7 +24,7 @@ from mlbench.errors import MlbenchError
 from mlbench.evidence import SearchClient, SearchError, evidence_text
 from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
-from mlbench.pipeline import RunObserver, aggregate, metric_order
+from mlbench.pipeline import RunObserver, aggregate, cross_language, metric_order
 from mlbench.results import (
     merge_run,
     read_language,
@@ -341,9 +341,11 @@ def _judge_run_dir(
             run_config = {**payload["config"], "judges": {**payload["config"].get("judges", {}), kind: settings}}
             order = metric_order(task, tuple(run_config.get("modes", task.modes)))
             records = read_samples(path, chash)
-            language = aggregate(lang, list(records.values()), order, int(run_config.get("seed", 0)))
+            seed, data_counts = int(run_config.get("seed", 0)), run_config.get("data_counts", {}).get(lang)
+            language = aggregate(lang, list(records.values()), order, seed, task, data_counts)
             write_language(run_dir, language, run_config, chash)
         template = RunResult(overview["model"], task.name, run_config, {})
-        result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name)
+        comparison = cross_language(task, run_dir, chash)
+        result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name, comparison)
     observer.finish(result, order, task.group_name)
     return result

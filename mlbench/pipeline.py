@@ -16,21 +16,35 @@ from typing import Any, Literal
 
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
-from mlbench.errors import MlbenchError
+from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.loaders.source import subset
+from mlbench.metric_names import expand_order
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.provenance import provenance
-from mlbench.results import append_samples, merge_run, model_slug, read_samples, samples_path, write_language
-from mlbench.schema import LanguageResult, RunResult, Sample, SampleResult
+from mlbench.results import (
+    append_samples,
+    merge_run,
+    model_slug,
+    read_language,
+    read_samples,
+    rewrite_samples,
+    samples_path,
+    write_language,
+    written_languages,
+)
+from mlbench.schema import Generation, GenerationRequest, LanguageResult, RunResult, Sample, SampleResult
 from mlbench.stats.intervals import summarize
 from mlbench.tasks import get_task
-from mlbench.tasks.base import LanguageData, Task, TaskOptions
+from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions
 
-Mode = Literal["mc", "gen", "all"]
+Mode = str  # "all", or one of the task's modes (mc, gen; XLingHealth's correctness, ...)
 # Samples scored per backend call: small enough that a kill loses little work, large
 # enough to batch options and generations well.
 DEFAULT_CHUNK_SIZE = 32
+# Above this many generated texts a run asks for --yes first (XLingHealth consistency at
+# the paper's settings is 50 texts per question and language).
+CONFIRM_GENERATIONS = 10_000
 
 
 @dataclass(frozen=True)
@@ -46,6 +60,7 @@ class RunConfig:
     resume: bool = False
     cache_dir: Path | None = None
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    yes: bool = False  # go ahead with a run of more than CONFIRM_GENERATIONS generations
 
 
 @dataclass
@@ -72,6 +87,9 @@ class RunObserver:
         pass
 
     def warn(self, message: str) -> None:
+        pass
+
+    def note(self, message: str) -> None:
         pass
 
 
@@ -114,6 +132,26 @@ def plan(config: RunConfig) -> list[PlannedTask]:
     return planned
 
 
+def generation_count(config: RunConfig, planned: list[PlannedTask]) -> int:
+    """Texts the run will ask the model to write (every sample, done or not)."""
+    return sum(
+        item.task.generation_count(item.modes, lang.samples, lang.data, config.task_options)
+        for item in planned
+        for lang in item.languages
+    )
+
+
+def check_size(config: RunConfig, planned: list[PlannedTask], observer: RunObserver) -> None:
+    count = generation_count(config, planned)
+    if count:
+        observer.note(f"this run generates {count:,} texts")
+    if count > CONFIRM_GENERATIONS and not config.yes:
+        raise MlbenchError(
+            f"this run generates {count:,} texts (over {CONFIRM_GENERATIONS:,}); "
+            "pass --yes to go ahead, or fewer --samples/--temperatures or a --limit"
+        )
+
+
 def _check_writable(output: Path) -> None:
     try:
         output.mkdir(parents=True, exist_ok=True)
@@ -139,6 +177,8 @@ def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerpri
     }
     if options.max_new_tokens is not None:  # only when set, so older runs keep their hash
         payload["max_new_tokens"] = options.max_new_tokens
+    if task.settings(options):
+        payload["task_settings"] = task.settings(options)
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -157,10 +197,9 @@ def score_samples(
     metrics: list[dict[str, float]] = [{} for _ in samples]
     prompts: list[Any] = [None] * len(samples)
     surfaces: list[dict[str, Any] | None] = [None] * len(samples)
-    if "mc" in modes:
-        per_sample = [task.mc_requests(s, data, options) for s in samples]
-        flat = [r for requests in per_sample for r in requests]
-        results = backend.loglikelihood(flat)
+    for mode in modes:
+        per_sample = [task.requests(mode, s, data, options) for s in samples]
+        results = dispatch(backend, [r for requests in per_sample for r in requests])
         start = 0
         for i, (sample, requests) in enumerate(zip(samples, per_sample)):
             mine = results[start : start + len(requests)]
@@ -168,24 +207,15 @@ def score_samples(
             prompts[i] = requests[0].prompt.to_json()
             failure = next((r.error for r in mine if r.error), None)
             if failure:
-                outputs[i]["error"] = f"mc: {failure}"
+                outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))
                 continue
-            out, values = task.score_mc(sample, mine)
+            out, values = task.score(mode, sample, mine, options)
             outputs[i].update(out)
             metrics[i].update(values)
-    if "gen" in modes:
-        requests = [task.gen_request(s, data, options) for s in samples]
-        for i, (sample, generation) in enumerate(zip(samples, backend.generate(requests))):
-            prompts[i] = requests[i].prompt.to_json()
-            if generation.error:
-                outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"gen: {generation.error}"]))
-                continue
-            out, values = task.score_gen(sample, generation)
-            outputs[i].update(out)
-            metrics[i].update(values)
-            # Every generated answer gets the surface checks, whatever the benchmark.
-            surfaces[i] = surface_block(out["answer"], sample.lang)
-            metrics[i].update(surface_metrics(surfaces[i], sample.lang))
+            if "answer" in out and surfaces[i] is None:
+                # Every generated answer gets the surface checks, whatever the benchmark.
+                surfaces[i] = surface_block(out["answer"], sample.lang)
+                metrics[i].update(surface_metrics(surfaces[i], sample.lang))
     progress(len(samples))
     results = [
         SampleResult(
@@ -207,40 +237,70 @@ def score_samples(
     return results
 
 
+def dispatch(backend: Backend, requests: list[Request]) -> list[Result]:
+    """Results in request order: log-likelihoods in one backend call, generations in another."""
+    results: list[Result | None] = [None] * len(requests)
+    scoring = [i for i, r in enumerate(requests) if not isinstance(r, GenerationRequest)]
+    writing = [i for i, r in enumerate(requests) if isinstance(r, GenerationRequest)]
+    if scoring:
+        for i, result in zip(scoring, backend.loglikelihood([requests[i] for i in scoring])):  # type: ignore[misc]
+            results[i] = result
+    if writing:
+        generations: list[Generation] = backend.generate([requests[i] for i in writing])  # type: ignore[misc]
+        for i, generation in zip(writing, generations):
+            results[i] = generation
+    return results  # type: ignore[return-value]
+
+
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
     """The metrics of a run in table order: the task's, the surface checks of generated
     answers, those a judge adds, then the task's combined scores."""
-    surface = list(SURFACE_METRICS) if "gen" in modes else []
+    surface = list(SURFACE_METRICS) if {"gen", "correctness"} & set(modes) else []
     own = [m for mode in modes for m in task.metrics[mode]]
     return own + surface + list(JUDGE_METRICS) + list(task.combined_metric_names)
 
 
-def aggregate(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
+def aggregate(
+    lang: str,
+    records: list[dict[str, Any]],
+    metric_names: list[str],
+    seed: int,
+    task: Task | None = None,
+    data_counts: dict[str, int] | None = None,
+) -> LanguageResult:
     """Mean and interval of each metric over the samples that have it: a failed sample
     (context overflow, API error) is counted in ``failed``, never scored as a zero; so are
-    failed, skipped and unreadable judge verdicts."""
+    failed, skipped and unreadable judge verdicts. ``task`` adds its pooled metrics (macro
+    F1, AUC); ``data_counts`` are what the loader left out."""
     # In id order, so the bootstrap draws the same intervals whichever stage aggregates.
     records = sorted(records, key=lambda r: str(r.get("id", "")))
-    result = _summarize_records(lang, records, metric_names, seed)
+    result = _summarize_records(lang, records, metric_names, seed, task)
+    result.counts = {**(data_counts or {}), **result.counts}
     for group in sorted({r["group"] for r in records if r.get("group") is not None}):
         mine = [r for r in records if r.get("group") == group]
-        result.groups[group] = _summarize_records(lang, mine, metric_names, seed)
+        result.groups[group] = _summarize_records(lang, mine, metric_names, seed, task)
     return result
 
 
-def _summarize_records(lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int) -> LanguageResult:
+def _summarize_records(
+    lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int, task: Task | None = None
+) -> LanguageResult:
     summary = {}
-    for metric in metric_names:
+    present = {name for r in records for name in r["metrics"]}
+    for metric in expand_order(metric_names, present):
         values = [r["metrics"][metric] for r in records if metric in r["metrics"]]
-        if values:
-            summary[metric] = summarize(values, seed=seed)
+        summary[metric] = summarize(values, seed=seed)
+    pooled, pooled_counts = task.pooled_metrics(records, seed) if task is not None else ({}, {})
+    summary.update(pooled)
     counts = {
         "empty_generations": sum(bool(r["outputs"].get("empty")) for r in records),
         "failed": sum(bool(r["outputs"].get("error")) for r in records),
         "language_not_judged": sum(r.get("surface", {}).get("language", {}).get("status") == "n/a" for r in records),
         **judge_counts(records),
+        **pooled_counts,
     }
-    return LanguageResult(lang, len(records), summary, {k: v for k, v in counts.items() if v})
+    ordered = {name: summary[name] for name in expand_order(metric_names, summary)}
+    return LanguageResult(lang, len(records), ordered, {k: v for k, v in counts.items() if v})
 
 
 def judge_counts(records: list[dict[str, Any]]) -> dict[str, int]:
@@ -264,6 +324,7 @@ def run(
 ) -> list[RunResult]:
     observer = observer or RunObserver()
     planned = plan(config)
+    check_size(config, planned, observer)
     # Created after every input has been checked, and only once: one engine for the run.
     backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
     try:
@@ -281,6 +342,7 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
     run_dir = config.output / model_slug(config.model.model) / task.name
     run_dir.mkdir(parents=True, exist_ok=True)
     chash = config_hash(task, modes, config, backend.fingerprint)
+    options = config.task_options
     for planned_lang in item.languages:
         lang, started = planned_lang.lang, time.perf_counter()
         path = samples_path(run_dir, lang)
@@ -290,17 +352,30 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
         # Failed samples of an earlier attempt (an API outage, say) are tried again.
         todo = [s for s in planned_lang.samples if s.id not in done or done[s.id]["outputs"].get("error")]
         progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
-        for start in range(0, len(todo), config.chunk_size):
+        start = 0
+        while start < len(todo):
             chunk = todo[start : start + config.chunk_size]
-            finished = score_samples(
-                task, modes, chunk, planned_lang.data, config.task_options, backend, progress, chash
-            )
+            try:
+                finished = score_samples(task, modes, chunk, planned_lang.data, options, backend, progress, chash)
+            except LogprobsUnsupported as error:
+                # A chat-only API: a task that can read generated words instead switches to them.
+                fallback = task.without_logprobs(options)
+                if fallback is None:
+                    raise
+                observer.warn(f"{error}; reading generated words instead for the rest of the run")
+                options = fallback
+                continue
             append_samples(path, finished)
             done.update({r.id: r.to_json() for r in finished})
+            start += config.chunk_size
         records = [done[s.id] for s in planned_lang.samples]
-        language = aggregate(lang, records, order, config.seed)
+        if task.finish_language(records, options, config.seed):
+            rewrite_samples(path, done.values())
+        language = aggregate(lang, records, order, config.seed, task, planned_lang.data.counts)
         timings = {lang: round(time.perf_counter() - started, 3)}
         settings = provenance(config, task, modes, backend, timings)
+        if planned_lang.data.counts:
+            settings["data_counts"] = {lang: planned_lang.data.counts}
         write_language(run_dir, language, settings, chash)
         result, other_settings = merge_run(
             run_dir,
@@ -309,8 +384,19 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
             order,
             task.languages,
             task.group_name,
+            cross_language(task, run_dir, chash),
         )
     if other_settings:
         observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
     observer.finish(result, order, task.group_name)
     return result
+
+
+def cross_language(task: Task, run_dir: Path, chash: str) -> dict[str, list[dict[str, Any]]]:
+    """The task's statistics across every language of ``run_dir`` written with ``chash``."""
+    records_by_lang = {}
+    for lang in written_languages(run_dir):
+        if read_language(run_dir, lang)["config_hash"] == chash:
+            path = samples_path(run_dir, lang)
+            records_by_lang[lang] = list(read_samples(path, chash, repair=False).values())
+    return task.cross_language(records_by_lang) if len(records_by_lang) > 1 else {}

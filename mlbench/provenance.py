@@ -81,6 +81,7 @@ def provenance(
         "limit": config.limit,
         "seed": config.seed,
         "prompt_hashes": {name: prompt_hash(task.name, name) for name in task.prompt_files},
+        **({"task_settings": task.settings(options)} if task.settings(options) else {}),
         "packages": package_versions(),
         "git_hash": git_hash(),
         "timings_s": timings,

@@ -27,18 +27,19 @@ def samples_path(run_dir: Path, lang: str) -> Path:
     return run_dir / f"samples_{lang}.jsonl"
 
 
-def read_samples(path: Path, config_hash: str | None = None) -> dict[str, dict[str, Any]]:
+def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = True) -> dict[str, dict[str, Any]]:
     """Finished samples of a (possibly interrupted) run, by id.
 
     A last line without its newline is what a kill mid-write leaves: it is cut off so the
-    file ends on a complete record. Any other unreadable line is an error, as is a record
+    file ends on a complete record (with ``repair=False``, used on files another job may be
+    writing, it is only skipped). Any other unreadable line is an error, as is a record
     written with different settings (``config_hash``).
     """
     if not path.exists():
         return {}
     raw = path.read_bytes()
     complete_end = raw.rfind(b"\n") + 1
-    if complete_end < len(raw):
+    if repair and complete_end < len(raw):
         with path.open("r+b") as handle:
             handle.truncate(complete_end)
     records: dict[str, dict[str, Any]] = {}
@@ -78,6 +79,7 @@ def run_to_json(run: RunResult) -> dict[str, Any]:
         "task": run.task,
         "config": run.config,
         "results": {lang: language_to_json(result) for lang, result in run.languages.items()},
+        **({"cross_language": run.cross_language} if run.cross_language else {}),
     }
 
 
@@ -101,7 +103,7 @@ def language_from_json(lang: str, block: dict[str, Any]) -> LanguageResult:
 
 def run_from_json(data: dict[str, Any]) -> RunResult:
     languages = {lang: language_from_json(lang, block) for lang, block in data["results"].items()}
-    return RunResult(data["model"], data["task"], data.get("config", {}), languages)
+    return RunResult(data["model"], data["task"], data.get("config", {}), languages, data.get("cross_language", {}))
 
 
 def language_path(run_dir: Path, lang: str) -> Path:
@@ -160,15 +162,17 @@ def merge_run(
     metric_order: list[str],
     lang_order: Iterable[str] = (),
     group_name: str = "group",
+    cross_language: dict[str, list[dict[str, Any]]] | None = None,
 ) -> tuple[RunResult, list[str]]:
     """Rebuild results.json and table.md from every ``results_<lang>.json`` written with
     ``config_hash``; ``run`` gives the model, task and config. Returns the merged run and
     the languages left out because they were written with other settings (an older run in
-    the same folder)."""
+    the same folder). ``cross_language`` holds the task's statistics across languages."""
     rank = {lang: i for i, lang in enumerate(lang_order)}
     with run_dir_lock(run_dir):
         languages: dict[str, LanguageResult] = {}
         timings: dict[str, Any] = {}
+        data_counts: dict[str, Any] = {}  # what the loader left out, per language
         other_settings = []
         for path in sorted(run_dir.glob("results_*.json")):
             try:
@@ -179,14 +183,24 @@ def merge_run(
                     continue
                 languages[lang] = language_from_json(lang, payload["result"])
                 timings[lang] = payload["config"]["timings_s"][lang]
+                data_counts.update(payload["config"].get("data_counts", {}))
             except (json.JSONDecodeError, KeyError, TypeError) as error:
                 raise MlbenchError(f"{path}: not an mlbench language result ({error})") from None
         ordered = sorted(languages, key=lambda lang: (rank.get(lang, len(rank)), lang))
         merged = RunResult(
             run.model,
             run.task,
-            {**run.config, "timings_s": {lang: timings[lang] for lang in ordered}},
+            {
+                **run.config,
+                "timings_s": {lang: timings[lang] for lang in ordered},
+                **(
+                    {"data_counts": {lang: data_counts[lang] for lang in ordered if lang in data_counts}}
+                    if data_counts
+                    else {}
+                ),
+            },
             {lang: languages[lang] for lang in ordered},
+            cross_language or {},
         )
         _write_atomic(run_dir / "results.json", json.dumps(run_to_json(merged), indent=2, ensure_ascii=False) + "\n")
         _write_atomic(run_dir / "table.md", to_markdown(run_tables(merged, metric_order, group_name)))

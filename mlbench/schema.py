@@ -203,3 +203,6 @@ class RunResult:
     task: str
     config: dict[str, Any]
     languages: dict[str, LanguageResult]
+    # Statistics comparing the languages (XLingHealth: ANOVA, Tukey HSD, t-tests), as
+    # named tables of flat rows.
+    cross_language: dict[str, list[dict[str, Any]]] = field(default_factory=dict)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mlbench.languages import LANGUAGES
+from mlbench.metric_names import expand_order
 from mlbench.metrics.markers import MARKERS
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.schema import LanguageResult, MetricValue, RunResult
@@ -44,8 +45,9 @@ def format_percent(value: MetricValue) -> str:
 
 
 def shown_metrics(run: RunResult, metric_order: list[str]) -> list[str]:
-    """The metrics of ``metric_order`` that some language has (judge metrics appear once judged)."""
-    return [m for m in metric_order if any(m in result.metrics for result in run.languages.values())]
+    """The metrics of ``metric_order`` that some language has (judge metrics appear once
+    judged), each ``name@setting`` after its base name."""
+    return expand_order(metric_order, {m for result in run.languages.values() for m in result.metrics})
 
 
 def count_names(run: RunResult) -> list[str]:
@@ -83,7 +85,7 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
 
 
 def _cell(metric: str, result: LanguageResult) -> str:
-    return format_value(metric, result.metrics[metric]) if metric in result.metrics else "–"
+    return format_value(metric, result.metrics[metric]) if metric in result.metrics else "n/a"
 
 
 def surface_table(run: RunResult) -> TextTable | None:
@@ -128,9 +130,46 @@ def group_table(run: RunResult, metric_order: list[str], group_name: str = "grou
     return table
 
 
+CROSS_LANGUAGE_TABLES = {
+    "anova": ("One-way ANOVA across languages", "Per question group, metric and temperature."),
+    "tukey": (
+        "Tukey HSD for every pair of languages",
+        "mean_diff = mean(second) − mean(first), with its 95% family-wise interval and adjusted p.",
+    ),
+    "t_tests": ("Unpaired t-tests for every pair of languages", "Student's t, two-sided; reject at p < 0.05."),
+}
+
+
+def format_statistic(column: str, value: object) -> str:
+    """p-values in scientific notation when small; other numbers to 4 significant digits."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if column.startswith("p") and value < 1e-3:
+            return f"{value:.1e}"
+        return f"{value:.4g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.2e}"
+    return str(value)
+
+
+def cross_language_tables(run: RunResult) -> list[TextTable]:
+    """The task's statistics comparing languages, one table per kind of test."""
+    tables = []
+    for name, rows in run.cross_language.items():
+        if not rows:
+            continue
+        title, note = CROSS_LANGUAGE_TABLES.get(name, (name, ""))
+        columns = list(rows[0])
+        table = TextTable(title, columns, notes=[note] if note else [])
+        table.rows = [[format_statistic(c, row.get(c)) for c in columns] for row in rows]
+        tables.append(table)
+    return tables
+
+
 def run_tables(run: RunResult, metric_order: list[str], group_name: str = "group") -> list[TextTable]:
     tables = [metric_table(run, metric_order), surface_table(run), group_table(run, metric_order, group_name)]
-    return [t for t in tables if t is not None]
+    return [t for t in tables if t is not None] + cross_language_tables(run)
 
 
 def to_markdown(tables: list[TextTable]) -> str:

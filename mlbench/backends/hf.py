@@ -262,6 +262,8 @@ class HFBackend:
             if settings.temperature > 0
             else {"do_sample": False}
         )
+        # Greedy decoding is deterministic: n greedy texts are one text decoded once, n times.
+        per_prompt = settings.n if settings.temperature > 0 else 1
         with torch.inference_mode():
             output = self.model.generate(
                 input_ids=ids,
@@ -270,14 +272,15 @@ class HFBackend:
                 stop_strings=list(settings.stop) or None,
                 tokenizer=self.tokenizer,
                 pad_token_id=pad,
-                num_return_sequences=settings.n,
+                num_return_sequences=per_prompt,
                 **sampling,
             )
         rows = [self._decode_row(row, settings.stop) for row in output[:, width:].tolist()]
         generations = []
-        for start in range(0, len(rows), settings.n):
-            first, *others = rows[start : start + settings.n]
-            generations.append(replace(first, alternatives=tuple(g.text for g in others)))
+        for start in range(0, len(rows), per_prompt):
+            first, *others = rows[start : start + per_prompt]
+            texts = tuple(g.text for g in others) if per_prompt > 1 else (first.text,) * (settings.n - 1)
+            generations.append(replace(first, alternatives=texts))
         return generations
 
     def _decode_row(self, row: list[int], stop: tuple[str, ...]) -> Generation:

@@ -327,7 +327,7 @@ class VLLMBackend:
             indices.append(index)
             params.append(
                 SamplingParams(
-                    n=request.n,
+                    n=request.n if sampled else 1,  # greedy: one text, copied n times below
                     temperature=request.temperature,
                     top_p=request.top_p if sampled else 1.0,
                     max_tokens=min(request.max_new_tokens, limit - len(ids)),
@@ -338,9 +338,8 @@ class VLLMBackend:
         for index, output in zip(indices, self._run(prompts, params)):
             completions = [self._completion(self.tokenizer, c, requests[index].stop) for c in output.outputs]
             first = completions[0]
-            results[index] = Generation(
-                first[0], first[1], first[2], alternatives=tuple(text for text, _, _ in completions[1:])
-            )
+            others = tuple(text for text, _, _ in completions[1:]) or (first[0],) * (requests[index].n - 1)
+            results[index] = Generation(first[0], first[1], first[2], alternatives=others)
         if progress:
             progress(len(requests))
         return all_filled(results)

@@ -15,44 +15,51 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 THRESHOLD = 0.5  # a score of P(yes) ≥ 0.5 predicts "yes"
-
-
-def _precision_recall_f1(labels: Sequence[int], predicted: Sequence[int], positive: int) -> tuple[float, float, float]:
-    tp = sum(1 for y, p in zip(labels, predicted) if y == positive and p == positive)
-    predicted_positive = sum(1 for p in predicted if p == positive)
-    actual_positive = sum(1 for y in labels if y == positive)
-    precision = tp / predicted_positive if predicted_positive else 0.0
-    recall = tp / actual_positive if actual_positive else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
 
 
 def roc_auc(labels: Sequence[int], scores: Sequence[float]) -> float | None:
     """Area under the ROC curve: the chance that a random positive scores above a random
-    negative, ties counting one half (the Mann–Whitney form)."""
-    positives = [s for y, s in zip(labels, scores, strict=True) if y == 1]
-    negatives = [s for y, s in zip(labels, scores) if y == 0]
-    if not positives or not negatives or len(set(scores)) == 1:
+    negative, ties counting one half (the Mann–Whitney form, from average ranks)."""
+    from scipy.stats import rankdata
+
+    y = np.asarray(labels, dtype=int)
+    s = np.asarray(scores, dtype=float)
+    if y.shape != s.shape:
+        raise ValueError(f"{y.size} labels but {s.size} scores")
+    positives = int(y.sum())
+    negatives = y.size - positives
+    if positives == 0 or negatives == 0 or np.all(s == s[0]):
         return None
-    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return wins / (len(positives) * len(negatives))
+    rank_sum = float(rankdata(s)[y == 1].sum())
+    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
 def classification_metrics(labels: Sequence[int], scores: Sequence[float]) -> dict[str, float | None]:
     """``precision``, ``recall``, ``f1`` (macro over the classes present in labels or
     predictions), ``accuracy`` and ``auc`` of scores in [0, 1] against 0/1 labels."""
-    if len(labels) != len(scores):
-        raise ValueError(f"{len(labels)} labels but {len(scores)} scores")
-    if not labels:
+    y = np.asarray(labels, dtype=int)
+    s = np.asarray(scores, dtype=float)
+    if y.shape != s.shape:
+        raise ValueError(f"{y.size} labels but {s.size} scores")
+    if y.size == 0:
         raise ValueError("classification metrics need at least one item")
-    predicted = [int(s >= THRESHOLD) for s in scores]
-    classes = sorted(set(labels) | set(predicted))
-    per_class = [_precision_recall_f1(labels, predicted, c) for c in classes]
+    predicted = (s >= THRESHOLD).astype(int)
+    precisions, recalls, f1s = [], [], []
+    for positive in sorted(set(y.tolist()) | set(predicted.tolist())):
+        tp = int(((y == positive) & (predicted == positive)).sum())
+        predicted_positive, actual_positive = int((predicted == positive).sum()), int((y == positive).sum())
+        precision = tp / predicted_positive if predicted_positive else 0.0
+        recall = tp / actual_positive if actual_positive else 0.0
+        precisions.append(precision)
+        recalls.append(recall)
+        f1s.append(2 * precision * recall / (precision + recall) if precision + recall else 0.0)
     return {
-        "precision": sum(p for p, _, _ in per_class) / len(classes),
-        "recall": sum(r for _, r, _ in per_class) / len(classes),
-        "f1": sum(f for _, _, f in per_class) / len(classes),
-        "accuracy": sum(y == p for y, p in zip(labels, predicted)) / len(labels),
-        "auc": roc_auc(labels, scores),
+        "precision": float(np.mean(precisions)),
+        "recall": float(np.mean(recalls)),
+        "f1": float(np.mean(f1s)),
+        "accuracy": float((y == predicted).mean()),
+        "auc": roc_auc(y, s),
     }

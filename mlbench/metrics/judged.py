@@ -42,6 +42,11 @@ def _logsumexp(values: Sequence[float]) -> float:
     return top + math.log(sum(math.exp(v - top) for v in values))
 
 
+def log_odds(yes_logprobs: Sequence[float], no_logprobs: Sequence[float]) -> float:
+    """log P(yes) − log P(no), each side adding up the probabilities of its spellings."""
+    return _logsumexp(yes_logprobs) - _logsumexp(no_logprobs)
+
+
 def yes_probability(yes_logprobs: Sequence[float], no_logprobs: Sequence[float]) -> float:
     """P(yes) / (P(yes) + P(no)), where each side adds up the probabilities of its spellings
     (" yes", "Yes", ...), computed in log space."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -48,3 +48,31 @@ def summarize(values: Sequence[float], *, seed: int = 0) -> MetricValue:
         ci_high=high,
         stderr=mean_stderr(values),
     )
+
+
+def bootstrap_statistics(
+    units: int,
+    statistics: Callable[[np.ndarray], Mapping[str, float | None] | None],
+    *,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> dict[str, tuple[float, float, float]]:
+    """Percentile interval and standard error of named statistics of ``units`` questions,
+    computed together on each resample (``statistics`` gets the resampled question
+    indices). A statistic undefined (None) on a resample is left out of that resample;
+    one never defined gets no interval."""
+    rng = np.random.default_rng(seed)
+    draws: dict[str, list[float]] = {}
+    for _ in range(resamples):
+        values = statistics(rng.integers(0, units, size=units)) or {}
+        for name, value in values.items():
+            if value is not None:
+                draws.setdefault(name, []).append(value)
+    alpha = (1.0 - confidence) / 2.0
+    out = {}
+    for name, values in draws.items():
+        data = np.asarray(values, dtype=float)
+        low, high = np.quantile(data, [alpha, 1.0 - alpha])
+        out[name] = (float(low), float(high), float(np.std(data, ddof=1)) if data.size > 1 else 0.0)
+    return out

