@@ -97,3 +97,10 @@ def test_model_dir_without_weights(tmp_path, tiny_model):
     (tmp_path / "config.json").write_text((tiny_model / "config.json").read_text())
     with pytest.raises(MlbenchError, match="could not load (model|the tokenizer)"):
         HFBackend(str(tmp_path), device="cpu")
+
+
+def test_n_greedy_answers_are_the_greedy_answer_n_times(hf_backend):
+    prompt = Prompt(text="Q: Are bats blind?\nA:")
+    single = hf_backend.generate([GenerationRequest(prompt, max_new_tokens=8)])[0]
+    many = hf_backend.generate([GenerationRequest(prompt, max_new_tokens=8, n=4)])[0]
+    assert many.text == single.text and many.alternatives == (single.text,) * 3

@@ -193,3 +193,11 @@ def test_positions_hidden_by_a_sibling_option_are_copied_not_rescored(vllm_backe
     # (12, after the shared "5 6") exists nowhere else, so C alone was rescored uncached.
     assert backend.stats == {"cached": 1, "copied": 1, "rescored": 1, "uncached": 0}
     assert sent == [(3, False), (1, True)]
+
+
+def test_n_greedy_answers_are_one_greedy_answer_repeated(vllm_backend, hf_backend):
+    # XLingHealth's consistency asks for K answers at temperature 0 too.
+    request = GenerationRequest(Prompt(text="Q: Are bats blind?\nA:"), max_new_tokens=8, n=3)
+    ours, theirs = vllm_backend.generate([request])[0], hf_backend.generate([request])[0]
+    assert ours.text == theirs.text
+    assert ours.alternatives == theirs.alternatives == (ours.text, ours.text)
