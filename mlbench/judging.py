@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from mlbench.aggregation import aggregate
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import MlbenchError
 from mlbench.evidence import SearchClient, SearchError, evidence_text
 from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
-from mlbench.pipeline import RunObserver, aggregate, cross_language, metric_order
+from mlbench.pipeline import RunObserver, cross_language, metric_order
 from mlbench.results import (
     merge_run,
     read_language,

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from mlbench.aggregation import aggregate
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.loaders.source import subset
-from mlbench.metric_names import expand_order
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.provenance import provenance
@@ -33,8 +33,7 @@ from mlbench.results import (
     write_language,
     written_languages,
 )
-from mlbench.schema import Generation, GenerationRequest, LanguageResult, RunResult, Sample, SampleResult
-from mlbench.stats.intervals import summarize
+from mlbench.schema import Generation, GenerationRequest, RunResult, Sample, SampleResult
 from mlbench.tasks import get_task
 from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions
 
@@ -258,65 +257,6 @@ def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
     surface = list(SURFACE_METRICS) if {"gen", "correctness"} & set(modes) else []
     own = [m for mode in modes for m in task.metrics[mode]]
     return own + surface + list(JUDGE_METRICS) + list(task.combined_metric_names)
-
-
-def aggregate(
-    lang: str,
-    records: list[dict[str, Any]],
-    metric_names: list[str],
-    seed: int,
-    task: Task | None = None,
-    data_counts: dict[str, int] | None = None,
-) -> LanguageResult:
-    """Mean and interval of each metric over the samples that have it: a failed sample
-    (context overflow, API error) is counted in ``failed``, never scored as a zero; so are
-    failed, skipped and unreadable judge verdicts. ``task`` adds its pooled metrics (macro
-    F1, AUC); ``data_counts`` are what the loader left out."""
-    # In id order, so the bootstrap draws the same intervals whichever stage aggregates.
-    records = sorted(records, key=lambda r: str(r.get("id", "")))
-    result = _summarize_records(lang, records, metric_names, seed, task)
-    result.counts = {**(data_counts or {}), **result.counts}
-    for group in sorted({r["group"] for r in records if r.get("group") is not None}):
-        mine = [r for r in records if r.get("group") == group]
-        result.groups[group] = _summarize_records(lang, mine, metric_names, seed, task)
-    return result
-
-
-def _summarize_records(
-    lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int, task: Task | None = None
-) -> LanguageResult:
-    summary = {}
-    present = {name for r in records for name in r["metrics"]}
-    for metric in expand_order(metric_names, present):
-        values = [r["metrics"][metric] for r in records if metric in r["metrics"]]
-        summary[metric] = summarize(values, seed=seed)
-    pooled, pooled_counts = task.pooled_metrics(records, seed) if task is not None else ({}, {})
-    summary.update(pooled)
-    counts = {
-        "empty_generations": sum(bool(r["outputs"].get("empty")) for r in records),
-        "failed": sum(bool(r["outputs"].get("error")) for r in records),
-        "language_not_judged": sum(r.get("surface", {}).get("language", {}).get("status") == "n/a" for r in records),
-        **judge_counts(records),
-        **pooled_counts,
-    }
-    ordered = {name: summary[name] for name in expand_order(metric_names, summary)}
-    return LanguageResult(lang, len(records), ordered, {k: v for k, v in counts.items() if v})
-
-
-def judge_counts(records: list[dict[str, Any]]) -> dict[str, int]:
-    """Verdicts that gave no metric, by kind: ``judge_errors_truth``, ``skipped_truth``,
-    ``unparsed_relevance``."""
-    counts: dict[str, int] = {}
-    for record in records:
-        for kind, entry in record.get("judges", {}).items():
-            for name, happened in (
-                (f"judge_errors_{kind}", "judge_error" in entry),
-                (f"skipped_{kind}", "skipped" in entry),
-                (f"unparsed_{kind}", entry.get("label") == "unparsed" or bool(entry.get("unreadable"))),
-            ):
-                if happened:
-                    counts[name] = counts.get(name, 0) + 1
-    return counts
 
 
 def run(

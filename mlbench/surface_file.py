@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mlbench.aggregation import aggregate
 from mlbench.errors import MlbenchError
 from mlbench.jsonlines import json_objects
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
-from mlbench.pipeline import aggregate
 from mlbench.schema import RunResult
 
 

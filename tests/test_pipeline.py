@@ -2,9 +2,10 @@ from dataclasses import replace
 
 import pytest
 
+from mlbench.aggregation import aggregate
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
-from mlbench.pipeline import aggregate, resolve_languages
+from mlbench.pipeline import resolve_languages
 from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
