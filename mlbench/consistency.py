@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,8 @@ TOPIC_MODELS = {"sim_lda20": ("lda", 20), "sim_lda100": ("lda", 100), "sim_hdp":
 
 # (record index, temperature key) → that question's K answers
 Answers = dict[tuple[int, str], list[str]]
+# (what, total) → a callback advancing a progress bar by n
+StartProgress = Callable[[str, int], Callable[[int], None]]
 
 
 def _stamp(options: TaskOptions, seed: int, answers: Answers, ids: list[str]) -> dict[str, Any]:
@@ -42,26 +45,37 @@ def _stamp(options: TaskOptions, seed: int, answers: Answers, ids: list[str]) ->
     }
 
 
-def add_model_metrics(records: list[dict[str, Any]], options: TaskOptions, seed: int) -> bool:
+def add_model_metrics(
+    records: list[dict[str, Any]], options: TaskOptions, seed: int, start_progress: StartProgress | None = None
+) -> bool:
     """Add the model-based metrics to the samples of ``records`` that have consistency
-    answers, dataset by dataset; True when any sample changed."""
-    changed = False
+    answers, dataset by dataset; True when any sample changed. ``start_progress(what,
+    total)`` is called once, when there is work, for a progress bar."""
     groups: dict[Any, list[dict[str, Any]]] = {}
     for record in records:
         if "consistency" in record.get("outputs", {}):
             groups.setdefault(record.get("group"), []).append(record)
+    stale = []
     for members in groups.values():
         answers: Answers = {
             (i, key): texts for i, r in enumerate(members) for key, texts in r["outputs"]["consistency"].items()
         }
         stamp = _stamp(options, seed, answers, [str(r["id"]) for r in members])
-        if all(r["outputs"].get("consistency_models") == stamp for r in members):
-            continue
+        if not all(r["outputs"].get("consistency_models") == stamp for r in members):
+            stale.append((members, answers, stamp))
+    if not stale:
+        return False
+    # Three steps per question × temperature: sentence embeddings, BERTScore, topic models.
+    total = 3 * sum(len(answers) for _, answers, _ in stale)
+    advance = start_progress("consistency models", total) if start_progress else (lambda n: None)
+    for members, answers, stamp in stale:
         lang = members[0]["lang"]
         values: dict[tuple[int, str], dict[str, float]] = {slot: {} for slot in answers}
         _sentence_similarity(answers, options, values)
-        _bertscore(answers, options, values)
+        advance(len(answers))
+        _bertscore(answers, options, values, advance)
         _topic_similarity(answers, lang, seed, values)
+        advance(len(answers))
         for i, record in enumerate(members):
             kept = {k: v for k, v in record["metrics"].items() if k.split("@")[0] not in MODEL_METRICS}
             for (j, key), metrics in values.items():
@@ -69,8 +83,7 @@ def add_model_metrics(records: list[dict[str, Any]], options: TaskOptions, seed:
                     kept.update({at(name, key): value for name, value in metrics.items()})
             record["metrics"] = kept
             record["outputs"]["consistency_models"] = stamp
-        changed = True
-    return changed
+    return True
 
 
 def _pairwise_from(matrix: np.ndarray) -> float:
@@ -90,14 +103,16 @@ def _sentence_similarity(answers: Answers, options: TaskOptions, values: dict) -
         values[slot]["sim_sent"] = _pairwise_from(matrix @ matrix.T)
 
 
-def _bertscore(answers: Answers, options: TaskOptions, values: dict) -> None:
+def _bertscore(answers: Answers, options: TaskOptions, values: dict, advance: Callable[[int], None]) -> None:
     from mlbench.backends.embedders import NO_MODEL, load_bertscorer
 
     if options.bertscore_model == NO_MODEL:
+        advance(len(answers))
         return
     scorer = load_bertscorer(options.bertscore_model, options.bertscore_layer)
     for slot, texts in answers.items():
         values[slot]["bertscore_f1"] = _pairwise_from(scorer.f1_matrix(texts))
+        advance(1)
 
 
 def _topic_similarity(answers: Answers, lang: str, seed: int, values: dict) -> None:

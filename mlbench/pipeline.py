@@ -309,7 +309,11 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
             done.update({r.id: r.to_json() for r in finished})
             start += config.chunk_size
         records = [done[s.id] for s in planned_lang.samples]
-        if task.finish_language(records, options, config.seed):
+
+        def start_progress(what: str, total: int, lang: str = lang) -> Callable[[int], None]:
+            return observer.start(f"{task.name} · {what}", lang, total, 0)
+
+        if task.finish_language(records, options, config.seed, start_progress):
             rewrite_samples(path, done.values())
         language = aggregate(lang, records, order, config.seed, task, planned_lang.data.counts)
         timings = {lang: round(time.perf_counter() - started, 3)}

@@ -60,3 +60,19 @@ def test_recomputed_only_when_settings_or_answers_change(monkeypatch):
     assert add_model_metrics(records, skipped, seed=0) is True
     assert not any(k.startswith(("sim_sent", "bertscore")) for k in records[0]["metrics"])
     assert "sim_lda20@1" in records[0]["metrics"]
+
+
+def test_progress_opens_only_when_there_is_work(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    opened, advanced = [], []
+
+    def start(what, total):
+        opened.append((what, total))
+        return advanced.append
+
+    records = _records()
+    add_model_metrics(records, OPTIONS, seed=0, start_progress=start)
+    assert opened == [("consistency models", 3 * 4)]  # 2 questions × 2 temperatures, 3 steps each
+    assert sum(advanced) == 12
+    add_model_metrics(records, OPTIONS, seed=0, start_progress=start)
+    assert len(opened) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -165,9 +166,16 @@ class Task(ABC):
         (None: the benchmark cannot do without)."""
         return None
 
-    def finish_language(self, records: list[dict[str, Any]], options: TaskOptions, seed: int) -> bool:
+    def finish_language(
+        self,
+        records: list[dict[str, Any]],
+        options: TaskOptions,
+        seed: int,
+        start_progress: Callable[[str, int], Callable[[int], None]] | None = None,
+    ) -> bool:
         """Add what needs every sample of a language at once (topic models); True when
-        ``records`` changed and must be saved."""
+        ``records`` changed and must be saved. ``start_progress(what, total)`` opens a
+        progress bar when there is work."""
         return False
 
     def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:

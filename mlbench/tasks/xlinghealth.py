@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -202,8 +203,14 @@ class XLingHealth(Task):
 
     # --- language-level work ---------------------------------------------------------------
 
-    def finish_language(self, records: list[dict[str, Any]], options: TaskOptions, seed: int) -> bool:
-        return add_model_metrics(records, options, seed)
+    def finish_language(
+        self,
+        records: list[dict[str, Any]],
+        options: TaskOptions,
+        seed: int,
+        start_progress: Callable[[str, int], Callable[[int], None]] | None = None,
+    ) -> bool:
+        return add_model_metrics(records, options, seed, start_progress)
 
     def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
         return verifiability_metrics(records, seed)
