@@ -21,7 +21,7 @@ import numpy as np
 from mlbench.metric_names import at
 from mlbench.metrics.similarity import mean_pairwise, tokens
 from mlbench.metrics.topics import topic_distributions
-from mlbench.tasks.base import TaskOptions
+from mlbench.tasks.base import StartProgress, TaskOptions
 
 NGRAM_METRICS = ("sim_1gram", "sim_2gram", "length")
 MODEL_METRICS = ("sim_sent", "bertscore_f1", "sim_lda20", "sim_lda100", "sim_hdp")
@@ -30,8 +30,6 @@ TOPIC_MODELS = {"sim_lda20": ("lda", 20), "sim_lda100": ("lda", 100), "sim_hdp":
 
 # (record index, temperature key) → that question's K answers
 Answers = dict[tuple[int, str], list[str]]
-# (what, total) → a callback advancing a progress bar by n
-StartProgress = Callable[[str, int], Callable[[int], None]]
 
 
 def _stamp(options: TaskOptions, seed: int, answers: Answers, ids: list[str]) -> dict[str, Any]:

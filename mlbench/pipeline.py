@@ -338,6 +338,8 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
 
 def cross_language(task: Task, run_dir: Path, chash: str) -> dict[str, list[dict[str, Any]]]:
     """The task's statistics across every language of ``run_dir`` written with ``chash``."""
+    if not task.compares_languages:
+        return {}
     records_by_lang = {}
     for lang in written_languages(run_dir):
         if read_language(run_dir, lang)["config_hash"] == chash:

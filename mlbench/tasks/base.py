@@ -24,6 +24,8 @@ Scored = tuple[dict[str, Any], dict[str, float]]  # (outputs to keep, metric val
 Request = LoglikelihoodRequest | GenerationRequest
 Result = LoglikelihoodResult | Generation
 DEFAULT_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
+# (what, total) → a callback that advances a progress bar by n
+StartProgress = Callable[[str, int], Callable[[int], None]]
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class Task(ABC):
     hub_id: ClassVar[str]
     default_fewshot: ClassVar[int] = 0
     metrics: ClassVar[dict[str, tuple[str, ...]]]
+    # Whether ``cross_language`` has anything to say (saves reading every language's samples).
+    compares_languages: ClassVar[bool] = False
     # Scores a task builds from several stages (CaLMQA's overall), after the judges' metrics.
     combined_metric_names: ClassVar[tuple[str, ...]] = ()
     # What the column of per-group tables is called (see ``sample_group``).
@@ -171,7 +175,7 @@ class Task(ABC):
         records: list[dict[str, Any]],
         options: TaskOptions,
         seed: int,
-        start_progress: Callable[[str, int], Callable[[int], None]] | None = None,
+        start_progress: StartProgress | None = None,
     ) -> bool:
         """Add what needs every sample of a language at once (topic models); True when
         ``records`` changed and must be saved. ``start_progress(what, total)`` opens a

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -25,6 +24,7 @@ from mlbench.consistency import CONSISTENCY_METRICS, add_model_metrics
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
 from mlbench.judges.parsing import parse_yes_no
+from mlbench.judges.spec import tomllib
 from mlbench.language_comparison import compare_languages
 from mlbench.loaders.source import DataSource
 from mlbench.loaders.xlinghealth import DATASET_FILES, SOURCE, dataset_path, load_xlinghealth
@@ -34,7 +34,7 @@ from mlbench.metrics.similarity import ngram_consistency
 from mlbench.prompt_templates import load_prompt
 from mlbench.schema import ChatMessage, Generation, GenerationRequest, LoglikelihoodRequest, MetricValue, Prompt, Sample
 from mlbench.tasks import register
-from mlbench.tasks.base import LanguageData, Request, Result, Scored, Task, TaskOptions
+from mlbench.tasks.base import LanguageData, Request, Result, Scored, StartProgress, Task, TaskOptions
 from mlbench.tasks.qa_prompt import clean_answer
 from mlbench.verifiability import VERIFY_METRICS, verifiability_metrics
 
@@ -46,8 +46,6 @@ VERIFY_TOKENS = 8  # one word, plus room for punctuation or a stray token
 
 @cache
 def _prompts() -> dict[str, dict[str, str]]:
-    import tomllib
-
     return tomllib.loads(load_prompt("xlinghealth", "prompts.toml"))
 
 
@@ -81,6 +79,7 @@ class XLingHealth(Task):
     hub_id = SOURCE
     metrics = {"correctness": (), "consistency": CONSISTENCY_METRICS, "verifiability": VERIFY_METRICS}
     group_name = "dataset"
+    compares_languages = True
     default_judge_kinds = ("correctness",)
     prompt_files = ("prompts.toml",)
 
@@ -208,7 +207,7 @@ class XLingHealth(Task):
         records: list[dict[str, Any]],
         options: TaskOptions,
         seed: int,
-        start_progress: Callable[[str, int], Callable[[int], None]] | None = None,
+        start_progress: StartProgress | None = None,
     ) -> bool:
         return add_model_metrics(records, options, seed, start_progress)
 
