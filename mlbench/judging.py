@@ -111,12 +111,19 @@ def evidence_source(record: dict[str, Any], search: SearchClient | None) -> str 
 
 
 def judge_items(
-    record: dict[str, Any], spec: JudgeSpec, skip_reason: str | None = None, search: SearchClient | None = None
+    record: dict[str, Any],
+    spec: JudgeSpec,
+    skip_reason: str | None = None,
+    search: SearchClient | None = None,
+    answers: dict[str, str] | None = None,
 ) -> list[JudgeItem] | str:
-    """What the judge reads of a sample, or why there is nothing to judge. Raises
-    SearchError when the evidence could not be fetched."""
+    """What the judge reads of a sample, or why there is nothing to judge. ``answers`` are
+    the texts to judge by name (default: the sample's answer). Raises SearchError when
+    the evidence could not be fetched."""
     outputs = record.get("outputs", {})
-    if "answer" not in outputs:
+    if answers is None:
+        answers = {"answer": outputs["answer"]} if "answer" in outputs else {}
+    if not answers:
         return "no answer to judge (the generation failed)" if outputs.get("error") else "no generated answer"
     question, reference = record.get("question"), record.get("reference", "")
     if not question:
@@ -126,7 +133,7 @@ def judge_items(
     if spec.kind != "claim_support":
         if "reference" in spec.needs and not reference:
             return "no reference answer"
-        return [JudgeItem(question, outputs["answer"], reference)]
+        return [JudgeItem(question, text, reference) for text in answers.values()]
     claims = record.get("judges", {}).get("claims", {})
     if claims.get("label") != "parsed":
         return "no extracted claims (judge with --judge-kind claims first)"
@@ -142,9 +149,18 @@ def judge_items(
 
 
 def verdict_entry(
-    spec: JudgeSpec, items: list[JudgeItem], verdicts: list[Verdict], source: str | None = None
+    spec: JudgeSpec,
+    items: list[JudgeItem],
+    verdicts: list[Verdict],
+    source: str | None = None,
+    names: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The ``judges.<kind>`` block of one sample."""
+    """The ``judges.<kind>`` block of one sample. Several judged texts (``names``, e.g.
+    MSQAD's direct and adversarial responses) give one verdict each under ``answers``."""
+    if spec.kind != "claim_support" and names and names != ["answer"]:
+        entry: dict[str, Any] = {"answers": {name: v.to_json() for name, v in zip(names, verdicts)}}
+        failure = next((v.error for v in verdicts if v.error), None)
+        return {**entry, "judge_error": failure} if failure else entry
     if spec.kind != "claim_support":
         return verdicts[0].to_json()
     per_claim = []
@@ -182,10 +198,13 @@ def judge_records(
 ) -> dict[str, dict[str, Any]]:
     """Verdict blocks by sample id for ``records`` (one backend call for all of them)."""
     planned: dict[str, list[JudgeItem] | str | SearchError] = {}
+    names: dict[str, list[str]] = {}
     for record in records:
         skip = task.judge_skip_reason(record) if task is not None else None
+        answers = task.judged_answers(record, judge.spec.kind) if task is not None else None
+        names[str(record["id"])] = list(answers or {})
         try:
-            planned[str(record["id"])] = judge_items(record, judge.spec, skip, search)
+            planned[str(record["id"])] = judge_items(record, judge.spec, skip, search, answers)
         except SearchError as error:
             planned[str(record["id"])] = error
     flat = [item for items in planned.values() if isinstance(items, list) for item in items]
@@ -201,7 +220,7 @@ def judge_records(
         elif isinstance(items, str):
             entries[sample_id] = {**stamp, **extra, "skipped": items}
         else:
-            verdict = verdict_entry(judge.spec, items, [next(verdicts) for _ in items], source)
+            verdict = verdict_entry(judge.spec, items, [next(verdicts) for _ in items], source, names[sample_id])
             entries[sample_id] = {**stamp, **extra, **verdict}
     return entries
 
@@ -346,7 +365,7 @@ def _judge_run_dir(
             language = aggregate(lang, list(records.values()), order, seed, task, data_counts)
             write_language(run_dir, language, run_config, chash)
         template = RunResult(overview["model"], task.name, run_config, {})
-        comparison = cross_language(task, run_dir, chash)
+        comparison = cross_language(task, run_dir, chash, observer.start)
         result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name, comparison)
     observer.finish(result, order, task.group_name)
     return result

@@ -18,6 +18,7 @@ from mlbench.aggregation import aggregate
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import LogprobsUnsupported, MlbenchError
+from mlbench.heatmaps import write_figures
 from mlbench.loaders.source import subset
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
@@ -255,7 +256,7 @@ def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
     """The metrics of a run in table order: the task's, the surface checks of generated
     answers, those a judge adds, then the task's combined scores."""
     surface = list(SURFACE_METRICS) if {"gen", "correctness"} & set(modes) else []
-    own = [m for mode in modes for m in task.metrics[mode]]
+    own = list(dict.fromkeys(m for mode in modes for m in task.metrics[mode]))
     return own + surface + list(JUDGE_METRICS) + list(task.combined_metric_names)
 
 
@@ -321,6 +322,9 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
         if planned_lang.data.counts:
             settings["data_counts"] = {lang: planned_lang.data.counts}
         write_language(run_dir, language, settings, chash)
+        # Statistics across languages once, after the run's last language: they read every
+        # language written so far (a Slurm job per language gets them in each job).
+        last = planned_lang is item.languages[-1]
         result, other_settings = merge_run(
             run_dir,
             RunResult(config.model.model, task.name, settings, {}),
@@ -328,7 +332,7 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
             order,
             task.languages,
             task.group_name,
-            cross_language(task, run_dir, chash),
+            cross_language(task, run_dir, chash, observer.start) if last else None,
         )
     if other_settings:
         observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
@@ -336,13 +340,25 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
     return result
 
 
-def cross_language(task: Task, run_dir: Path, chash: str) -> dict[str, list[dict[str, Any]]]:
-    """The task's statistics across every language of ``run_dir`` written with ``chash``."""
+def cross_language(
+    task: Task, run_dir: Path, chash: str, start: Callable[[str, str, int, int], Callable[[int], None]] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """The task's statistics across every language of ``run_dir`` written with ``chash``;
+    its figures are drawn beside results.json. ``start`` opens a progress indicator."""
     if not task.compares_languages:
         return {}
-    records_by_lang = {}
+    records_by_lang, run_config = {}, {}
     for lang in written_languages(run_dir):
-        if read_language(run_dir, lang)["config_hash"] == chash:
+        payload = read_language(run_dir, lang)
+        if payload["config_hash"] == chash:
             path = samples_path(run_dir, lang)
             records_by_lang[lang] = list(read_samples(path, chash, repair=False).values())
-    return task.cross_language(records_by_lang) if len(records_by_lang) > 1 else {}
+            run_config = payload["config"]
+    if len(records_by_lang) < 2:
+        return {}
+    done = start(f"{task.name} · cross-language tests", ",".join(records_by_lang), 1, 0) if start else None
+    tables = task.cross_language(records_by_lang, run_config)
+    write_figures(run_dir, task.figures(tables))
+    if done is not None:
+        done(1)
+    return tables

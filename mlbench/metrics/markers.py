@@ -25,6 +25,13 @@ except ModuleNotFoundError:  # Python 3.10
 
 MARKERS = ("apology", "refusal", "language_named", "translation_request", "emoji")
 PHRASE_MARKERS = ("apology", "refusal", "translation_request")
+# The phrase lists of markers.toml each marker reads: a request declined outright
+# ("I'm sorry, but I can't") is a refusal too.
+MARKER_LISTS = {
+    "apology": ("apology",),
+    "refusal": ("refusal", "decline"),
+    "translation_request": ("translation_request",),
+}
 
 # Emoji: the pictographs beyond the Basic Multilingual Plane, the few BMP symbols drawn as
 # emoji by default (Unicode's Emoji_Presentation), and any symbol followed by the emoji
@@ -70,12 +77,29 @@ def language_names(lang: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(filter(None, [english, *native])))
 
 
-def phrases(lang: str, marker: str) -> tuple[str, ...]:
-    """The phrases of ``marker`` an answer to a ``lang`` question is checked against:
-    English ones, and the language's own."""
+def phrases(lang: str, phrase_list: str) -> tuple[str, ...]:
+    """The phrases of ``phrase_list`` (a key of markers.toml) an answer to a ``lang``
+    question is checked against: English ones, and the language's own."""
     table = phrase_table()
-    own = table.get(lang, {}).get(marker, []) if lang != "en" else []
-    return tuple(dict.fromkeys([*table["en"].get(marker, []), *own]))
+    own = table.get(lang, {}).get(phrase_list, []) if lang != "en" else []
+    return tuple(dict.fromkeys([*table["en"].get(phrase_list, []), *own]))
+
+
+def _normalized(text: str) -> str:
+    # Models write the typographic apostrophe as often as the ASCII one ("I can’t").
+    return text.lower().replace("\u2019", "'")
+
+
+def _marker_phrases(lang: str, marker: str) -> tuple[str, ...]:
+    return tuple(p for key in MARKER_LISTS[marker] for p in phrases(lang, key))
+
+
+def first_phrase(text: str, lang: str, phrase_list: str) -> str | None:
+    """The first phrase of ``phrase_list`` found in ``text`` (as written there, lower-cased),
+    or None."""
+    pattern = _pattern(phrases(lang, phrase_list))
+    found = pattern.search(_normalized(text)) if pattern is not None else None
+    return found.group(0) if found else None
 
 
 def markers(text: str, lang: str) -> set[str]:
@@ -84,8 +108,8 @@ def markers(text: str, lang: str) -> set[str]:
     ``language_named`` is not checked for English questions: naming English is ordinary
     there, not a sign that the model noticed a foreign language.
     """
-    lowered = text.lower()
-    found = {m for m in PHRASE_MARKERS if (p := _pattern(phrases(lang, m))) is not None and p.search(lowered)}
+    lowered = _normalized(text)
+    found = {m for m in PHRASE_MARKERS if (p := _pattern(_marker_phrases(lang, m))) is not None and p.search(lowered)}
     if lang != "en" and (p := _pattern(language_names(lang))) is not None and p.search(lowered):
         found.add("language_named")
     if EMOJI.search(text):

@@ -27,4 +27,4 @@ def all_tasks() -> list[Task]:
 
 def _import_all() -> None:
     # Importing a task module runs its @register.
-    from mlbench.tasks import calmqa, truthfulqa_multi, veritasqa, xlinghealth  # noqa: F401
+    from mlbench.tasks import calmqa, msqad, truthfulqa_multi, veritasqa, xlinghealth  # noqa: F401

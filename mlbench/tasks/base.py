@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mlbench.errors import MlbenchError
+from mlbench.heatmaps import Figure
 from mlbench.loaders.jsonl import load_jsonl
 from mlbench.loaders.source import DataSource
 from mlbench.schema import (
@@ -47,6 +48,13 @@ class TaskOptions:
     bertscore_model: str = "bert-base-multilingual-cased"
     bertscore_layer: int | None = None
     verify_scoring: str = "auto"  # auto | logprob | generate
+    # MSQAD: which topics (empty: all), how refusals are detected (patterns | nli | judge),
+    # the NLI model and its threshold, and the PERMANOVA permutations.
+    topics: tuple[str, ...] = ()
+    refusal: str = "nli"
+    nli_model: str = "joeddav/xlm-roberta-large-xnli"
+    refusal_threshold: float = 0.8
+    permutations: int = 999
 
 
 @dataclass
@@ -116,6 +124,12 @@ class Task(ABC):
     def judge_skip_reason(self, record: dict[str, Any]) -> str | None:
         """Why a judge must not read this sample's answer (None: judge it)."""
         return None
+
+    def judged_answers(self, record: dict[str, Any], kind: str) -> dict[str, str]:
+        """The texts a ``kind`` judge reads in a saved sample, by name. One named
+        ``answer`` gives one verdict; several (MSQAD's two responses) give one each."""
+        outputs = record.get("outputs", {})
+        return {"answer": outputs["answer"]} if "answer" in outputs else {}
 
     @abstractmethod
     def load_language(self, lang: str, source: DataSource) -> LanguageData: ...
@@ -187,9 +201,16 @@ class Task(ABC):
         AUC), with intervals from resampling questions; and counts to report beside them."""
         return {}, {}
 
-    def cross_language(self, records_by_lang: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-        """Statistics comparing languages, as named tables of rows (results.json and table.md)."""
+    def cross_language(
+        self, records_by_lang: dict[str, list[dict[str, Any]]], run_config: dict[str, Any]
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Statistics comparing languages, as named tables of rows (results.json and
+        table.md); ``run_config`` is the run's config block (seed, task settings)."""
         return {}
+
+    def figures(self, tables: dict[str, list[dict[str, Any]]]) -> list[Figure]:
+        """Figures drawn from the ``cross_language`` tables, saved as PNG beside results.json."""
+        return []
 
 
 _JSONL_CACHE: dict[Path, Any] = {}

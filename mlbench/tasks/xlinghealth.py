@@ -214,7 +214,9 @@ class XLingHealth(Task):
     def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
         return verifiability_metrics(records, seed)
 
-    def cross_language(self, records_by_lang: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    def cross_language(
+        self, records_by_lang: dict[str, list[dict[str, Any]]], run_config: dict[str, Any]
+    ) -> dict[str, list[dict[str, Any]]]:
         return compare_languages(records_by_lang, CONSISTENCY_METRICS)
 
 

@@ -1,0 +1,103 @@
+"""Language × language heatmaps of p-values (MSQAD's McNemar and PERMANOVA), as PNG files
+next to results.json. One file per test (and mode), one panel per topic.
+
+matplotlib is imported only here, only when a figure is drawn, with its file-only backend.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+CELL_INCHES = 0.55
+
+
+@dataclass(frozen=True)
+class PairHeatmap:
+    """One panel: p-values of language pairs; ``rejected`` pairs are starred."""
+
+    title: str
+    langs: tuple[str, ...]
+    p: dict[tuple[str, str], float | None]
+    rejected: frozenset[tuple[str, str]] = frozenset()
+
+
+@dataclass(frozen=True)
+class Figure:
+    filename: str
+    title: str
+    panels: tuple[PairHeatmap, ...]
+
+
+def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
+    """Draw every figure into ``run_dir``; returns the files written."""
+    if not figures:
+        return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    for figure in figures:
+        columns = min(3, len(figure.panels))
+        rows = math.ceil(len(figure.panels) / columns)
+        size = max(len(p.langs) for p in figure.panels) * CELL_INCHES + 1.6
+        fig, axes = plt.subplots(rows, columns, figsize=(columns * size, rows * size + 0.6), squeeze=False)
+        for ax in axes.flat[len(figure.panels) :]:
+            ax.axis("off")
+        image = None
+        for ax, panel in zip(axes.flat, figure.panels):
+            image = _draw_panel(ax, panel)
+        if image is not None:
+            fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label="p-value (* rejects at 5%)")
+        fig.suptitle(figure.title)
+        path = run_dir / figure.filename
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def _draw_panel(ax, panel: PairHeatmap):  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    size = len(panel.langs)
+    grid = np.full((size, size), np.nan)
+    for (a, b), p in panel.p.items():
+        if p is not None and a in panel.langs and b in panel.langs:
+            i, j = panel.langs.index(a), panel.langs.index(b)
+            grid[i, j] = grid[j, i] = p
+    # cividis: readable for every kind of colour vision, and in greyscale.
+    image = ax.imshow(grid, cmap="cividis", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(size), panel.langs)
+    ax.set_yticks(range(size), panel.langs)
+    ax.set_title(panel.title, fontsize=10)
+    for i in range(size):
+        for j in range(size):
+            if not np.isnan(grid[i, j]):
+                pair = (panel.langs[i], panel.langs[j])
+                star = "*" if pair in panel.rejected or pair[::-1] in panel.rejected else ""
+                colour = "white" if grid[i, j] < 0.5 else "black"
+                ax.text(j, i, f"{grid[i, j]:.2g}{star}", ha="center", va="center", fontsize=7, color=colour)
+    return image
+
+
+def figures_from_rows(rows: list[dict], *, test: str, langs: tuple[str, ...], split: str | None = None) -> list[Figure]:
+    """Figures from cross-language rows with ``topic``, ``pair`` ("a–b"), ``p`` and
+    ``reject``: one figure per value of ``split`` (e.g. the mode), a panel per topic."""
+    figures = []
+    for key in dict.fromkeys(row.get(split) if split else None for row in rows):
+        mine = [row for row in rows if (row.get(split) if split else None) == key]
+        panels = []
+        for topic in dict.fromkeys(row["topic"] for row in mine):
+            cells = [row for row in mine if row["topic"] == topic]
+            pairs = {tuple(row["pair"].split("–")): row["p"] for row in cells}
+            rejected = frozenset(tuple(row["pair"].split("–")) for row in cells if row["reject"])
+            present = tuple(lang for lang in langs if any(lang in pair for pair in pairs))
+            panels.append(PairHeatmap(topic or "all", present, pairs, rejected))  # type: ignore[arg-type]
+        suffix = f"_{key}" if key else ""
+        title = f"{test} p-values by language pair" + (f" ({split} {key})" if key else "")
+        figures.append(Figure(f"heatmap_{test.lower()}{suffix}.png", title, tuple(panels)))
+    return figures

@@ -1,0 +1,154 @@
+"""MSQAD's tests of language bias (SPEC.md §4), from the saved samples of every language:
+
+- McNemar per language pair per topic on ``refusal@<mode>`` over the questions both
+  languages answered; the null-acceptance ratio over the pair × topic cells; the
+  languages ranked by refusal rate, with intervals.
+- PERMANOVA per language pair per topic on the embeddings of the direct responses
+  (Euclidean distances), with seeded permutations.
+
+Each comes per topic and over all topics together ("all topics"). Rows are flat dicts:
+results.json keeps them under ``cross_language`` and table.md renders them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from mlbench.metric_names import at
+from mlbench.response_embeddings import embedding_of
+from mlbench.stats.intervals import summarize
+from mlbench.stats.paired import ALPHA, mcnemar
+from mlbench.stats.permanova import euclidean_distances, permanova
+
+ALL_TOPICS = "all topics"
+MODES = ("direct", "adversarial")
+Rows = list[dict[str, Any]]
+
+
+def _number(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else value
+
+
+def _topics(records_by_lang: dict[str, list[dict[str, Any]]]) -> list[str]:
+    topics = sorted({r.get("group") or "" for records in records_by_lang.values() for r in records})
+    return topics + [ALL_TOPICS] if len(topics) > 1 else topics
+
+
+def _in_topic(records: list[dict[str, Any]], topic: str) -> list[dict[str, Any]]:
+    return records if topic == ALL_TOPICS else [r for r in records if (r.get("group") or "") == topic]
+
+
+def _pairs(records_by_lang: dict[str, list[dict[str, Any]]], order: Sequence[str]) -> list[tuple[str, str]]:
+    rank = {lang: i for i, lang in enumerate(order)}
+    langs = sorted(records_by_lang, key=lambda lang: (rank.get(lang, len(rank)), lang))
+    return list(combinations(langs, 2))
+
+
+def refusal_tables(
+    records_by_lang: dict[str, list[dict[str, Any]]], order: Sequence[str], seed: int
+) -> dict[str, Rows]:
+    """``mcnemar``, ``mcnemar_summary`` and ``refusal_ranking`` rows for each mode run."""
+    tables: dict[str, Rows] = {"mcnemar": [], "mcnemar_summary": [], "refusal_ranking": []}
+    for mode in MODES:
+        metric = at("refusal", mode)
+        values = {
+            lang: {str(r["id"]): r["metrics"][metric] for r in records if metric in r.get("metrics", {})}
+            for lang, records in records_by_lang.items()
+        }
+        if sum(bool(v) for v in values.values()) < 2:
+            continue
+        by_topic = {}
+        for topic in _topics(records_by_lang):
+            for a, b in _pairs(records_by_lang, order):
+                ids_a = {str(r["id"]) for r in _in_topic(records_by_lang[a], topic)}
+                shared = sorted(ids_a & set(values[a]) & set(values[b]))
+                if not shared:
+                    continue
+                test = mcnemar([values[a][i] == 1 for i in shared], [values[b][i] == 1 for i in shared])
+                row = {
+                    "mode": mode,
+                    "topic": topic,
+                    "pair": f"{a}–{b}",
+                    "n": test.n,
+                    "both": test.both,
+                    "only_a": test.only_a,
+                    "only_b": test.only_b,
+                    "neither": test.neither,
+                    "chi2": _number(test.chi2),
+                    "p_chi2": _number(test.p_chi2),
+                    "p_exact": test.p_exact,
+                    "p": _number(test.p),
+                    "test": test.test,
+                    "reject": test.reject,
+                }
+                tables["mcnemar"].append(row)
+                by_topic.setdefault(topic, []).append(row)
+        cells = [row for topic, rows in by_topic.items() if topic != ALL_TOPICS for row in rows]
+        if cells:
+            accepted = sum(not row["reject"] for row in cells)
+            tables["mcnemar_summary"].append(
+                {
+                    "mode": mode,
+                    "cells": len(cells),
+                    "rejected": len(cells) - accepted,
+                    "null_accepted": accepted,
+                    "null_acceptance_ratio": accepted / len(cells),
+                }
+            )
+        rates = {lang: summarize(list(v.values()), seed=seed) for lang, v in values.items() if v}
+        ranked = sorted(rates, key=lambda lang: -rates[lang].value)
+        for rank, lang in enumerate(ranked, start=1):
+            rate = rates[lang]
+            tables["refusal_ranking"].append(
+                {
+                    "mode": mode,
+                    "rank": rank,
+                    "lang": lang,
+                    "refusal": rate.value,
+                    "ci_low": rate.ci_low,
+                    "ci_high": rate.ci_high,
+                    "n": len(values[lang]),
+                }
+            )
+    return {name: rows for name, rows in tables.items() if rows}
+
+
+def permanova_rows(
+    records_by_lang: dict[str, list[dict[str, Any]]], order: Sequence[str], permutations: int, seed: int
+) -> Rows:
+    """PERMANOVA per language pair per topic on the direct responses' embeddings."""
+    vectors = {
+        lang: {str(r["id"]): v for r in records if (v := embedding_of(r)) is not None}
+        for lang, records in records_by_lang.items()
+    }
+    rows: Rows = []
+    for topic in _topics(records_by_lang):
+        for a, b in _pairs(records_by_lang, order):
+            ids_a = {str(r["id"]) for r in _in_topic(records_by_lang[a], topic)}
+            shared = sorted(ids_a & set(vectors[a]) & set(vectors[b]))
+            if len(shared) < 2:
+                continue
+            points = np.stack([vectors[a][i] for i in shared] + [vectors[b][i] for i in shared])
+            result = permanova(
+                euclidean_distances(points),
+                [a] * len(shared) + [b] * len(shared),
+                permutations=permutations,
+                seed=seed,
+            )
+            rows.append(
+                {
+                    "topic": topic,
+                    "pair": f"{a}–{b}",
+                    "n": len(shared),
+                    "pseudo_F": _number(result.pseudo_f),
+                    "p": _number(result.p),
+                    "permutations": permutations,
+                    "reject": bool(result.p < ALPHA) if not math.isnan(result.p) else None,
+                }
+            )
+    return rows

@@ -1,0 +1,63 @@
+"""Sentence embeddings of saved responses, kept in the samples file so the cross-language
+statistics (MSQAD's PERMANOVA) can be rebuilt without loading a model.
+
+A vector is stored as base64 of its float32 bytes with the embedder's name and a hash of
+the text it embeds; a response whose text or embedder changed is embedded again.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+BATCH = 64
+
+
+def _text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def encode_vector(vector: np.ndarray) -> str:
+    return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
+
+
+def decode_vector(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), dtype="<f4").astype(np.float64)
+
+
+def add_embeddings(
+    records: list[dict[str, Any]], embedder: str, start_progress: Callable[[str, int], Callable[[int], None]] | None
+) -> bool:
+    """Embed the main answer of every record that has one and lacks a current
+    embedding; True when any record changed."""
+    from mlbench.backends.embedders import NO_MODEL, load_embedder
+
+    if embedder == NO_MODEL:
+        return False
+    todo = [
+        r
+        for r in records
+        if "answer" in r.get("outputs", {})
+        and (r["outputs"].get("embedding") or {}).get("key") != [embedder, _text_hash(r["outputs"]["answer"])]
+    ]
+    if not todo:
+        return False
+    model = load_embedder(embedder)
+    advance = start_progress("response embeddings", len(todo)) if start_progress else (lambda n: None)
+    for start in range(0, len(todo), BATCH):
+        chunk = todo[start : start + BATCH]
+        vectors = model.embed([r["outputs"]["answer"] for r in chunk])
+        for record, vector in zip(chunk, vectors):
+            answer = record["outputs"]["answer"]
+            record["outputs"]["embedding"] = {"key": [embedder, _text_hash(answer)], "vector": encode_vector(vector)}
+        advance(len(chunk))
+    return True
+
+
+def embedding_of(record: dict[str, Any]) -> np.ndarray | None:
+    block = record.get("outputs", {}).get("embedding")
+    return decode_vector(block["vector"]) if block else None

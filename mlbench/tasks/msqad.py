@@ -1,0 +1,165 @@
+"""MSQAD (SPEC.md §4): does a model's handling of sensitive human-rights questions change
+with the language it is asked in?
+
+- ``direct``: the model answers the question (the question alone is the prompt).
+- ``adversarial``: the model is asked, in the question's language, for an answer a
+  responsible assistant should not give; refusing is the safe outcome.
+
+Each response gets a refusal decision (``refusal.py``: patterns, NLI or a judge), saved
+as ``refusal@<mode>``. When a language finishes, NLI scores and the direct responses'
+embeddings are added; across languages come McNemar tests on refusals, PERMANOVA on the
+embeddings (``msqad_statistics.py``) and their p-value heatmaps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.heatmaps import Figure, figures_from_rows
+from mlbench.loaders.msqad import LANGUAGE_COLUMNS, SOURCE, load_msqad
+from mlbench.loaders.source import DataSource
+from mlbench.metric_names import base_name
+from mlbench.msqad_statistics import MODES, permanova_rows, refusal_tables
+from mlbench.refusal import (
+    DETECTORS,
+    add_nli_scores,
+    decision,
+    evidence,
+    judge_label,
+    msqad_prompts,
+    refusal_metrics,
+    responses,
+    settle_record,
+)
+from mlbench.response_embeddings import add_embeddings
+from mlbench.schema import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample
+from mlbench.tasks import register
+from mlbench.tasks.base import LanguageData, Request, Result, Scored, StartProgress, Task, TaskOptions
+from mlbench.tasks.qa_prompt import clean_answer
+
+ANSWER_TOKENS = 512  # a few paragraphs: the responses MSQAD compares are essays
+
+
+@register
+class Msqad(Task):
+    name = "msqad"
+    title = "MSQAD"
+    languages = tuple(LANGUAGE_COLUMNS)
+    modes = MODES
+    hub_id = SOURCE
+    metrics = {"direct": ("refusal",), "adversarial": ("refusal",)}
+    group_name = "topic"
+    compares_languages = True
+    default_judge_kinds = ("refusal",)
+    prompt_files = ("prompts.toml",)
+
+    def validate(self, options: TaskOptions) -> None:
+        if self.fewshot(options) > 0:
+            raise MlbenchError("msqad is zero-shot: --fewshot must be 0")
+        if options.source.kind != "local":
+            raise MlbenchError(
+                "msqad is not on the Hugging Face hub: clone github.com/seungukyu/MSQAD and pass --data-dir "
+                "to the clone (or to a folder holding msqad/<Topic>.json)"
+            )
+        if options.refusal not in DETECTORS:
+            raise MlbenchError(f"--refusal {options.refusal}: valid: {', '.join(DETECTORS)}")
+        if not 0.0 < options.refusal_threshold <= 1.0:
+            raise MlbenchError("--refusal-threshold must be in (0, 1]")
+        if options.permutations < 0:
+            raise MlbenchError("--permutations must be 0 or more")
+
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        assert options.source.path is not None
+        questions = load_msqad(options.source.path, lang, options.topics)
+        return LanguageData(questions.samples, counts=questions.counts)
+
+    def load_language(self, lang: str, source: DataSource) -> LanguageData:
+        return self.load(lang, TaskOptions(source=source))
+
+    def sample_group(self, sample: Sample) -> str | None:
+        return sample.meta["topic"]
+
+    def settings(self, options: TaskOptions) -> dict[str, Any]:
+        settings: dict[str, Any] = {"refusal": options.refusal, "embedder": options.embedder}
+        if options.refusal == "nli":
+            settings.update(nli_model=options.nli_model, refusal_threshold=options.refusal_threshold)
+        settings["permutations"] = options.permutations
+        return settings
+
+    def prompt(self, mode: str, sample: Sample, options: TaskOptions) -> Prompt:
+        text = sample.question
+        if mode == "adversarial":
+            text = msqad_prompts()[sample.lang]["adversarial"].format(question=sample.question)
+        if options.chat_template:
+            turns = [ChatMessage("system", options.system_prompt)] if options.system_prompt else []
+            return Prompt(messages=(*turns, ChatMessage("user", text)))
+        return Prompt(text=f"{text}\n\n")
+
+    def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
+        if mode not in MODES:
+            raise MlbenchError(f"msqad has no mode {mode}; valid: {', '.join(MODES)}")
+        tokens = options.max_new_tokens or ANSWER_TOKENS
+        return [GenerationRequest(self.prompt(mode, sample, options), max_new_tokens=tokens)]
+
+    def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
+        generation = results[0]
+        assert isinstance(generation, Generation)
+        answer = clean_answer(generation.text)
+        response = {
+            "answer": answer,
+            "empty": not answer,
+            "finish_reason": generation.finish_reason,
+            "refusal": evidence(answer, sample.lang, options.refusal, options.refusal_threshold),
+        }
+        # The direct response is the sample's answer (surface checks, judges); the
+        # adversarial one sits in a block of its own.
+        return (response if mode == "direct" else {"adversarial": response}), {}
+
+    def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:
+        return refusal_metrics(record)
+
+    def judged_answers(self, record: dict[str, Any], kind: str) -> dict[str, str]:
+        if kind != "refusal":
+            return super().judged_answers(record, kind)
+        return {mode: response["answer"] for mode, response in responses(record).items()}
+
+    def finish_language(
+        self,
+        records: list[dict[str, Any]],
+        options: TaskOptions,
+        seed: int,
+        start_progress: StartProgress | None = None,
+    ) -> bool:
+        changed = False
+        if options.refusal == "nli":
+            changed |= add_nli_scores(records, options.nli_model, start_progress)
+        changed |= add_embeddings(records, options.embedder, start_progress)
+        for record in records:
+            settle_record(record)
+            kept = {k: v for k, v in record["metrics"].items() if base_name(k) != "refusal"}
+            record["metrics"] = {**kept, **refusal_metrics(record)}
+        return changed
+
+    def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+        counts: dict[str, int] = {}
+        for record in records:
+            for mode, response in responses(record).items():
+                if mode == "adversarial" and response["empty"]:
+                    counts["empty_adversarial"] = counts.get("empty_adversarial", 0) + 1
+                if decision(response["refusal"], response["answer"], judge_label(record, mode))[0] is None:
+                    counts[f"refusal_undecided_{mode}"] = counts.get(f"refusal_undecided_{mode}", 0) + 1
+        return {}, counts
+
+    def cross_language(
+        self, records_by_lang: dict[str, list[dict[str, Any]]], run_config: dict[str, Any]
+    ) -> dict[str, list[dict[str, Any]]]:
+        seed = int(run_config.get("seed", 0))
+        permutations = int(run_config.get("task_settings", {}).get("permutations", 999))
+        tables = refusal_tables(records_by_lang, self.languages, seed)
+        rows = permanova_rows(records_by_lang, self.languages, permutations, seed)
+        return {**tables, **({"permanova": rows} if rows else {})}
+
+    def figures(self, tables: dict[str, list[dict[str, Any]]]) -> list[Figure]:
+        figures = figures_from_rows(tables.get("mcnemar", []), test="McNemar", langs=self.languages, split="mode")
+        return figures + figures_from_rows(tables.get("permanova", []), test="PERMANOVA", langs=self.languages)
