@@ -101,7 +101,8 @@ def refusal_tables(
                 }
             )
         rates = {lang: summarize(list(v.values()), seed=seed) for lang, v in values.items() if v}
-        ranked = sorted(rates, key=lambda lang: -rates[lang].value)
+        rank_of = {lang: i for i, lang in enumerate(order)}
+        ranked = sorted(rates, key=lambda lang: (-rates[lang].value, rank_of.get(lang, len(rank_of)), lang))
         for rank, lang in enumerate(ranked, start=1):
             rate = rates[lang]
             tables["refusal_ranking"].append(

@@ -204,7 +204,8 @@ def score_samples(
         for i, (sample, requests) in enumerate(zip(samples, per_sample)):
             mine = results[start : start + len(requests)]
             start += len(requests)
-            prompts[i] = requests[0].prompt.to_json()
+            if prompts[i] is None:  # the first mode's prompt (the others follow from the task's prompt files)
+                prompts[i] = requests[0].prompt.to_json()
             failure = next((r.error for r in mine if r.error), None)
             if failure:
                 outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))

@@ -120,3 +120,9 @@ def vllm_server(tiny_model, tmp_path_factory):
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+@pytest.fixture(scope="session")
+def tiny_nli_model(tmp_path_factory) -> Path:
+    """A random XLM-R-shaped NLI model with contradiction/neutral/entailment labels."""
+    return _load_script("make_tiny_nli_model").make_tiny_nli_model(tmp_path_factory.mktemp("models") / "nli", seed=0)
