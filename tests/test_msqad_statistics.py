@@ -1,0 +1,101 @@
+"""MSQAD's cross-language tables from synthetic saved samples: McNemar cells counted by
+hand, the null-acceptance ratio, the ranking, and PERMANOVA on planted differences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mlbench.heatmaps import figures_from_rows, write_figures
+from mlbench.msqad_statistics import ALL_TOPICS, permanova_rows, refusal_tables
+from mlbench.response_embeddings import encode_vector
+
+ORDER = ("en", "ko", "zh", "es", "de", "hi")
+
+
+def _records(lang, refusals, topic="T1", start=0, mode="adversarial"):
+    return [
+        {
+            "id": f"{topic}:{start + i}",
+            "lang": lang,
+            "group": topic,
+            "metrics": {f"refusal@{mode}": float(r)},
+            "outputs": {},
+        }
+        for i, r in enumerate(refusals)
+    ]
+
+
+def test_mcnemar_cells_summary_and_ranking():
+    # Topic T1, 6 questions. en refuses q0,q1; zh refuses q0,q2,q3,q4,q5; de refuses none.
+    records = {
+        "en": _records("en", [1, 1, 0, 0, 0, 0]) + _records("en", [0, 0], topic="T2", start=6),
+        "zh": _records("zh", [1, 0, 1, 1, 1, 1]) + _records("zh", [1, 1], topic="T2", start=6),
+        "de": _records("de", [0, 0, 0, 0, 0, 0]) + _records("de", [0, 0], topic="T2", start=6),
+    }
+    tables = refusal_tables(records, ORDER, seed=0)
+    cells = {(r["topic"], r["pair"]): r for r in tables["mcnemar"]}
+    en_zh = cells[("T1", "en–zh")]
+    # both = q0; only en = q1; only zh = q2..q5; neither = none.
+    assert (en_zh["both"], en_zh["only_a"], en_zh["only_b"], en_zh["neither"]) == (1, 1, 4, 0)
+    assert en_zh["chi2"] == pytest.approx(9 / 5) and en_zh["test"] == "exact"
+    assert en_zh["p"] == pytest.approx(2 * (1 + 5) / 32)  # 2 · P(X ≤ 1), X ~ Bin(5, ½)
+    assert [r["pair"] for r in tables["mcnemar"] if r["topic"] == "T1"] == ["en–zh", "en–de", "zh–de"]
+    all_topics = cells[(ALL_TOPICS, "zh–de")]
+    assert (all_topics["n"], all_topics["only_a"], all_topics["only_b"]) == (8, 7, 0)
+    assert all_topics["reject"] and all_topics["p"] == pytest.approx(2 / 2**7)
+    # Null acceptance over the per-topic cells (2 topics × 3 pairs), not the pooled ones.
+    (summary,) = tables["mcnemar_summary"]
+    rejected = sum(r["reject"] for r in tables["mcnemar"] if r["topic"] != ALL_TOPICS)
+    assert summary["cells"] == 6 and summary["rejected"] == rejected
+    assert summary["null_acceptance_ratio"] == pytest.approx((6 - rejected) / 6)
+    ranking = [(r["rank"], r["lang"], r["refusal"], r["n"]) for r in tables["refusal_ranking"]]
+    assert ranking == [(1, "zh", 7 / 8, 8), (2, "en", 2 / 8, 8), (3, "de", 0.0, 8)]
+    assert all(r["ci_low"] <= r["refusal"] <= r["ci_high"] for r in tables["refusal_ranking"])
+
+
+def test_only_questions_both_languages_have_are_paired():
+    records = {"en": _records("en", [1, 0, 1]), "ko": _records("ko", [1, 0])}
+    (cell,) = [r for r in refusal_tables(records, ORDER, seed=0)["mcnemar"]]
+    assert cell["n"] == 2
+
+
+def _embedded(lang, vectors, topic="T1"):
+    return [
+        {"id": f"{topic}:{i}", "lang": lang, "group": topic, "metrics": {},
+         "outputs": {"answer": "x", "embedding": {"key": ["e", "h"], "vector": encode_vector(v)}}}
+        for i, v in enumerate(vectors)
+    ]  # fmt: skip
+
+
+def test_permanova_finds_a_planted_difference_and_not_a_missing_one():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(30, 8))
+    records = {
+        "en": _embedded("en", base + rng.normal(scale=0.3, size=base.shape)),
+        "es": _embedded("es", base + rng.normal(scale=0.3, size=base.shape)),
+        "hi": _embedded("hi", base + 0.6 + rng.normal(scale=0.3, size=base.shape)),
+    }
+    rows = {r["pair"]: r for r in permanova_rows(records, ORDER, permutations=199, seed=1)}
+    assert rows["en–hi"]["reject"] and rows["en–hi"]["p"] == pytest.approx(1 / 200)
+    assert rows["es–hi"]["reject"]
+    assert not rows["en–es"]["reject"] and rows["en–es"]["p"] > 0.05
+    assert rows["en–es"]["n"] == 30 and rows["en–es"]["permutations"] == 199
+
+
+def test_heatmaps_are_pngs_with_a_panel_per_topic(tmp_path):
+    from PIL import Image
+
+    records = {
+        "en": _records("en", [1, 1, 0, 0]) + _records("en", [0, 1], topic="T2", start=4),
+        "zh": _records("zh", [1, 1, 1, 1]) + _records("zh", [1, 1], topic="T2", start=4),
+        "hi": _records("hi", [0, 0, 0, 1]) + _records("hi", [1, 0], topic="T2", start=4),
+    }
+    rows = refusal_tables(records, ORDER, seed=0)["mcnemar"]
+    (figure,) = figures_from_rows(rows, test="McNemar", langs=ORDER, split="mode")
+    assert figure.filename == "heatmap_mcnemar_adversarial.png"
+    assert [p.title for p in figure.panels] == ["T1", "T2", ALL_TOPICS]
+    assert figure.panels[0].langs == ("en", "zh", "hi")
+    (path,) = write_figures(tmp_path, [figure])
+    with Image.open(path) as image:
+        assert image.format == "PNG" and image.width > 300 and image.height > 200
