@@ -7,6 +7,7 @@ matplotlib is imported only here, only when a figure is drawn, with its file-onl
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,8 +55,11 @@ def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
             fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label="p-value (* rejects at 5%)")
         fig.suptitle(figure.title)
         path = run_dir / figure.filename
-        fig.savefig(path, dpi=110)
+        # Written aside and renamed: cluster jobs of other languages may redraw it at once.
+        partial = path.with_name(f".{path.stem}.{os.getpid()}.png")
+        fig.savefig(partial, dpi=110)
         plt.close(fig)
+        os.replace(partial, path)
         written.append(path)
     return written
 

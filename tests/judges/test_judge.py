@@ -31,7 +31,16 @@ def test_truth_and_info_prompts_follow_the_spec():
 
 
 def test_every_prompt_file_loads_and_names_its_inputs():
-    assert set(judge_kinds()) == {"truth", "info", "verify", "relevance", "correctness", "claims", "claim_support"}
+    assert set(judge_kinds()) == {
+        "truth",
+        "info",
+        "verify",
+        "relevance",
+        "correctness",
+        "claims",
+        "claim_support",
+        "refusal",
+    }
     needs = {kind: load_spec(kind).needs for kind in judge_kinds()}
     assert needs["correctness"] == ("question", "answer", "reference")
     assert needs["claim_support"] == ("reference", "claim")

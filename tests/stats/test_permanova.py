@@ -1,4 +1,8 @@
-"""PERMANOVA against scikit-bio: the same pseudo-F and, for a seed, the same p-value."""
+"""PERMANOVA against scikit-bio: the same pseudo-F and, for a seed, the same p-value.
+
+scikit-bio is imported inside the tests: it loads numba's llvmlite, whose objects break
+vLLM's scan of every loaded module when the vLLM tests run later in the same session.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,13 @@ import math
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
-from skbio import DistanceMatrix
-from skbio.stats.distance import permanova as skbio_permanova
-
 from mlbench.stats.permanova import euclidean_distances, permanova
 
 
 def _skbio(distances, grouping, permutations, seed):
+    from skbio import DistanceMatrix
+    from skbio.stats.distance import permanova as skbio_permanova
+
     result = skbio_permanova(DistanceMatrix(distances), grouping, permutations=permutations, seed=seed)
     return result["test statistic"], result["p-value"]
 

@@ -123,5 +123,5 @@ def test_clean_answer():
 
 
 def test_unknown_task():
-    with pytest.raises(MlbenchError, match="unknown task 'nope'; available: calmqa, truthfulqa_multi"):
+    with pytest.raises(MlbenchError, match="unknown task 'nope'; available: calmqa, msqad, truthfulqa_multi"):
         get_task("nope")
