@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
+
 from mlbench.stats.permanova import euclidean_distances, permanova
 
 
