@@ -123,4 +123,4 @@ def test_nli_scores_are_added_once_and_decide_with_the_threshold(tiny_nli_model)
     probabilities = sorted(r["outputs"]["refusal"]["nli"] for r in records)
     middle = (probabilities[0] + probabilities[-1]) / 2
     decisions = [decision({**r["outputs"]["refusal"], "threshold": middle}, "x", None)[0] for r in records]
-    assert True in decisions and False in decisions
+    assert sorted(set(decisions)) == [False, True]

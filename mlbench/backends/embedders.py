@@ -76,7 +76,7 @@ class _SentenceTransformer:
         try:
             from sentence_transformers import SentenceTransformer
 
-            self._model = SentenceTransformer(resolve_model_path(name), device=_device())
+            self._model = SentenceTransformer(resolve_model_path(name), device=torch_device())
         except Exception as error:  # noqa: BLE001 - hub, file and format errors all end here
             raise _load_failure("embedder", name, error) from None
 
@@ -84,7 +84,8 @@ class _SentenceTransformer:
         return np.asarray(self._model.encode(list(texts), normalize_embeddings=True), dtype=float)
 
 
-def _device() -> str:
+def torchtorch_device() -> str:
+    """The GPU when there is one, else the CPU (for the helper models: embedders, NLI)."""
     import torch
 
     return "cuda" if torch.cuda.is_available() else "cpu"
@@ -107,7 +108,7 @@ class BertScorer:
 
             path = resolve_model_path(name)
             self.tokenizer = AutoTokenizer.from_pretrained(path)
-            self.model = AutoModel.from_pretrained(path).to(_device()).eval()
+            self.model = AutoModel.from_pretrained(path).to(torch_device()).eval()
         except Exception as error:  # noqa: BLE001
             raise _load_failure("BERTScore model", name, error) from None
         layers = self.model.config.num_hidden_layers

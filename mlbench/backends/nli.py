@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mlbench.backends.embedders import torch_device
 from mlbench.errors import MlbenchError
 
 DEFAULT_NLI_MODEL = "joeddav/xlm-roberta-large-xnli"
@@ -27,7 +28,7 @@ class NliClassifier:
             from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
             self.tokenizer = AutoTokenizer.from_pretrained(name)
-            self.model = AutoModelForSequenceClassification.from_pretrained(name).to(_device()).eval()
+            self.model = AutoModelForSequenceClassification.from_pretrained(name).to(torch_device()).eval()
         except Exception as error:  # noqa: BLE001 - hub, file and format errors all end here
             reason = (str(error).splitlines() or [type(error).__name__])[0][:160]
             raise MlbenchError(
@@ -83,12 +84,6 @@ def _entailment_index(label2id: dict[str, int]) -> int:
         if label.lower().startswith("entail"):
             return int(index)
     raise MlbenchError(f"the NLI model has no entailment label (its labels: {', '.join(label2id)})")
-
-
-def _device() -> str:
-    import torch
-
-    return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 @functools.lru_cache(maxsize=2)
