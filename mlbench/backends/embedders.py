@@ -84,7 +84,7 @@ class _SentenceTransformer:
         return np.asarray(self._model.encode(list(texts), normalize_embeddings=True), dtype=float)
 
 
-def torchtorch_device() -> str:
+def torch_device() -> str:
     """The GPU when there is one, else the CPU (for the helper models: embedders, NLI)."""
     import torch
 
