@@ -28,6 +28,7 @@ def aggregate(
     records = sorted(records, key=lambda r: str(r.get("id", "")))
     result = _summarize_records(lang, records, metric_names, seed, task)
     result.counts = {**(data_counts or {}), **result.counts}
+    result.per_question = per_question_values(records, list(result.metrics))
     for group in sorted({r["group"] for r in records if r.get("group") is not None}):
         mine = [r for r in records if r.get("group") == group]
         result.groups[group] = _summarize_records(lang, mine, metric_names, seed, task)
@@ -53,6 +54,19 @@ def _summarize_records(
     }
     ordered = {name: summary[name] for name in expand_order(metric_names, summary)}
     return LanguageResult(lang, len(records), ordered, {k: v for k, v in counts.items() if v})
+
+
+def per_question_values(records: list[dict[str, Any]], metrics: list[str]) -> dict[str, Any]:
+    """Each question's value of each per-question metric (None where a question has none),
+    aligned with the ids: what ``mlbench report`` pairs across languages without
+    reading the samples files again."""
+    ids = [str(r["id"]) for r in records]
+    values = {
+        name: [r["metrics"].get(name) for r in records]
+        for name in metrics
+        if any(name in r["metrics"] for r in records)
+    }
+    return {"ids": ids, "values": values} if values else {}
 
 
 def judge_counts(records: list[dict[str, Any]]) -> dict[str, int]:

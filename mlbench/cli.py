@@ -360,11 +360,49 @@ def surface(
 @user_errors
 def report(
     results_dir: Path = typer.Argument(..., help="Folder searched for results.json files."),
+    task: opt.ReportTaskOpt = "",
+    model: opt.ReportModelOpt = "",
+    metric: opt.ReportMetricOpt = "",
+    ref_lang: opt.RefLangOpt = None,
+    fmt: opt.ReportFormatOpt = "",
+    out: opt.ReportOutOpt = None,
+    plots: opt.PlotsOpt = False,
+    resamples: opt.ResamplesOpt = 1000,
+    seed: opt.ReportSeedOpt = 0,
 ) -> None:
-    """One table of every run under RESULTS_DIR: rows model × task × metric, columns languages."""
-    from mlbench.report import collect, render_table
+    """Per-language tables of every run under RESULTS_DIR, with each language's gap to
+    --ref-lang tested question by question; --format and --plots write report files."""
+    from mlbench.report import FORMATS, build_tables, collect, write_report
+    from mlbench.report.terminal import render
 
-    wide_console().print(render_table(collect(results_dir)))
+    formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
+    collection = collect(results_dir, tasks=split_list(task), models=split_list(model))
+    reference = ref_lang or "en"
+    found = {lang for run in collection.runs for lang in run.languages}
+    if ref_lang is not None and reference not in found:
+        raise MlbenchError(f"--ref-lang {reference}: no run has it; languages found: {', '.join(sorted(found))}")
+    if reference not in found:
+        collection.notes.append(f"no run has {reference}: no gaps (choose another with --ref-lang)")
+    tables = build_tables(collection, ref_lang=reference, metrics=split_list(metric), seed=seed, resamples=resamples)
+    if not tables:
+        raise MlbenchError(f"no metric {metric!r} in the runs under {results_dir}")
+    console = wide_console()
+    for table in render(tables, reference):
+        console.print(table)
+    for note in collection.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if formats or plots:
+        written = write_report(
+            tables,
+            collection,
+            out or results_dir / "report",
+            formats=formats,
+            plots=plots,
+            ref_lang=reference,
+            seed=seed,
+            resamples=resamples,
+        )
+        print(f"wrote {len(written)} file(s) to {out or results_dir / 'report'}")
 
 
 @app.command()

@@ -362,3 +362,28 @@ PermutationsOpt = Annotated[
 YesOpt = Annotated[
     bool, typer.Option("--yes", help="Go ahead with a run of more than 10,000 generations.", rich_help_panel=RUN)
 ]
+
+# mlbench report
+ReportTaskOpt = Annotated[str, typer.Option("--task", help="Only these tasks, comma-separated (default: all).")]
+ReportModelOpt = Annotated[
+    str, typer.Option("--model", help="Only these models, comma-separated: hub ids or local folder names.")
+]
+ReportMetricOpt = Annotated[
+    str, typer.Option("--metric", help="Only these metrics (and plot them), comma-separated; mc2 also takes mc2@*.")
+]
+RefLangOpt = Annotated[
+    Optional[str],
+    typer.Option("--ref-lang", help="The language every other is compared with [default: en].", show_default=False),
+]
+ReportFormatOpt = Annotated[
+    str, typer.Option("--format", help="Files to write, comma-separated: md, csv, latex, html, json.")
+]
+ReportOutOpt = Annotated[
+    Optional[Path],
+    typer.Option("--out", help="Folder for the report files [default: RESULTS_DIR/report].", show_default=False),
+]
+PlotsOpt = Annotated[
+    bool, typer.Option("--plots", help="Also write PNG figures (heatmap and bar chart per headline metric).")
+]
+ResamplesOpt = Annotated[int, typer.Option(min=100, help="Bootstrap resamples for the gaps' intervals.")]
+ReportSeedOpt = Annotated[int, typer.Option(help="Seed of the bootstrap resamples.")]

@@ -77,6 +77,7 @@ def run_to_json(run: RunResult) -> dict[str, Any]:
     return {
         "model": run.model,
         "task": run.task,
+        **({"config_hash": run.config_hash} if run.config_hash else {}),
         "config": run.config,
         "results": {lang: language_to_json(result) for lang, result in run.languages.items()},
         **({"cross_language": run.cross_language} if run.cross_language else {}),
@@ -103,7 +104,14 @@ def language_from_json(lang: str, block: dict[str, Any]) -> LanguageResult:
 
 def run_from_json(data: dict[str, Any]) -> RunResult:
     languages = {lang: language_from_json(lang, block) for lang, block in data["results"].items()}
-    return RunResult(data["model"], data["task"], data.get("config", {}), languages, data.get("cross_language", {}))
+    return RunResult(
+        data["model"],
+        data["task"],
+        data.get("config", {}),
+        languages,
+        data.get("cross_language", {}),
+        data.get("config_hash", ""),
+    )
 
 
 def language_path(run_dir: Path, lang: str) -> Path:
@@ -138,7 +146,12 @@ def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any]
     """One language's result, in a file only this language's job writes."""
     block = language_to_json(result)
     payload = {"lang": result.lang, "config_hash": config_hash, "config": config, "result": block}
-    _write_atomic(language_path(run_dir, result.lang), json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    if result.per_question:
+        # One line, not one line per value: thousands of numbers that only programs read.
+        compact = json.dumps(result.per_question, ensure_ascii=False, separators=(",", ":"))
+        text = f'{text[:-2]},\n  "per_question": {compact}\n}}'
+    _write_atomic(language_path(run_dir, result.lang), text + "\n")
 
 
 @contextmanager
@@ -201,6 +214,7 @@ def merge_run(
             },
             {lang: languages[lang] for lang in ordered},
             cross_language or {},
+            config_hash,
         )
         _write_atomic(run_dir / "results.json", json.dumps(run_to_json(merged), indent=2, ensure_ascii=False) + "\n")
         _write_atomic(run_dir / "table.md", to_markdown(run_tables(merged, metric_order, group_name)))

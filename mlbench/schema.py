@@ -193,6 +193,9 @@ class LanguageResult:
     counts: dict[str, int] = field(default_factory=dict)
     # The same summary per question group (CaLMQA: culturally specific / agnostic).
     groups: dict[str, LanguageResult] = field(default_factory=dict)
+    # Each question's value of each metric, for paired comparisons across languages
+    # (``mlbench report``): {"ids": [...], "values": {metric: [value | None, ...]}}.
+    per_question: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -206,3 +209,5 @@ class RunResult:
     # Statistics comparing the languages (XLingHealth: ANOVA, Tukey HSD, t-tests), as
     # named tables of flat rows.
     cross_language: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # The settings hash every language of the run was written with ("" when unknown).
+    config_hash: str = ""

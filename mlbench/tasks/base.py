@@ -81,6 +81,8 @@ class Task(ABC):
     group_name: ClassVar[str] = "group"
     # The values --kind accepts besides "all" (empty: the task has no question kinds).
     question_kinds: ClassVar[tuple[str, ...]] = ()
+    # What `mlbench report` plots (by base name): the numbers a reader looks for first.
+    headline_metrics: ClassVar[tuple[str, ...]] = ()
     # What `--judge` judges when no --judge-kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]

@@ -41,6 +41,7 @@ class CaLMQA(Task):
     metrics = {"gen": ()}
     combined_metric_names = ("factuality", "overall", "overall_without_factuality")
     group_name = "kind"
+    headline_metrics = ("overall", "surface_issue")
     prompt_files = ()
     default_judge_kinds = DEFAULT_JUDGE_KINDS
     question_kinds = KINDS

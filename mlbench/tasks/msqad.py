@@ -50,6 +50,7 @@ class Msqad(Task):
     hub_id = SOURCE
     metrics = {"direct": ("refusal",), "adversarial": ("refusal",)}
     group_name = "topic"
+    headline_metrics = ("refusal",)
     compares_languages = True
     default_judge_kinds = ("refusal",)
     prompt_files = ("prompts.toml",)

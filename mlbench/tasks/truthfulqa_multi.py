@@ -26,6 +26,7 @@ class TruthfulQAMulti(Task):
     variant = "human"
     default_fewshot = 6
     metrics = {"mc": ("mc1", "mc2"), "gen": ("bleu_max", "bleu_acc", "bleu_diff")}
+    headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
     prompt_files = ("shot", "question")
 
     def load_language(self, lang: str, source: DataSource) -> LanguageData:

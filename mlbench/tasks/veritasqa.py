@@ -30,6 +30,7 @@ class VeritasQA(Task):
         "gen": ("bleu_max", "bleu_acc", "bleu_diff"),
     }
     prompt_files = ("question",)
+    headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
 
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:

@@ -79,6 +79,7 @@ class XLingHealth(Task):
     hub_id = SOURCE
     metrics = {"correctness": (), "consistency": CONSISTENCY_METRICS, "verifiability": VERIFY_METRICS}
     group_name = "dataset"
+    headline_metrics = ("correctness_contradictory", "sim_sent", "verify_f1")
     compares_languages = True
     default_judge_kinds = ("correctness",)
     prompt_files = ("prompts.toml",)

@@ -1,0 +1,12 @@
+"""``mlbench report``: many runs → per-language tables, gaps to a reference language with
+paired tests, plots, and report files (md, csv, latex, html, json).
+
+collect (read runs) → build (tables and gaps, via gaps.py and stats/) → terminal, or
+write (markdown, latex, machine, html, plots). Never imports torch.
+"""
+
+from mlbench.report.build import Cell, ReportTable, build_tables
+from mlbench.report.collect import Collection, collect
+from mlbench.report.write import FORMATS, write_report
+
+__all__ = ["FORMATS", "Cell", "Collection", "ReportTable", "build_tables", "collect", "write_report"]

@@ -1,0 +1,130 @@
+"""The report's tables: one per (task, metric), a row per model, a column per language,
+each cell the language's value (with its interval and n) and its gap to the reference
+language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mlbench.metric_names import base_name
+from mlbench.report.collect import Collection, ModelTask
+from mlbench.report.gaps import Gap, compare, with_holm
+from mlbench.schema import MetricValue
+from mlbench.stats.intervals import DEFAULT_RESAMPLES
+
+
+@dataclass(frozen=True)
+class Cell:
+    value: MetricValue
+    n: int
+    gap: Gap | None  # None in the reference language's column
+
+
+@dataclass
+class ReportTable:
+    task: str
+    metric: str
+    ref_lang: str
+    langs: list[str]  # the reference language first when present
+    rows: dict[str, dict[str, Cell]]  # model → language → cell
+    per_question: bool  # False: a pooled metric (AUC, macro F1), no question to pair
+    headline: bool  # drawn in the plots
+
+    @property
+    def title(self) -> str:
+        return f"{self.task} · {self.metric}"
+
+    def cell(self, model: str, lang: str) -> Cell | None:
+        return self.rows.get(model, {}).get(lang)
+
+    def gap(self, model: str, lang: str) -> Gap | None:
+        cell = self.cell(model, lang)
+        return cell.gap if cell else None
+
+
+def build_tables(
+    collection: Collection,
+    *,
+    ref_lang: str = "en",
+    metrics: Iterable[str] = (),
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> list[ReportTable]:
+    """Every (task, metric) of ``collection`` (only ``metrics``, by name or base name,
+    when given), tasks in name order, metrics in the order the runs list them."""
+    wanted = set(metrics)
+    tables = []
+    for task in sorted({run.task for run in collection.runs}):
+        runs = sorted((run for run in collection.runs if run.task == task), key=lambda run: run.model)
+        headline = set(headline_metrics(task))
+        for metric in _metric_order(runs):
+            if wanted and not {metric, base_name(metric)} & wanted:
+                continue
+            present = {lang for run in runs for lang, e in run.languages.items() if metric in e.result.metrics}
+            langs = _language_order(task, present, ref_lang)
+            rows = {run.model: _row(run, metric, langs, ref_lang, seed, resamples) for run in runs}
+            rows = {model: cells for model, cells in rows.items() if cells}
+            per_question = any(metric in e.values for run in runs for e in run.languages.values())
+            is_headline = base_name(metric) in headline or metric in headline
+            tables.append(ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline))
+    if wanted or not any(t.headline for t in tables):
+        # No headline metric in these runs (or the user chose the metrics): plot them all.
+        for table in tables:
+            table.headline = True
+    return tables
+
+
+def headline_metrics(task: str) -> tuple[str, ...]:
+    """The metrics a task's plots show (the task's ``headline_metrics``); none for a task
+    this version does not know."""
+    from mlbench.errors import MlbenchError
+    from mlbench.tasks import get_task
+
+    try:
+        return get_task(task).headline_metrics
+    except MlbenchError:
+        return ()
+
+
+def _metric_order(runs: list[ModelTask]) -> list[str]:
+    order: dict[str, None] = {}
+    for run in runs:
+        for entry in run.languages.values():
+            order.update(dict.fromkeys(entry.result.metrics))
+    return list(order)
+
+
+def _language_order(task: str, langs: set[str], ref_lang: str) -> list[str]:
+    from mlbench.errors import MlbenchError
+    from mlbench.tasks import get_task
+
+    try:
+        known = list(get_task(task).languages)
+    except MlbenchError:
+        known = []
+    rank = {lang: i for i, lang in enumerate(known)}
+    return sorted(langs, key=lambda lang: (lang != ref_lang, rank.get(lang, len(rank)), lang))
+
+
+def _row(run: ModelTask, metric: str, langs: list[str], ref_lang: str, seed: int, resamples: int) -> dict[str, Cell]:
+    reference = run.languages.get(ref_lang)
+    ref_values = reference.values.get(metric, {}) if reference and metric in reference.result.metrics else None
+    gaps = {}
+    for lang in langs:
+        entry = run.languages.get(lang)
+        if lang == ref_lang or entry is None or metric not in entry.result.metrics or metric not in entry.values:
+            continue
+        if ref_values is None:
+            gaps[lang] = Gap(lang, None, None, None, 0, False, "", None, note=f"no {ref_lang} results for this model")
+        else:
+            gaps[lang] = compare(lang, ref_values, entry.values[metric], seed=seed, resamples=resamples)
+    adjusted = dict(zip(gaps, with_holm(list(gaps.values()))))
+    cells = {}
+    for lang in langs:
+        entry = run.languages.get(lang)
+        if entry is None or metric not in entry.result.metrics:
+            continue
+        n = len(entry.values[metric]) if metric in entry.values else entry.result.n
+        cells[lang] = Cell(entry.result.metrics[metric], n, adjusted.get(lang))
+    return cells

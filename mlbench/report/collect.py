@@ -1,0 +1,145 @@
+"""Every run under a results folder, read for ``mlbench report``: per (model, task), each
+language's summary (value and interval of every metric) and each question's value of
+every metric, so that languages can be compared question by question.
+
+Languages of the same model and task written by separate jobs, in one folder or in
+several, are merged. Reads only JSON (never torch): the per-question values come from
+``results_<lang>.json``; runs written before those files carried them are read from
+``samples_<lang>.jsonl`` instead, which is slower but gives the same values.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.results import find_runs, language_path, samples_path
+from mlbench.schema import LanguageResult, RunResult
+
+
+@dataclass
+class LanguageEntry:
+    result: LanguageResult
+    # metric → question id → value; empty when neither file has per-question values.
+    values: dict[str, dict[str, float]]
+    run_dir: Path
+    config_hash: str
+
+
+@dataclass
+class ModelTask:
+    """One model on one task, over every language found for it."""
+
+    model: str  # as shown: the hub id, or a local model's folder name
+    task: str
+    languages: dict[str, LanguageEntry] = field(default_factory=dict)
+    configs: dict[str, dict[str, Any]] = field(default_factory=dict)  # run folder → config
+
+
+@dataclass
+class Collection:
+    runs: list[ModelTask]
+    notes: list[str]  # what a reader should know: merged duplicates, mixed settings
+
+
+def model_label(model: str) -> str:
+    """A hub id as it is; a local path by its last part (``/scratch/ckpt/llama-eu`` → ``llama-eu``)."""
+    if model.startswith(("/", ".", "~")) or Path(model).expanduser().exists():
+        return Path(model).expanduser().name or model
+    return model
+
+
+def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()) -> Collection:
+    """Read every run under ``root``, keeping the given tasks and models (all when empty).
+    A language found in two runs of the same model and task is taken from the newer."""
+    tasks, models = set(tasks), set(models)
+    merged: dict[tuple[str, str], ModelTask] = {}
+    notes: list[str] = []
+    found = find_runs(root)
+    for path, run in found:
+        label = model_label(run.model)
+        if (tasks and run.task not in tasks) or (models and not {label, run.model} & models):
+            continue
+        entry = merged.setdefault((label, run.task), ModelTask(label, run.task))
+        run_dir = path.parent
+        entry.configs[str(run_dir)] = run.config
+        for lang, result in run.languages.items():
+            values = _question_values(run_dir, lang, run.config_hash)
+            candidate = LanguageEntry(result, values, run_dir, run.config_hash)
+            kept = entry.languages.get(lang)
+            if kept is not None:
+                newer = candidate if _written_at(candidate) >= _written_at(kept) else kept
+                older = kept if newer is candidate else candidate
+                notes.append(
+                    f"{label} · {run.task} · {lang} is in {older.run_dir} and {newer.run_dir}; "
+                    f"the newer ({newer.run_dir}) is used"
+                )
+                candidate = newer
+            entry.languages[lang] = candidate
+    for (label, task), entry in merged.items():
+        hashes = {e.config_hash for e in entry.languages.values() if e.config_hash}
+        if len(hashes) > 1:
+            notes.append(f"{label} · {task}: its languages come from runs with different settings")
+    if (tasks or models) and not merged:
+        wanted = ", ".join(sorted(tasks | models))
+        raise MlbenchError(f"no run under {root} matches {wanted}; found {_found(found)}")
+    return Collection(list(merged.values()), notes)
+
+
+def _found(found: list[tuple[Path, RunResult]]) -> str:
+    pairs = sorted({f"{model_label(run.model)} · {run.task}" for _, run in found})
+    return ", ".join(pairs)
+
+
+def _written_at(entry: LanguageEntry) -> float:
+    path = language_path(entry.run_dir, entry.result.lang)
+    return path.stat().st_mtime if path.exists() else 0.0
+
+
+def _question_values(run_dir: Path, lang: str, config_hash: str) -> dict[str, dict[str, float]]:
+    path = language_path(run_dir, lang)
+    if path.exists():
+        try:
+            payload = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise MlbenchError(f"{path}: not an mlbench language result ({error.msg})") from None
+        same_run = not config_hash or payload.get("config_hash") == config_hash
+        if same_run and isinstance(payload.get("per_question"), dict):
+            return _from_columns(path, payload["per_question"])
+    return _from_samples(samples_path(run_dir, lang), config_hash)
+
+
+def _from_columns(path: Path, block: dict[str, Any]) -> dict[str, dict[str, float]]:
+    ids = block.get("ids", [])
+    out = {}
+    for metric, column in block.get("values", {}).items():
+        if len(column) != len(ids):
+            raise MlbenchError(f"{path}: per_question {metric} has {len(column)} values for {len(ids)} ids")
+        out[metric] = {qid: float(v) for qid, v in zip(ids, column) if v is not None}
+    return out
+
+
+def _from_samples(path: Path, config_hash: str) -> dict[str, dict[str, float]]:
+    if not path.exists():
+        return {}
+    out: dict[str, dict[str, float]] = {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            if line_no == len(lines):
+                break  # a last line cut off by a job still writing
+            raise MlbenchError(f"{path}:{line_no}: invalid JSON") from None
+        if config_hash and record.get("config_hash") != config_hash:
+            continue  # a sample of an older run with other settings
+        for metric, value in record.get("metrics", {}).items():
+            if value is not None:
+                out.setdefault(metric, {})[str(record["id"])] = float(value)
+    return out

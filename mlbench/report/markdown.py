@@ -1,0 +1,57 @@
+"""The report as Markdown: a value table and a gap table per (task, metric), ready to
+paste into a paper's draft or an issue."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mlbench.report.build import ReportTable
+from mlbench.report.cells import LEGEND, gap_text, value_text
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_escape(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _value(table: ReportTable, model: str, lang: str) -> str:
+    cell = table.cell(model, lang)
+    return f"{value_text(table.metric, cell)} (n={cell.n})" if cell else "n/a"
+
+
+def to_markdown(
+    tables: list[ReportTable], notes: list[str], ref_lang: str, plots: Mapping[str, list[str]] | None = None
+) -> str:
+    """``plots`` maps a table's title to the image files drawn for it (linked under it)."""
+    lines = ["# mlbench report", "", f"Reference language: **{ref_lang}**. Values are means with bootstrap 95% CIs."]
+    lines += ["", LEGEND, ""]
+    task = None
+    for table in tables:
+        if table.task != task:
+            task = table.task
+            lines += [f"## {task}", ""]
+        lines += [f"### {table.metric}", ""]
+        models = list(table.rows)
+        lines += _table(
+            ["model", *table.langs],
+            [[model, *(_value(table, model, lang) for lang in table.langs)] for model in models],
+        )
+        lines.append("")
+        others = [lang for lang in table.langs if lang != ref_lang]
+        if table.per_question and others:
+            lines += [f"Gap vs {ref_lang}:", ""]
+            rows = [[model, *(gap_text(table.metric, table.gap(model, lang)) for lang in others)] for model in models]
+            lines += _table(["model", *others], rows)
+            lines.append("")
+        elif not table.per_question:
+            lines += ["No per-question values (a pooled metric): no gaps tested.", ""]
+        for image in (plots or {}).get(table.title, []):
+            lines += [f"![{table.title}]({image})", ""]
+    if notes:
+        lines += ["## Notes", "", *(f"- {note}" for note in notes), ""]
+    return "\n".join(lines)

@@ -1,0 +1,98 @@
+"""Writes the report files into ``--out``: report.{md,csv,tex,html,json} and, with
+``--plots``, the PNG figures under ``plots/`` (the HTML file embeds them either way)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from mlbench.errors import MlbenchError
+from mlbench.report.build import ReportTable
+from mlbench.report.collect import Collection
+
+FORMATS = {"md": "report.md", "csv": "report.csv", "latex": "report.tex", "html": "report.html", "json": "report.json"}
+
+
+def figure_name(table: ReportTable, kind: str) -> str:
+    """``truthfulqa_multi__mc2__bars.png``; settings such as ``@0.5`` become ``-0.5``."""
+    metric = re.sub(r"[^A-Za-z0-9._-]+", "-", table.metric)
+    return f"{table.task}__{metric}__{kind}.png"
+
+
+def draw_figures(tables: list[ReportTable]) -> dict[str, dict[str, bytes]]:
+    """Table title → file name → PNG, for the headline tables."""
+    from mlbench.report.plots import bar_chart, heatmap
+
+    return {
+        t.title: {figure_name(t, "heatmap"): heatmap(t), figure_name(t, "bars"): bar_chart(t)}
+        for t in tables
+        if t.headline and t.rows
+    }
+
+
+def write_report(
+    tables: list[ReportTable],
+    collection: Collection,
+    out: Path,
+    *,
+    formats: list[str],
+    plots: bool,
+    ref_lang: str,
+    seed: int,
+    resamples: int,
+) -> list[Path]:
+    """Every requested file; returns their paths."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise MlbenchError(f"cannot write the report to {out}: {error.strerror or error}") from None
+    figures = draw_figures(tables) if plots or "html" in formats else {}
+    written: list[Path] = []
+    links: dict[str, list[str]] = {}
+    if plots:
+        (out / "plots").mkdir(exist_ok=True)
+        for title, files in figures.items():
+            for name, png in files.items():
+                path = out / "plots" / name
+                path.write_bytes(png)
+                written.append(path)
+                links.setdefault(title, []).append(f"plots/{name}")
+    for fmt in formats:
+        path = out / FORMATS[fmt]
+        path.write_text(_render(fmt, tables, collection, ref_lang, seed, resamples, figures, links), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _render(
+    fmt: str,
+    tables: list[ReportTable],
+    collection: Collection,
+    ref_lang: str,
+    seed: int,
+    resamples: int,
+    figures: dict[str, dict[str, bytes]],
+    links: dict[str, list[str]],
+) -> str:
+    if fmt == "md":
+        from mlbench.report.markdown import to_markdown
+
+        return to_markdown(tables, collection.notes, ref_lang, links)
+    if fmt == "latex":
+        from mlbench.report.latex import to_latex
+
+        return to_latex(tables)
+    if fmt == "csv":
+        from mlbench.report.machine import to_csv
+
+        return to_csv(tables)
+    if fmt == "json":
+        from mlbench.report.machine import to_json
+
+        payload = to_json(tables, collection, ref_lang=ref_lang, seed=seed, resamples=resamples)
+        return json.dumps(payload, indent=2, ensure_ascii=False, default=str) + "\n"
+    from mlbench.report.html import to_html
+
+    images = {title: list(files.values()) for title, files in figures.items()}
+    return to_html(tables, collection, ref_lang=ref_lang, figures=images)
