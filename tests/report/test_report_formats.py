@@ -1,0 +1,163 @@
+"""Every report format written and read back: Markdown and LaTeX tables, CSV and JSON
+rows, the HTML file's tables and embedded figures, the PNG files."""
+
+import base64
+import csv
+import io
+import json
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+from PIL import Image
+
+from mlbench.report import build_tables, collect, write_report
+from tests.report.conftest import LANGS, write_run
+
+FORMATS = ["md", "csv", "latex", "html", "json"]
+
+
+def write_all(root, out, **kwargs):
+    collection = collect(root)
+    tables = build_tables(collection, **kwargs)
+    ref_lang = kwargs.get("ref_lang", "en")
+    written = write_report(
+        tables, collection, out, formats=FORMATS, plots=True, ref_lang=ref_lang, seed=0, resamples=1000
+    )
+    return tables, written
+
+
+class TableReader(HTMLParser):
+    """The tables (rows of cell texts) and image sources of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.images, self.scripts, self._cell = [], [], 0, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = ""
+        elif tag == "img":
+            self.images.append(dict(attrs)["src"])
+        elif tag == "script":
+            self.scripts += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self.tables[-1][-1].append(self._cell.strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def test_every_format_is_written_and_reads_back(two_models, tmp_path):
+    out = tmp_path / "report"
+    tables, written = write_all(two_models, out)
+    names = {p.name for p in written}
+    assert {"report.md", "report.csv", "report.tex", "report.html", "report.json"} <= names
+    gap_tables = [t for t in tables if t.per_question]
+    models = ["org/flat-model", "org/gap-model"]
+
+    # JSON: every table, every model and language, the gaps.
+    data = json.loads((out / "report.json").read_text())
+    assert data["ref_lang"] == "en" and len(data["tables"]) == len(tables) == 3
+    mc1 = next(t for t in data["tables"] if t["metric"] == "mc1")
+    assert [row["model"] for row in mc1["rows"]] == models
+    eu = mc1["rows"][1]["cells"]["eu"]
+    assert eu["significant"] is True and eu["test"] == "mcnemar" and eu["n"] == 200
+    assert "gap" not in mc1["rows"][1]["cells"]["en"]
+    assert {r["model"] for r in data["runs"]} == set(models)
+
+    # CSV: one row per task, metric, model and language, the same numbers as the JSON.
+    rows = list(csv.DictReader(io.StringIO((out / "report.csv").read_text())))
+    assert len(rows) == 3 * 2 * 5
+    row = next(r for r in rows if (r["metric"], r["model"], r["lang"]) == ("mc1", "org/gap-model", "eu"))
+    assert float(row["value"]) == eu["value"] and float(row["p_holm"]) == eu["p_holm"]
+    assert row["significant"] == "True" and row["paired"] == "True"
+    assert next(r for r in rows if r["lang"] == "en")["gap"] == ""
+
+    # Markdown: a value table and a gap table per metric, every row complete.
+    md = (out / "report.md").read_text()
+    md_tables = re.findall(r"((?:^\|.*\|\n)+)", md, flags=re.M)
+    assert len(md_tables) == 2 * len(gap_tables)
+    for block in md_tables:
+        lines = block.strip().splitlines()
+        widths = {line.count("|") for line in lines}
+        assert len(widths) == 1 and len(lines) == 2 + len(models)
+    assert "| org/gap-model |" in md and "(n=200)" in md
+    eu_gap = md_tables[1].strip().splitlines()[-1].split("|")[-2]
+    assert eu_gap.strip().endswith("***") and eu_gap.strip().startswith("−")
+    assert "![truthfulqa_multi · mc1](plots/truthfulqa_multi__mc1__bars.png)" in md
+
+    # LaTeX: a table per metric, as many cells in each row as columns, escaped names.
+    tex = (out / "report.tex").read_text()
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == len(tables)
+    assert r"truthfulqa\_multi" in tex and "truthfulqa_multi" not in tex.replace(r"\_", "")
+    for body in re.findall(r"\\midrule\n(.*?)\\bottomrule", tex, flags=re.S):
+        for line in body.splitlines():
+            if line.endswith(r"\\") and not line.startswith((r"\multicolumn", r"\midrule")):
+                assert line.count(" & ") == len(LANGS), line
+    assert "$^{***}$" in tex
+
+    # HTML: the tables, the figures embedded as PNG data, no script, nothing fetched.
+    html = (out / "report.html").read_text()
+    reader = TableReader()
+    reader.feed(html)
+    assert reader.scripts == 0 and "http://" not in html and "https://" not in html
+    assert len(reader.tables) == 2 * len(gap_tables)
+    values = reader.tables[0]
+    assert values[0] == ["model", *LANGS] and [r[0] for r in values[1:]] == models
+    gaps = reader.tables[1]
+    assert gaps[0] == ["model", *LANGS[1:]] and "***" in gaps[2][-1]
+    assert 'class="significant"' in html and "<details>" in html
+    # Heatmap and bars for the headline metrics present (mc1, mc2; not bleu_max).
+    assert len(reader.images) == 2 * 2
+    for src in reader.images:
+        assert src.startswith("data:image/png;base64,")
+        image = Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1])))
+        assert image.format == "PNG" and image.width >= 400 and image.height >= 150
+
+    # PNG files, the same figures.
+    pngs = sorted((out / "plots").glob("*.png"))
+    assert [p.name for p in pngs] == [
+        f"truthfulqa_multi__{m}__{kind}.png" for m in ("mc1", "mc2") for kind in ("bars", "heatmap")
+    ]
+    for path in pngs:
+        with Image.open(path) as image:
+            image.verify()
+
+
+def test_plots_widen_for_23_languages(tmp_path):
+    from mlbench.tasks import get_task
+
+    langs = get_task("calmqa").languages
+    assert len(langs) == 23
+    rng = np.random.default_rng(0)
+    ids = [f"q{i}" for i in range(30)]
+    values = {lang: {"overall": {q: float(rng.random() < 0.5) for q in ids}} for lang in langs}
+    write_run(tmp_path / "wide", "m", "calmqa", values)
+    write_run(tmp_path / "narrow", "m", "calmqa", {lang: values[lang] for lang in langs[:5]})
+    sizes = {}
+    for name in ("wide", "narrow"):
+        write_all(tmp_path / name, tmp_path / f"{name}-report", ref_lang=langs[0])
+        with Image.open(tmp_path / f"{name}-report" / "plots" / "calmqa__overall__bars.png") as image:
+            sizes[name] = image.size
+        with Image.open(tmp_path / f"{name}-report" / "plots" / "calmqa__overall__heatmap.png") as image:
+            sizes[name + "-heatmap"] = image.size
+    # About 30 pixels or more per language code, so 23 codes do not overlap.
+    assert sizes["wide"][0] >= 23 * 30 and sizes["wide"][0] > sizes["narrow"][0]
+    assert sizes["wide-heatmap"][0] >= 23 * 30 and sizes["wide-heatmap"][0] > sizes["narrow-heatmap"][0]
+
+
+def test_a_metric_setting_gets_a_file_name():
+    from mlbench.report.build import ReportTable
+    from mlbench.report.write import figure_name
+
+    table = ReportTable("xlinghealth", "sim_sent@0.5", "en", [], {}, True, True)
+    assert figure_name(table, "bars") == "xlinghealth__sim_sent-0.5__bars.png"
