@@ -79,6 +79,21 @@ def test_report_collects_every_run(finished_run):
         assert text in result.output
 
 
+def test_a_run_saves_each_questions_values_for_the_report(finished_run, tiny_model):
+    out, _ = finished_run
+    run_dir = out / tiny_model.name / "truthfulqa_multi"
+    records = [json.loads(x) for x in (run_dir / "samples_es.jsonl").read_text().splitlines()]
+    block = json.loads((run_dir / "results_es.json").read_text())["per_question"]
+    by_id = {r["id"]: r["metrics"] for r in records}
+    assert sorted(block["ids"]) == sorted(by_id)
+    for metric, column in block["values"].items():
+        assert column == [by_id[q].get(metric) for q in block["ids"]], metric
+    result = runner.invoke(app, ["report", str(out), "--format", "csv", "--out", str(out / "rep")])
+    assert result.exit_code == 0, result.output
+    rows = (out / "rep" / "report.csv").read_text().splitlines()
+    assert any(row.startswith("truthfulqa_multi,mc1,tiny,es,en,") for row in rows)
+
+
 def test_rerun_gives_identical_metrics(finished_run, tiny_model, shared_datasets, tmp_path):
     out, _ = finished_run
     again = run_model(

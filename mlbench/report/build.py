@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from mlbench.metric_names import base_name
 from mlbench.report.collect import Collection, ModelTask
-from mlbench.report.gaps import Gap, compare, with_holm
+from mlbench.report.gaps import Gap, compare_columns, untested, with_holm
+from mlbench.report.questions import QuestionValues
 from mlbench.schema import MetricValue
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
 
@@ -55,6 +58,7 @@ def build_tables(
     when given), tasks in name order, metrics in the order the runs list them."""
     wanted = set(metrics)
     tables = []
+    pairs = _Pairs()
     for task in sorted({run.task for run in collection.runs}):
         runs = sorted((run for run in collection.runs if run.task == task), key=lambda run: run.model)
         headline = set(headline_metrics(task))
@@ -63,7 +67,7 @@ def build_tables(
                 continue
             present = {lang for run in runs for lang, e in run.languages.items() if metric in e.result.metrics}
             langs = _language_order(task, present, ref_lang)
-            rows = {run.model: _row(run, metric, langs, ref_lang, seed, resamples) for run in runs}
+            rows = {run.model: _row(run, metric, langs, ref_lang, pairs, seed, resamples) for run in runs}
             rows = {model: cells for model, cells in rows.items() if cells}
             per_question = any(metric in e.values for run in runs for e in run.languages.values())
             is_headline = base_name(metric) in headline or metric in headline
@@ -107,24 +111,44 @@ def _language_order(task: str, langs: set[str], ref_lang: str) -> list[str]:
     return sorted(langs, key=lambda lang: (lang != ref_lang, rank.get(lang, len(rank)), lang))
 
 
-def _row(run: ModelTask, metric: str, langs: list[str], ref_lang: str, seed: int, resamples: int) -> dict[str, Cell]:
+class _Pairs:
+    """Which rows of two languages hold the same questions, worked out once per pair of
+    languages and reused for every metric."""
+
+    def __init__(self) -> None:
+        self._rows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def rows(self, reference: QuestionValues, other: QuestionValues) -> tuple[np.ndarray, np.ndarray]:
+        key = (id(reference), id(other))
+        if key not in self._rows:
+            self._rows[key] = reference.align(other)
+        return self._rows[key]
+
+
+def _row(
+    run: ModelTask, metric: str, langs: list[str], ref_lang: str, pairs: _Pairs, seed: int, resamples: int
+) -> dict[str, Cell]:
     reference = run.languages.get(ref_lang)
-    ref_values = reference.values.get(metric, {}) if reference and metric in reference.result.metrics else None
+    has_reference = reference is not None and metric in reference.result.metrics
     gaps = {}
     for lang in langs:
         entry = run.languages.get(lang)
         if lang == ref_lang or entry is None or metric not in entry.result.metrics or metric not in entry.values:
             continue
-        if ref_values is None:
-            gaps[lang] = Gap(lang, None, None, None, 0, False, "", None, note=f"no {ref_lang} results for this model")
+        if not has_reference:
+            gaps[lang] = untested(lang, f"no {ref_lang} results for this model")
+        elif metric not in reference.values:
+            gaps[lang] = untested(lang, "no per-question values for the reference language")
         else:
-            gaps[lang] = compare(lang, ref_values, entry.values[metric], seed=seed, resamples=resamples)
+            rows = pairs.rows(reference.values, entry.values)
+            ref_column, column = reference.values.columns[metric], entry.values.columns[metric]
+            gaps[lang] = compare_columns(lang, ref_column, column, rows, seed=seed, resamples=resamples)
     adjusted = dict(zip(gaps, with_holm(list(gaps.values()))))
     cells = {}
     for lang in langs:
         entry = run.languages.get(lang)
         if entry is None or metric not in entry.result.metrics:
             continue
-        n = len(entry.values[metric]) if metric in entry.values else entry.result.n
+        n = entry.values.count(metric) if metric in entry.values else entry.result.n
         cells[lang] = Cell(entry.result.metrics[metric], n, adjusted.get(lang))
     return cells

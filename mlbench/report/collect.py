@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.report.questions import QuestionValues
 from mlbench.results import find_runs, language_path, samples_path
 from mlbench.schema import LanguageResult, RunResult
 
@@ -24,8 +25,8 @@ from mlbench.schema import LanguageResult, RunResult
 @dataclass
 class LanguageEntry:
     result: LanguageResult
-    # metric → question id → value; empty when neither file has per-question values.
-    values: dict[str, dict[str, float]]
+    # Each question's value of each metric; no columns when neither file has them.
+    values: QuestionValues
     run_dir: Path
     config_hash: str
 
@@ -100,7 +101,7 @@ def _written_at(entry: LanguageEntry) -> float:
     return path.stat().st_mtime if path.exists() else 0.0
 
 
-def _question_values(run_dir: Path, lang: str, config_hash: str) -> dict[str, dict[str, float]]:
+def _question_values(run_dir: Path, lang: str, config_hash: str) -> QuestionValues:
     path = language_path(run_dir, lang)
     if path.exists():
         try:
@@ -113,20 +114,22 @@ def _question_values(run_dir: Path, lang: str, config_hash: str) -> dict[str, di
     return _from_samples(samples_path(run_dir, lang), config_hash)
 
 
-def _from_columns(path: Path, block: dict[str, Any]) -> dict[str, dict[str, float]]:
+def _from_columns(path: Path, block: dict[str, Any]) -> QuestionValues:
     ids = block.get("ids", [])
-    out = {}
-    for metric, column in block.get("values", {}).items():
-        if len(column) != len(ids):
-            raise MlbenchError(f"{path}: per_question {metric} has {len(column)} values for {len(ids)} ids")
-        out[metric] = {qid: float(v) for qid, v in zip(ids, column) if v is not None}
-    return out
+    columns = block.get("values", {})
+    for metric, column in columns.items():
+        if not isinstance(column, list) or len(column) != len(ids):
+            raise MlbenchError(f"{path}: per_question {metric} does not have one value per id")
+    try:
+        return QuestionValues.from_columns(ids, columns)
+    except (TypeError, ValueError):
+        raise MlbenchError(f"{path}: per_question holds values that are not numbers") from None
 
 
-def _from_samples(path: Path, config_hash: str) -> dict[str, dict[str, float]]:
+def _from_samples(path: Path, config_hash: str) -> QuestionValues:
     if not path.exists():
-        return {}
-    out: dict[str, dict[str, float]] = {}
+        return QuestionValues([])
+    records: list[dict[str, Any]] = []
     lines = path.read_text(encoding="utf-8").splitlines()
     for line_no, line in enumerate(lines, start=1):
         if not line.strip():
@@ -139,7 +142,7 @@ def _from_samples(path: Path, config_hash: str) -> dict[str, dict[str, float]]:
             raise MlbenchError(f"{path}:{line_no}: invalid JSON") from None
         if config_hash and record.get("config_hash") != config_hash:
             continue  # a sample of an older run with other settings
-        for metric, value in record.get("metrics", {}).items():
-            if value is not None:
-                out.setdefault(metric, {})[str(record["id"])] = float(value)
-    return out
+        records.append(record)
+    names = dict.fromkeys(name for r in records for name in r.get("metrics", {}))
+    columns = {name: [r.get("metrics", {}).get(name) for r in records] for name in names}
+    return QuestionValues.from_columns([str(r["id"]) for r in records], columns)

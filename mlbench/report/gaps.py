@@ -16,9 +16,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from mlbench.report.questions import QuestionValues
 from mlbench.stats.intervals import DEFAULT_RESAMPLES, bootstrap_mean_difference
 from mlbench.stats.multiple import holm
-from mlbench.stats.paired import mcnemar
+from mlbench.stats.paired import mcnemar_counts
 from mlbench.stats.signed_rank import wilcoxon
 from mlbench.stats.unpaired import fisher_exact, mann_whitney
 
@@ -54,6 +55,56 @@ class Gap:
         return self.p_holm is not None and self.p_holm < ALPHA
 
 
+def untested(lang: str, note: str) -> Gap:
+    return Gap(lang, None, None, None, 0, False, "", None, note=note)
+
+
+def _binary(values: np.ndarray) -> bool:
+    return bool(np.all((values == 0.0) | (values == 1.0)))
+
+
+def compare_columns(
+    lang: str,
+    reference: np.ndarray,
+    values: np.ndarray,
+    rows: tuple[np.ndarray, np.ndarray],
+    *,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Gap:
+    """The gap of ``values`` against ``reference`` (one metric's column in each language,
+    NaN where a question has no value); ``rows`` pairs their rows (``QuestionValues.align``)."""
+    ref_all = reference[~np.isnan(reference)]
+    lang_all = values[~np.isnan(values)]
+    if not ref_all.size or not lang_all.size:
+        return untested(lang, f"no per-question values for {'the reference language' if not ref_all.size else lang}")
+    a, b = reference[rows[0]], values[rows[1]]
+    both = ~np.isnan(a) & ~np.isnan(b)
+    a, b = a[both], b[both]
+    binary = _binary(ref_all) and _binary(lang_all)
+    if a.size >= 2 and a.size >= PAIRED_MIN_SHARE * max(ref_all.size, lang_all.size):
+        low, high = bootstrap_mean_difference(a, b, paired=True, seed=seed, resamples=resamples)
+        if binary:
+            yes_yes = int(np.count_nonzero((a == 1.0) & (b == 1.0)))
+            only_lang = int(np.count_nonzero((a == 0.0) & (b == 1.0)))
+            only_ref = int(np.count_nonzero((a == 1.0) & (b == 0.0)))
+            neither = int(a.size) - yes_yes - only_lang - only_ref
+            test, p = "mcnemar", mcnemar_counts(both=yes_yes, only_a=only_lang, only_b=only_ref, neither=neither).p
+        else:
+            test, p = "wilcoxon", wilcoxon(b, a).p
+        return Gap(lang, float(b.mean() - a.mean()), low, high, int(a.size), True, test, p)
+    low, high = bootstrap_mean_difference(ref_all, lang_all, paired=False, seed=seed, resamples=resamples)
+    if binary:
+        yes_lang, yes_ref = int(lang_all.sum()), int(ref_all.sum())
+        result = fisher_exact(yes_a=yes_lang, n_a=int(lang_all.size), yes_b=yes_ref, n_b=int(ref_all.size))
+    else:
+        result = mann_whitney(lang_all.tolist(), ref_all.tolist())
+    note = f"unpaired: {a.size} shared questions of {ref_all.size} and {lang_all.size}"
+    diff = float(lang_all.mean() - ref_all.mean())
+    n = int(ref_all.size + lang_all.size)
+    return Gap(lang, diff, low, high, n, False, result.name, result.p, note=note)
+
+
 def compare(
     lang: str,
     reference: Mapping[str, float],
@@ -64,30 +115,9 @@ def compare(
 ) -> Gap:
     """The gap of ``values`` (question id → value) against ``reference`` (the same for
     the reference language)."""
-    if not reference or not values:
-        missing = "the reference language" if not reference else lang
-        return Gap(lang, None, None, None, 0, False, "", None, note=f"no per-question values for {missing}")
-    shared = sorted(set(reference) & set(values))
-    binary = all(v in (0.0, 1.0) for v in (*reference.values(), *values.values()))
-    if len(shared) >= 2 and len(shared) >= PAIRED_MIN_SHARE * max(len(reference), len(values)):
-        a = [reference[q] for q in shared]
-        b = [values[q] for q in shared]
-        low, high = bootstrap_mean_difference(a, b, paired=True, seed=seed, resamples=resamples)
-        if binary:
-            test, p = "mcnemar", mcnemar([x == 1.0 for x in b], [x == 1.0 for x in a]).p
-        else:
-            test, p = "wilcoxon", wilcoxon(b, a).p
-        diff = float(np.mean(b) - np.mean(a))
-        return Gap(lang, diff, low, high, len(shared), True, test, p)
-    a, b = list(reference.values()), list(values.values())
-    low, high = bootstrap_mean_difference(a, b, paired=False, seed=seed, resamples=resamples)
-    if binary:
-        result = fisher_exact(yes_a=int(sum(b)), n_a=len(b), yes_b=int(sum(a)), n_b=len(a))
-    else:
-        result = mann_whitney(b, a)
-    note = f"unpaired: {len(shared)} shared questions of {len(reference)} and {len(values)}"
-    diff = float(np.mean(b) - np.mean(a))
-    return Gap(lang, diff, low, high, len(a) + len(b), False, result.name, result.p, note=note)
+    ref = QuestionValues.from_columns(list(reference), {"m": list(reference.values())})
+    other = QuestionValues.from_columns(list(values), {"m": list(values.values())})
+    return compare_columns(lang, ref.columns["m"], other.columns["m"], ref.align(other), seed=seed, resamples=resamples)
 
 
 def with_holm(gaps: list[Gap]) -> list[Gap]:

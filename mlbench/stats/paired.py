@@ -16,8 +16,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scipy import stats
-
 ALPHA = 0.05
 EXACT_BELOW = 25
 
@@ -47,13 +45,15 @@ def mcnemar_counts(
     discordant = only_a + only_b
     if discordant:
         chi2 = (only_a - only_b) ** 2 / discordant
-        p_chi2 = float(stats.chi2.sf(chi2, 1))
+        # The χ² tail with one degree of freedom is the two-sided normal tail of √χ².
+        p_chi2 = math.erfc(math.sqrt(chi2 / 2.0))
     else:
         chi2 = p_chi2 = math.nan
     p_exact = None
     if discordant < exact_below:
-        # Two-sided binomial p: twice the smaller tail, capped at 1.
-        p_exact = min(1.0, 2.0 * float(stats.binom.cdf(min(only_a, only_b), discordant, 0.5))) if discordant else 1.0
+        # Two-sided binomial p at 1/2: twice the smaller tail, counted in integers, capped at 1.
+        tail = sum(math.comb(discordant, k) for k in range(min(only_a, only_b) + 1))
+        p_exact = min(1.0, 2.0 * tail / 2**discordant) if discordant else 1.0
     p = p_exact if p_exact is not None else p_chi2
     return McNemar(
         both, only_a, only_b, neither, chi2, p_chi2, p_exact, p, "exact" if p_exact is not None else "chi2", p < alpha

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scipy import stats
-
 
 @dataclass(frozen=True)
 class UnpairedTest:
@@ -23,6 +21,8 @@ class UnpairedTest:
 
 def fisher_exact(*, yes_a: int, n_a: int, yes_b: int, n_b: int) -> UnpairedTest:
     """Two-sided Fisher's exact test on the 2×2 table of yes/no counts of two samples."""
+    from scipy import stats  # only for unpaired data: scipy.stats takes half a second to import
+
     table = [[yes_a, n_a - yes_a], [yes_b, n_b - yes_b]]
     result = stats.fisher_exact(table, alternative="two-sided")
     return UnpairedTest("fisher", float(result.statistic), float(result.pvalue))
@@ -33,5 +33,7 @@ def mann_whitney(a: Sequence[float], b: Sequence[float]) -> UnpairedTest:
     (nothing to rank)."""
     if len(set(a) | set(b)) <= 1:
         return UnpairedTest("mann-whitney", len(a) * len(b) / 2, 1.0)
+    from scipy import stats
+
     result = stats.mannwhitneyu(a, b, alternative="two-sided")
     return UnpairedTest("mann-whitney", float(result.statistic), float(result.pvalue))

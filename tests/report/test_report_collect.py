@@ -34,7 +34,7 @@ def test_the_newer_copy_of_a_language_is_used_and_said(tmp_path):
     collection = collect(tmp_path)
     entry = collection.runs[0].languages["eu"]
     assert entry.run_dir == tmp_path / "b" / "org__m" / "truthfulqa_multi"
-    assert entry.values["mc1"] == new["eu"]["mc1"]
+    assert entry.values.mapping("mc1") == new["eu"]["mc1"]
     assert any("the newer" in note and "eu" in note for note in collection.notes)
 
 
@@ -45,7 +45,7 @@ def test_per_question_values_round_trip_through_results_files(two_models):
     assert len(block["ids"]) == 200 and set(block["values"]) == {"mc1", "mc2", "bleu_max"}
     assert "per_question" not in json.loads((run_dir / "results.json").read_text())["results"]["eu"]
     entry = {r.model: r for r in collect(two_models).runs}["org/gap-model"].languages["eu"]
-    assert entry.values["mc2"] == planted_values(1, gap_lang="eu")["eu"]["mc2"]
+    assert entry.values.mapping("mc2") == planted_values(1, gap_lang="eu")["eu"]["mc2"]
 
 
 def test_runs_without_per_question_values_are_read_from_their_samples(tmp_path):
@@ -58,7 +58,7 @@ def test_runs_without_per_question_values_are_read_from_their_samples(tmp_path):
         del payload["per_question"]
         path.write_text(json.dumps(payload))
     entry = collect(tmp_path).runs[0].languages["eu"]
-    assert entry.values["mc1"] == values["eu"]["mc1"]
+    assert entry.values.mapping("mc1") == values["eu"]["mc1"]
     old = build_tables(collect(tmp_path))
     assert [(t.metric, t.gap("org/m", "eu")) for t in old] == [(t.metric, t.gap("org/m", "eu")) for t in fresh]
 
@@ -73,7 +73,7 @@ def test_samples_of_other_settings_are_not_mixed_in(tmp_path):
     with (run_dir / "samples_en.jsonl").open("a") as handle:
         handle.write(json.dumps({"id": "stale", "config_hash": "older", "metrics": {"mc1": 1.0}}) + "\n")
         handle.write('{"id": "cut off mid-wri')  # a job still writing
-    assert "stale" not in collect(tmp_path).runs[0].languages["en"].values["mc1"]
+    assert "stale" not in collect(tmp_path).runs[0].languages["en"].values.mapping("mc1")
 
 
 def test_filters_and_their_errors(two_models):

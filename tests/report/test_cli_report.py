@@ -1,0 +1,70 @@
+"""``mlbench report`` from the command line: files written, one-line errors."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mlbench.cli import app
+
+runner = CliRunner()
+
+
+def report(*args):
+    return runner.invoke(app, ["report", *map(str, args)], env={"COLUMNS": "250"})
+
+
+def test_report_prints_tables_and_writes_every_file(two_models, tmp_path):
+    out = tmp_path / "out"
+    result = report(two_models, "--format", "md,csv,latex,html,json", "--plots", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "mlbench report · truthfulqa_multi" in result.output and "org/gap-model" in result.output
+    assert "***" in result.output  # the Basque gap, marked in the terminal too
+    assert f"wrote 9 file(s) to {out}" in result.output
+    assert {p.name for p in out.iterdir()} == {
+        "report.md",
+        "report.csv",
+        "report.tex",
+        "report.html",
+        "report.json",
+        "plots",
+    }
+
+
+def test_report_files_default_to_the_results_folder(two_models):
+    result = report(two_models, "--format", "json", "--model", "org/gap-model", "--metric", "mc2", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads((two_models / "report" / "report.json").read_text())
+    assert [t["metric"] for t in data["tables"]] == ["mc2"] and data["seed"] == 3
+    assert [r["model"] for r in data["tables"][0]["rows"]] == ["org/gap-model"]
+
+
+def test_another_reference_language(two_models, tmp_path):
+    result = report(two_models, "--ref-lang", "eu", "--format", "json", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    table = json.loads((tmp_path / "report.json").read_text())["tables"][0]
+    assert table["langs"][0] == "eu"
+    assert table["rows"][1]["cells"]["en"]["significant"] is True  # en vs eu for gap-model
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "docx"], "--format must be one of md, csv, latex, html, json, not 'docx'"),
+        (["--ref-lang", "zz"], "--ref-lang zz: no run has it; languages found: ca, en, es, eu, gl"),
+        (["--task", "msqad"], "no run under"),
+        (["--metric", "mc9"], "no metric 'mc9'"),
+    ],
+)
+def test_bad_input_is_one_line(two_models, args, message):
+    result = report(two_models, *args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.output
+
+
+def test_a_malformed_results_file_is_one_line(tmp_path):
+    (tmp_path / "m" / "t").mkdir(parents=True)
+    (tmp_path / "m" / "t" / "results.json").write_text("{not json")
+    result = report(tmp_path)
+    assert result.exit_code == 2 and "not an mlbench results file" in result.output
