@@ -34,7 +34,7 @@ demo: install $(DEMO_MODEL)/config.json
 	$(PYTHON) -m mlbench run --model $(DEMO_MODEL) --task truthfulqa_multi,veritasqa \
 		--lang all --mode all --sample --output $(DEMO_OUT) \
 		--judge $(DEMO_MODEL) --judge-kind truth,info
-	$(PYTHON) -m mlbench report $(DEMO_OUT)
+	$(PYTHON) -m mlbench report $(DEMO_OUT) --format md,html --plots
 
 test:
 	$(PYTHON) -m pytest -q

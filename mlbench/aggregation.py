@@ -60,6 +60,8 @@ def per_question_values(records: list[dict[str, Any]], metrics: list[str]) -> di
     """Each question's value of each per-question metric (None where a question has none),
     aligned with the ids: what ``mlbench report`` pairs across languages without
     reading the samples files again."""
+    if any("id" not in r for r in records):
+        return {}  # nothing to pair questions by
     ids = [str(r["id"]) for r in records]
     values = {
         name: [r["metrics"].get(name) for r in records]

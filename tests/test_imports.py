@@ -16,7 +16,7 @@ def test_cli_and_report_do_not_import_torch(tmp_path):
         "assert r.invoke(app, ['tasks']).exit_code == 0\n"
         f"assert r.invoke(app, ['report', {str(tmp_path)!r}]).exit_code == 2\n"
         "from pathlib import Path\n"
-        "from tests.report.conftest import planted_values, write_run\n"
+        "from tests.report.synthetic_runs import planted_values, write_run\n"
         f"runs = Path({str(tmp_path / 'runs')!r})\n"
         "write_run(runs, 'm', 'truthfulqa_multi', planted_values(0, gap_lang='eu'))\n"
         "done = r.invoke(app, ['report', str(runs), '--format', 'md,csv,latex,html,json', '--plots'])\n"

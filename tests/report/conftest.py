@@ -1,76 +1,10 @@
-"""Synthetic runs for the report tests, written through the same functions a real run
-uses (aggregate → write_language → merge_run), so results.json, results_<lang>.json and
-the per-question values have their real shape."""
+"""The report tests' shared runs."""
 
-from __future__ import annotations
-
-import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from mlbench.aggregation import aggregate
-from mlbench.results import merge_run, model_slug, write_language
-from mlbench.schema import RunResult
-
-LANGS = ("en", "es", "ca", "gl", "eu")
-
-
-def write_run(
-    root: Path,
-    model: str,
-    task: str,
-    values: dict[str, dict[str, dict[str, float]]],
-    *,
-    samples: bool = False,
-    config_hash: str = "synthetic",
-) -> Path:
-    """``values``: language → metric → question id → value. With ``samples``, also the
-    samples files a run appends (id and metrics only)."""
-    run_dir = root / model_slug(model) / task
-    run_dir.mkdir(parents=True, exist_ok=True)
-    order: list[str] = []
-    for lang, by_metric in values.items():
-        order += [m for m in by_metric if m not in order]
-        ids = sorted({q for column in by_metric.values() for q in column})
-        records = [
-            {"id": q, "lang": lang, "outputs": {}, "metrics": {m: col[q] for m, col in by_metric.items() if q in col}}
-            for q in ids
-        ]
-        config = {"seed": 0, "timings_s": {lang: 0.5}, "fewshot": 6}
-        write_language(run_dir, aggregate(lang, records, order, 0), config, config_hash)
-        if samples:
-            lines = [json.dumps({**r, "config_hash": config_hash}) for r in records]
-            (run_dir / f"samples_{lang}.jsonl").write_text("\n".join(lines) + "\n")
-    merge_run(run_dir, RunResult(model, task, {"seed": 0}, {}), config_hash, order, LANGS)
-    return run_dir
-
-
-def planted_values(seed: int, *, gap_lang: str | None, n: int = 200) -> dict[str, dict[str, dict[str, float]]]:
-    """mc1 (yes/no), mc2 (continuous) and bleu_max (0-100, many ties) per language.
-    Every language repeats English's values with symmetric noise, except ``gap_lang``,
-    which answers 40% fewer questions right (mc1) and 0.2 lower in mc2."""
-    rng = np.random.default_rng(seed)
-    ids = [f"q{i:03d}" for i in range(n)]
-    mc1 = (rng.random(n) < 0.6).astype(float)
-    mc2 = rng.beta(4, 3, size=n)
-    bleu = rng.integers(0, 6, size=n) * 10.0
-    out = {}
-    for lang in LANGS:
-        flip = rng.random(n) < 0.1  # as many right → wrong as wrong → right, on average
-        lang_mc1 = np.where(flip, 1 - mc1, mc1)
-        lang_mc2 = np.clip(mc2 + rng.normal(0, 0.05, size=n), 0, 1)
-        if lang == gap_lang:
-            lang_mc1 = np.where(rng.random(n) < 0.4, 0.0, lang_mc1)
-            lang_mc2 = np.clip(lang_mc2 - 0.2, 0, 1)
-        lang_bleu = bleu if lang == "en" else np.where(rng.random(n) < 0.2, rng.integers(0, 6, size=n) * 10.0, bleu)
-        out[lang] = {
-            "mc1": dict(zip(ids, lang_mc1.tolist())),
-            "mc2": dict(zip(ids, lang_mc2.tolist())),
-            "bleu_max": dict(zip(ids, lang_bleu.tolist())),
-        }
-    return out
+from .synthetic_runs import planted_values, write_run
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import pytest
 from mlbench.errors import MlbenchError
 from mlbench.report import build_tables, collect
 from mlbench.report.collect import model_label
-from tests.report.conftest import LANGS, planted_values, write_run
+
+from .synthetic_runs import LANGS, planted_values, write_run
 
 
 def test_languages_run_in_separate_jobs_and_folders_are_merged(tmp_path):

@@ -12,7 +12,8 @@ import numpy as np
 from PIL import Image
 
 from mlbench.report import build_tables, collect, write_report
-from tests.report.conftest import LANGS, write_run
+
+from .synthetic_runs import LANGS, write_run
 
 FORMATS = ["md", "csv", "latex", "html", "json"]
 

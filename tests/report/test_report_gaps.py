@@ -9,7 +9,8 @@ from statsmodels.stats.multitest import multipletests
 from mlbench.report import build_tables, collect
 from mlbench.report.gaps import compare
 from mlbench.stats.intervals import bootstrap_ci
-from tests.report.conftest import LANGS, planted_values, write_run
+
+from .synthetic_runs import LANGS, planted_values, write_run
 
 
 def tables_by_metric(root, **kwargs):
