@@ -376,6 +376,8 @@ def report(
     from mlbench.report.terminal import render
 
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
+    if out is not None and not formats:
+        formats = list(FORMATS)  # a folder was named: fill it
     collection = collect(results_dir, tasks=split_list(task), models=split_list(model))
     reference = ref_lang or "en"
     found = {lang for run in collection.runs for lang in run.languages}

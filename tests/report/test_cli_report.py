@@ -39,6 +39,14 @@ def test_report_files_default_to_the_results_folder(two_models):
     assert [r["model"] for r in data["tables"][0]["rows"]] == ["org/gap-model"]
 
 
+def test_an_out_folder_without_formats_gets_every_format(two_models, tmp_path):
+    result = report(two_models, "--out", tmp_path / "all", "--task", "truthfulqa_multi")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == sorted(
+        ["report.md", "report.csv", "report.tex", "report.html", "report.json"]
+    )
+
+
 def test_another_reference_language(two_models, tmp_path):
     result = report(two_models, "--ref-lang", "eu", "--format", "json", "--out", tmp_path)
     assert result.exit_code == 0, result.output
