@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from mlbench import cli_options as opt
-from mlbench.cli_settings import cache_dir_path, choice, search_client, split_list, temperature_list
+from mlbench.cli_settings import cache_dir_path, choice, existing_file, search_client, split_list, temperature_list
 from mlbench.cli_settings import model_options as build_model_options
 from mlbench.errors import MlbenchError
 
@@ -145,7 +145,7 @@ def run(
             max_new_tokens,
             kind,
             datasets=split_list(dataset or ""),
-            healthqa_file=_existing_file(healthqa, "--healthqa"),
+            healthqa_file=existing_file(healthqa, "--healthqa"),
             samples_per_question=samples,
             temperatures=temperature_list(temperatures),
             embedder=embedder,
@@ -169,7 +169,7 @@ def run(
     judge_config = None
     if judge is not None:
         from mlbench.backends.registry import BACKENDS
-        from mlbench.judging import JudgeConfig, chained_judge_options
+        from mlbench.judging import JudgeConfig, chained_judge_options, judge_after_run
 
         if config.mode in ("mc", "consistency", "verifiability"):
             raise MlbenchError(f"--judge reads generated answers, which --mode {config.mode} does not write")
@@ -192,32 +192,9 @@ def run(
     try:
         results = run_pipeline(config, observer)
         if judge_config is not None:
-            _judge_after_run(config, judge_config, [r.task for r in results], observer)
+            judge_after_run(config, judge_config, [r.task for r in results], observer)
     finally:
         observer.close()
-
-
-def _existing_file(path: Path | None, flag: str) -> Path | None:
-    if path is not None and not path.is_file():
-        raise MlbenchError(f"{flag} {path}: no such file")
-    return path
-
-
-def _judge_after_run(config: Any, judge_config: Any, tasks: list[str], observer: Any) -> None:
-    """``run --judge``: the judging stage on the folders the run just wrote."""
-    from dataclasses import replace
-
-    from mlbench.backends.registry import resolve_backend
-    from mlbench.judging import judge_run
-    from mlbench.results import model_slug
-
-    if resolve_backend(config.model) == "vllm" and resolve_backend(judge_config.judge) == "vllm":
-        from mlbench.backends.vllm import release_engines
-
-        release_engines()  # one GPU: the evaluated model's engine makes room for the judge's
-    for task_name in tasks:
-        run_dir = config.output / model_slug(config.model.model) / task_name
-        judge_run(replace(judge_config, path=run_dir), observer)
 
 
 @app.command("judge")
@@ -372,39 +349,24 @@ def report(
 ) -> None:
     """Per-language tables of every run under RESULTS_DIR, with each language's gap to
     --ref-lang tested question by question; --format and --plots write report files."""
-    from mlbench.report import FORMATS, build_tables, collect, write_report
+    from mlbench.report import FORMATS, make_report, write_report
     from mlbench.report.terminal import render
 
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
     if out is not None and not formats:
         formats = list(FORMATS)  # a folder was named: fill it
-    collection = collect(results_dir, tasks=split_list(task), models=split_list(model))
-    reference = ref_lang or "en"
-    found = {lang for run in collection.runs for lang in run.languages}
-    if ref_lang is not None and reference not in found:
-        raise MlbenchError(f"--ref-lang {reference}: no run has it; languages found: {', '.join(sorted(found))}")
-    if reference not in found:
-        collection.notes.append(f"no run has {reference}: no gaps (choose another with --ref-lang)")
-    tables = build_tables(collection, ref_lang=reference, metrics=split_list(metric), seed=seed, resamples=resamples)
-    if not tables:
-        raise MlbenchError(f"no metric {metric!r} in the runs under {results_dir}")
+    made = make_report(
+        results_dir, split_list(task), split_list(model), split_list(metric), ref_lang, seed=seed, resamples=resamples
+    )
     console = wide_console()
-    for table in render(tables, reference):
+    for table in render(made.tables, made.ref_lang):
         console.print(table)
-    for note in collection.notes:
+    for note in made.collection.notes:
         print(f"note: {note}", file=sys.stderr)
     if formats or plots:
-        written = write_report(
-            tables,
-            collection,
-            out or results_dir / "report",
-            formats=formats,
-            plots=plots,
-            ref_lang=reference,
-            seed=seed,
-            resamples=resamples,
-        )
-        print(f"wrote {len(written)} file(s) to {out or results_dir / 'report'}")
+        folder = out or results_dir / "report"
+        written = write_report(made, folder, formats=formats, plots=plots, seed=seed, resamples=resamples)
+        print(f"wrote {len(written)} file(s) to {folder}")
 
 
 @app.command()

@@ -15,6 +15,12 @@ def split_list(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
+def existing_file(path: Path | None, flag: str) -> Path | None:
+    if path is not None and not path.is_file():
+        raise MlbenchError(f"{flag} {path}: no such file")
+    return path
+
+
 def choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise MlbenchError(f"--{name} must be one of {', '.join(allowed)}, not {value!r}")

@@ -25,7 +25,7 @@ from mlbench.errors import MlbenchError
 from mlbench.evidence import SearchClient, SearchError, evidence_text
 from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
-from mlbench.pipeline import RunObserver, cross_language, metric_order
+from mlbench.pipeline import RunConfig, RunObserver, cross_language, metric_order
 from mlbench.results import (
     merge_run,
     read_language,
@@ -369,3 +369,19 @@ def _judge_run_dir(
         result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name, comparison)
     observer.finish(result, order, task.group_name)
     return result
+
+
+def judge_after_run(config: RunConfig, judge_config: JudgeConfig, tasks: list[str], observer: RunObserver) -> None:
+    """``run --judge``: the judging stage on the folders the run just wrote."""
+    from dataclasses import replace
+
+    from mlbench.backends.registry import resolve_backend
+    from mlbench.results import model_slug
+
+    if resolve_backend(config.model) == "vllm" and resolve_backend(judge_config.judge) == "vllm":
+        from mlbench.backends.vllm import release_engines
+
+        release_engines()  # one GPU: the evaluated model's engine makes room for the judge's
+    for task_name in tasks:
+        run_dir = config.output / model_slug(config.model.model) / task_name
+        judge_run(replace(judge_config, path=run_dir), observer)

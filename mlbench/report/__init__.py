@@ -7,6 +7,17 @@ write (markdown, latex, machine, html, plots). Never imports torch.
 
 from mlbench.report.build import Cell, ReportTable, build_tables
 from mlbench.report.collect import Collection, collect
+from mlbench.report.make import Report, make_report
 from mlbench.report.write import FORMATS, write_report
 
-__all__ = ["FORMATS", "Cell", "Collection", "ReportTable", "build_tables", "collect", "write_report"]
+__all__ = [
+    "FORMATS",
+    "Cell",
+    "Collection",
+    "Report",
+    "ReportTable",
+    "build_tables",
+    "collect",
+    "make_report",
+    "write_report",
+]

@@ -10,6 +10,7 @@ from pathlib import Path
 from mlbench.errors import MlbenchError
 from mlbench.report.build import ReportTable
 from mlbench.report.collect import Collection
+from mlbench.report.make import Report
 
 FORMATS = {"md": "report.md", "csv": "report.csv", "latex": "report.tex", "html": "report.html", "json": "report.json"}
 
@@ -32,17 +33,11 @@ def draw_figures(tables: list[ReportTable]) -> dict[str, dict[str, bytes]]:
 
 
 def write_report(
-    tables: list[ReportTable],
-    collection: Collection,
-    out: Path,
-    *,
-    formats: list[str],
-    plots: bool,
-    ref_lang: str,
-    seed: int,
-    resamples: int,
+    report: Report, out: Path, *, formats: list[str], plots: bool, seed: int, resamples: int
 ) -> list[Path]:
-    """Every requested file; returns their paths."""
+    """Every requested file; returns their paths. ``seed`` and ``resamples`` are the
+    bootstrap's, recorded in the JSON file."""
+    tables, collection, ref_lang = report.tables, report.collection, report.ref_lang
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:

@@ -61,7 +61,7 @@ def test_another_reference_language(two_models, tmp_path):
         (["--format", "docx"], "--format must be one of md, csv, latex, html, json, not 'docx'"),
         (["--ref-lang", "zz"], "--ref-lang zz: no run has it; languages found: ca, en, es, eu, gl"),
         (["--task", "msqad"], "no run under"),
-        (["--metric", "mc9"], "no metric 'mc9'"),
+        (["--metric", "mc9"], "no metric mc9 in the runs under"),
     ],
 )
 def test_bad_input_is_one_line(two_models, args, message):

@@ -11,21 +11,17 @@ from html.parser import HTMLParser
 import numpy as np
 from PIL import Image
 
-from mlbench.report import build_tables, collect, write_report
+from mlbench.report import make_report, write_report
 
 from .synthetic_runs import LANGS, write_run
 
 FORMATS = ["md", "csv", "latex", "html", "json"]
 
 
-def write_all(root, out, **kwargs):
-    collection = collect(root)
-    tables = build_tables(collection, **kwargs)
-    ref_lang = kwargs.get("ref_lang", "en")
-    written = write_report(
-        tables, collection, out, formats=FORMATS, plots=True, ref_lang=ref_lang, seed=0, resamples=1000
-    )
-    return tables, written
+def write_all(root, out, ref_lang=None):
+    report = make_report(root, ref_lang=ref_lang)
+    written = write_report(report, out, formats=FORMATS, plots=True, seed=0, resamples=1000)
+    return report.tables, written
 
 
 class TableReader(HTMLParser):
