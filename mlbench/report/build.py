@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -61,34 +62,37 @@ def build_tables(
     pairs = _Pairs()
     for task in sorted({run.task for run in collection.runs}):
         runs = sorted((run for run in collection.runs if run.task == task), key=lambda run: run.model)
-        headline = set(headline_metrics(task))
+        known_langs, headline = _task_facts(task)
+        mine: list[ReportTable] = []
         for metric in _metric_order(runs):
             if wanted and not {metric, base_name(metric)} & wanted:
                 continue
             present = {lang for run in runs for lang, e in run.languages.items() if metric in e.result.metrics}
-            langs = _language_order(task, present, ref_lang)
+            langs = _language_order(known_langs, present, ref_lang)
             rows = {run.model: _row(run, metric, langs, ref_lang, pairs, seed, resamples) for run in runs}
             rows = {model: cells for model, cells in rows.items() if cells}
             per_question = any(metric in e.values for run in runs for e in run.languages.values())
-            is_headline = base_name(metric) in headline or metric in headline
-            tables.append(ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline))
-    if wanted or not any(t.headline for t in tables):
-        # No headline metric in these runs (or the user chose the metrics): plot them all.
-        for table in tables:
-            table.headline = True
+            # The user's own choice of metrics is plotted in full.
+            is_headline = bool(wanted) or base_name(metric) in headline or metric in headline
+            mine.append(ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline))
+        if mine and not any(t.headline for t in mine):
+            mine[0].headline = True  # a task without its headline metrics here: plot its first
+        tables += mine
     return tables
 
 
-def headline_metrics(task: str) -> tuple[str, ...]:
-    """The metrics a task's plots show (the task's ``headline_metrics``); none for a task
-    this version does not know."""
+@cache
+def _task_facts(task: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A task's languages (in its table order) and headline metrics; none for a task this
+    version does not know (results of a newer or a user's task)."""
     from mlbench.errors import MlbenchError
     from mlbench.tasks import get_task
 
     try:
-        return get_task(task).headline_metrics
+        known = get_task(task)
     except MlbenchError:
-        return ()
+        return (), frozenset()
+    return known.languages, frozenset(known.headline_metrics)
 
 
 def _metric_order(runs: list[ModelTask]) -> list[str]:
@@ -99,14 +103,7 @@ def _metric_order(runs: list[ModelTask]) -> list[str]:
     return list(order)
 
 
-def _language_order(task: str, langs: set[str], ref_lang: str) -> list[str]:
-    from mlbench.errors import MlbenchError
-    from mlbench.tasks import get_task
-
-    try:
-        known = list(get_task(task).languages)
-    except MlbenchError:
-        known = []
+def _language_order(known: tuple[str, ...], langs: set[str], ref_lang: str) -> list[str]:
     rank = {lang: i for i, lang in enumerate(known)}
     return sorted(langs, key=lambda lang: (lang != ref_lang, rank.get(lang, len(rank)), lang))
 

@@ -158,3 +158,16 @@ def test_a_metric_setting_gets_a_file_name():
 
     table = ReportTable("xlinghealth", "sim_sent@0.5", "en", [], {}, True, True)
     assert figure_name(table, "bars") == "xlinghealth__sim_sent-0.5__bars.png"
+
+
+def test_what_is_plotted(tmp_path):
+    from mlbench.report import build_tables, collect
+
+    values = {lang: {"mc1": {"q1": 1.0, "q2": 0.0}, "bleu_max": {"q1": 3.0, "q2": 0.0}} for lang in ("en", "es")}
+    write_run(tmp_path, "m", "truthfulqa_multi", values)
+    write_run(tmp_path, "m", "users_task", values)  # a task this version does not know
+    plotted = {(t.task, t.metric) for t in build_tables(collect(tmp_path)) if t.headline}
+    # The task's headline metrics; for an unknown task, its first metric.
+    assert plotted == {("truthfulqa_multi", "mc1"), ("users_task", "mc1")}
+    chosen = {(t.task, t.metric) for t in build_tables(collect(tmp_path), metrics=["bleu_max"]) if t.headline}
+    assert chosen == {("truthfulqa_multi", "bleu_max"), ("users_task", "bleu_max")}
