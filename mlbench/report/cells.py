@@ -9,7 +9,7 @@ a gap with its interval, p-values and the significance marker.
 
 from __future__ import annotations
 
-from mlbench.report.build import Cell
+from mlbench.report.build import Cell, ReportTable
 from mlbench.report.gaps import TEST_NAMES, Gap
 
 LEGEND = (
@@ -60,3 +60,11 @@ def p_text(p: float | None) -> str:
 
 def test_label(gap: Gap | None) -> str:
     return TEST_NAMES.get(gap.test, "") if gap is not None else ""
+
+
+def gaps_heading(table: ReportTable) -> str:
+    """``Gap vs en (McNemar)``: the tests a table's gaps used, named once above it."""
+    used = dict.fromkeys(
+        test_label(cell.gap) for cells in table.rows.values() for cell in cells.values() if cell.gap and cell.gap.test
+    )
+    return f"Gap vs {table.ref_lang}" + (f" ({', '.join(used)})" if used else "")

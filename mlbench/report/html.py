@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from html import escape
 
 from mlbench.report.build import ReportTable
-from mlbench.report.cells import LEGEND, gap_text, p_text, test_label, value_text
+from mlbench.report.cells import LEGEND, gap_text, gaps_heading, p_text, test_label, value_text
 from mlbench.report.collect import Collection
 
 STYLE = """
@@ -91,7 +91,7 @@ def to_html(
         parts.append(f"<h3>{escape(table.metric)}</h3>")
         parts.append(_values_table(table))
         if table.per_question and len(table.langs) > 1:
-            parts.append(f"<p>Gap vs {escape(ref_lang)}:</p>")
+            parts.append(f"<p>{escape(gaps_heading(table))}:</p>")
             parts.append(_gaps_table(table))
         elif not table.per_question:
             parts.append("<p>No per-question values (a pooled metric): no gaps tested.</p>")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mlbench.report.build import ReportTable
-from mlbench.report.cells import LEGEND, gap_text, value_text
+from mlbench.report.cells import LEGEND, gap_text, gaps_heading, value_text
 
 
 def _escape(text: str) -> str:
@@ -44,7 +44,7 @@ def to_markdown(
         lines.append("")
         others = [lang for lang in table.langs if lang != ref_lang]
         if table.per_question and others:
-            lines += [f"Gap vs {ref_lang}:", ""]
+            lines += [f"{gaps_heading(table)}:", ""]
             rows = [[model, *(gap_text(table.metric, table.gap(model, lang)) for lang in others)] for model in models]
             lines += _table(["model", *others], rows)
             lines.append("")

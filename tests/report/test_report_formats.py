@@ -88,6 +88,7 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
         widths = {line.count("|") for line in lines}
         assert len(widths) == 1 and len(lines) == 2 + len(models)
     assert "| org/gap-model |" in md and "(n=200)" in md
+    assert "Gap vs en (McNemar):" in md and "Gap vs en (Wilcoxon signed-rank):" in md
     eu_gap = md_tables[1].strip().splitlines()[-1].split("|")[-2]
     assert eu_gap.strip().endswith("***") and eu_gap.strip().startswith("−")
     assert "![truthfulqa_multi · mc1](plots/truthfulqa_multi__mc1__bars.png)" in md
