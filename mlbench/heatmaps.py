@@ -1,7 +1,8 @@
 """Language × language heatmaps of p-values (MSQAD's McNemar and PERMANOVA), as PNG files
 next to results.json. One file per test (and mode), one panel per topic.
 
-matplotlib is imported only here, only when a figure is drawn, with its file-only backend.
+matplotlib is imported only through ``pyplot()``, only when a figure is drawn, with its
+file-only backend (also for ``mlbench report``'s figures).
 """
 
 from __future__ import annotations
@@ -31,14 +32,21 @@ class Figure:
     panels: tuple[PairHeatmap, ...]
 
 
-def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
-    """Draw every figure into ``run_dir``; returns the files written."""
-    if not figures:
-        return []
+def pyplot():  # type: ignore[no-untyped-def]
+    """matplotlib's pyplot on the Agg backend: PNG files, no display needed."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
+    """Draw every figure into ``run_dir``; returns the files written."""
+    if not figures:
+        return []
+    plt = pyplot()
 
     written = []
     for figure in figures:

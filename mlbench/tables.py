@@ -33,10 +33,15 @@ class TextTable:
     notes: list[str] = field(default_factory=list)
 
 
+def decimals(metric: str, *, compact: bool = False) -> int:
+    """BLEU and log-prob metrics with 2 decimals, proportions with 4 (3 when ``compact``,
+    for wide cross-language tables)."""
+    return 2 if metric.startswith(("bleu", "lprob")) else 3 if compact else 4
+
+
 def format_value(metric: str, value: MetricValue, *, compact: bool = False) -> str:
-    """``mean [low, high]``; BLEU and log-prob metrics with 2 decimals, proportions with 4
-    (3 when ``compact``, for wide cross-language tables)."""
-    digits = 2 if metric.startswith(("bleu", "lprob")) else 3 if compact else 4
+    """``mean [low, high]`` with ``decimals(metric)``."""
+    digits = decimals(metric, compact=compact)
     return f"{value.value:.{digits}f} [{value.ci_low:.{digits}f}, {value.ci_high:.{digits}f}]"
 
 

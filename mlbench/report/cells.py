@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.gaps import TEST_NAMES, Gap
+from mlbench.tables import decimals, format_value
 
 LEGEND = (
     "Gaps are the language minus the reference language on the questions both answered, "
@@ -21,8 +22,9 @@ LEGEND = (
 
 
 def digits(metric: str) -> int:
-    """BLEU and log-probabilities with 2 decimals, proportions and similarities with 3."""
-    return 2 if metric.startswith(("bleu", "lprob")) else 3
+    """The decimals of the run tables' compact form: 2 for BLEU and log-probabilities, 3
+    for proportions and similarities."""
+    return decimals(metric, compact=True)
 
 
 def stars(p_holm: float | None) -> str:
@@ -38,9 +40,7 @@ def signed(value: float, places: int) -> str:
 
 
 def value_text(metric: str, cell: Cell) -> str:
-    d = digits(metric)
-    v = cell.value
-    return f"{v.value:.{d}f} [{v.ci_low:.{d}f}, {v.ci_high:.{d}f}]"
+    return format_value(metric, cell.value, compact=True)
 
 
 def gap_text(metric: str, gap: Gap | None) -> str:

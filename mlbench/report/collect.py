@@ -18,7 +18,7 @@ from typing import Any
 
 from mlbench.errors import MlbenchError
 from mlbench.report.questions import QuestionValues
-from mlbench.results import find_runs, language_path, samples_path
+from mlbench.results import find_runs, language_path, read_samples, samples_path
 from mlbench.schema import LanguageResult, RunResult
 
 
@@ -129,20 +129,12 @@ def _from_columns(path: Path, block: dict[str, Any]) -> QuestionValues:
 def _from_samples(path: Path, config_hash: str) -> QuestionValues:
     if not path.exists():
         return QuestionValues([])
-    records: list[dict[str, Any]] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for line_no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            if line_no == len(lines):
-                break  # a last line cut off by a job still writing
-            raise MlbenchError(f"{path}:{line_no}: invalid JSON") from None
-        if config_hash and record.get("config_hash") != config_hash:
-            continue  # a sample of an older run with other settings
-        records.append(record)
+    # Without repair: a job may still be writing it (its cut-off last line is skipped).
+    records = [
+        record
+        for record in read_samples(path, repair=False).values()
+        if not config_hash or record.get("config_hash") == config_hash  # not an older run's sample
+    ]
     names = dict.fromkeys(name for r in records for name in r.get("metrics", {}))
     columns = {name: [r.get("metrics", {}).get(name) for r in records] for name in names}
     return QuestionValues.from_columns([str(r["id"]) for r in records], columns)

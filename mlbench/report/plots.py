@@ -3,7 +3,7 @@ chart with CI whiskers, for each headline metric.
 
 Colour-blind safe: the Okabe–Ito palette for models, cividis for the heatmap (readable
 in greyscale too). Figures widen with the number of languages so that 23 language codes
-stay legible. matplotlib is imported only here, only when a figure is drawn.
+stay legible. matplotlib comes through ``heatmaps.pyplot()``, only when a figure is drawn.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 
+from mlbench.heatmaps import pyplot
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import digits, stars
 
@@ -18,26 +19,17 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 DPI = 110
 
 
-def _pyplot():  # type: ignore[no-untyped-def]
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
-    _pyplot().close(fig)
+    pyplot().close(fig)
     return buffer.getvalue()
 
 
 def bar_chart(table: ReportTable) -> bytes:
     """One group of bars per language, one bar per model, whiskers from the 95% CI; a
     star over a bar whose gap to the reference language is significant."""
-    plt = _pyplot()
+    plt = pyplot()
     models = list(table.rows)
     langs = table.langs
     width = 0.8 / max(1, len(models))
@@ -73,7 +65,7 @@ def heatmap(table: ReportTable) -> bytes:
     """Models × languages, each cell the value (and the gap's stars)."""
     import numpy as np
 
-    plt = _pyplot()
+    plt = pyplot()
     models = list(table.rows)
     grid = np.full((len(models), len(table.langs)), np.nan)
     for i, model in enumerate(models):
