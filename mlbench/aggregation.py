@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mlbench.metric_names import expand_order
+from mlbench.metric_names import base_name, expand_order
 from mlbench.schema import LanguageResult
 from mlbench.stats.intervals import summarize
 from mlbench.tasks.base import Task
@@ -48,7 +48,7 @@ def _summarize_records(
     counts = {
         "empty_generations": sum(bool(r["outputs"].get("empty")) for r in records),
         "failed": sum(bool(r["outputs"].get("error")) for r in records),
-        "language_not_judged": sum(r.get("surface", {}).get("language", {}).get("status") == "n/a" for r in records),
+        **language_not_judged(records),
         **judge_counts(records),
         **pooled_counts,
     }
@@ -69,6 +69,23 @@ def per_question_values(records: list[dict[str, Any]], metrics: list[str]) -> di
         if any(name in r["metrics"] for r in records)
     }
     return {"ids": ids, "values": values} if values else {}
+
+
+def language_not_judged(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Checked answers whose language was not judged (no reliable detector, too short, code
+    only): they have ``surface_issue`` but no ``wrong_language``. Counted under the setting
+    of their surface metrics, so each mode of MSQAD has its own
+    (``language_not_judged@adversarial``); one answer per sample gives the plain name."""
+    counts: dict[str, int] = {}
+    for record in records:
+        for name in record["metrics"]:
+            if base_name(name) != "surface_issue":
+                continue
+            setting = name[len("surface_issue") :]  # "" or "@<mode>"
+            if "wrong_language" + setting not in record["metrics"]:
+                key = "language_not_judged" + setting
+                counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def judge_counts(records: list[dict[str, Any]]) -> dict[str, int]:

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mlbench.aggregation import aggregate
+from mlbench.answer_checks import check_answer, surface_metric_names
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.heatmaps import write_figures
 from mlbench.loaders.source import subset
 from mlbench.metrics.judged import JUDGE_METRICS
-from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.provenance import provenance
 from mlbench.results import (
     append_samples,
@@ -211,12 +211,12 @@ def score_samples(
                 outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))
                 continue
             out, values = task.score(mode, sample, mine, options)
+            # Every generated answer gets the surface checks, whatever the benchmark.
+            block, surface_values = check_answer(task, mode, out, sample.lang)
             outputs[i].update(out)
-            metrics[i].update(values)
-            if "answer" in out and surfaces[i] is None:
-                # Every generated answer gets the surface checks, whatever the benchmark.
-                surfaces[i] = surface_block(out["answer"], sample.lang)
-                metrics[i].update(surface_metrics(surfaces[i], sample.lang))
+            metrics[i].update({**values, **surface_values})
+            if block is not None:
+                surfaces[i] = block
     progress(len(samples))
     results = [
         SampleResult(
@@ -256,9 +256,8 @@ def dispatch(backend: Backend, requests: list[Request]) -> list[Result]:
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
     """The metrics of a run in table order: the task's, the surface checks of generated
     answers, those a judge adds, then the task's combined scores."""
-    surface = list(SURFACE_METRICS) if {"gen", "correctness"} & set(modes) else []
     own = list(dict.fromkeys(m for mode in modes for m in task.metrics[mode]))
-    return own + surface + list(JUDGE_METRICS) + list(task.combined_metric_names)
+    return own + surface_metric_names(task, modes) + list(JUDGE_METRICS) + list(task.combined_metric_names)
 
 
 def run(

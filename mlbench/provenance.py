@@ -80,7 +80,7 @@ def provenance(
         "data_source": options.source.describe(task.hub_id),
         "limit": config.limit,
         "seed": config.seed,
-        "prompt_hashes": {name: prompt_hash(task.name, name) for name in task.prompt_files},
+        "prompt_hashes": {name: prompt_hash(task.prompt_dir, name) for name in task.prompt_files},
         **({"task_settings": task.settings(options)} if task.settings(options) else {}),
         "packages": package_versions(),
         "git_hash": git_hash(),

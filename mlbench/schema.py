@@ -29,10 +29,25 @@ class Prompt:
 
     text: str | None = None
     messages: tuple[ChatMessage, ...] | None = None
+    # How much of the start many prompts share (a few-shot primer): characters of ``text``,
+    # or leading turns of ``messages``. A backend may compute that part once and reuse it;
+    # it never changes a score.
+    shared_prefix: int = 0
 
     def __post_init__(self) -> None:
         if (self.text is None) == (self.messages is None):
             raise ValueError("a Prompt holds either text or messages, not both or neither")
+        limit = len(self.text) if self.text is not None else len(self.messages or ())
+        if not 0 <= self.shared_prefix <= limit:
+            raise ValueError(f"shared_prefix {self.shared_prefix} is outside the prompt (0..{limit})")
+
+    def shared_prefix_prompt(self) -> Prompt | None:
+        """The shared start as a prompt of its own (None: nothing is shared)."""
+        if not self.shared_prefix:
+            return None
+        if self.text is not None:
+            return Prompt(text=self.text[: self.shared_prefix])
+        return Prompt(messages=(self.messages or ())[: self.shared_prefix])
 
     def to_json(self) -> Any:
         if self.text is not None:

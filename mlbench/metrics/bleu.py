@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from sacrebleu.metrics import BLEU
+if TYPE_CHECKING:
+    from sacrebleu.metrics import BLEU
 
 
 @lru_cache(maxsize=1)
 def _bleu() -> BLEU:
-    # Built once: the "intl" tokenizer compiles large Unicode regexes on creation.
+    # Built once: the "intl" tokenizer compiles large Unicode regexes on creation. Imported
+    # here, not at the top: a run that scores no BLEU (--mode mc) does not load sacrebleu.
+    from sacrebleu.metrics import BLEU
+
     return BLEU(
         smooth_method="exp",
         smooth_value=0.0,
@@ -35,14 +40,17 @@ def bleu_score(prediction: str, reference: str) -> float:
     return _bleu().corpus_score([prediction], [[reference]]).score
 
 
+def close_answer(answer: str) -> str:
+    """``answer`` stripped and ending with a period: TruthfulQA's ``close=True`` rule
+    (``format_best``, ``split_multi_answer``), which VeritasQA's authors apply to every
+    option before scoring it. An empty answer stays empty."""
+    answer = answer.strip()
+    return answer if not answer or answer.endswith(".") else answer + "."
+
+
 def normalize_references(answers: Iterable[str]) -> list[str]:
-    """Strip each answer, drop empty ones, and end each with a period (TruthfulQA's rule)."""
-    normalized = []
-    for answer in answers:
-        answer = answer.strip()
-        if answer:
-            normalized.append(answer if answer.endswith(".") else answer + ".")
-    return normalized
+    """Each answer closed (``close_answer``), empty ones dropped (TruthfulQA's rule)."""
+    return [closed for closed in map(close_answer, answers) if closed]
 
 
 def bleu_metrics(prediction: str, true_refs: Sequence[str], false_refs: Sequence[str]) -> dict[str, float]:

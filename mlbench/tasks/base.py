@@ -83,9 +83,22 @@ class Task(ABC):
     question_kinds: ClassVar[tuple[str, ...]] = ()
     # What `mlbench report` plots (by base name): the numbers a reader looks for first.
     headline_metrics: ClassVar[tuple[str, ...]] = ()
+    # Where each mode's generated answer sits in the outputs that mode scores (a path of
+    # keys): every such answer gets the surface checks. A mode not named writes no answer
+    # to check (log-likelihoods, XLingHealth's sampled answers and Yes/No words).
+    answer_paths: ClassVar[dict[str, tuple[str, ...]]] = {"gen": ("answer",)}
     # What `--judge` judges when no --judge-kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]
+    # The folder under prompts/ that holds ``prompt_files``: the task's name unless a class
+    # names another (a variant of a benchmark, such as TruthfulQA-Multi's machine
+    # translations, reads its original's prompts rather than a copy).
+    prompt_dir: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in vars(cls) and "prompt_dir" not in vars(cls):
+            cls.prompt_dir = cls.name
 
     def fewshot(self, options: TaskOptions) -> int:
         return self.default_fewshot if options.fewshot is None else options.fewshot

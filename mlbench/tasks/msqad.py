@@ -6,9 +6,10 @@ with the language it is asked in?
   responsible assistant should not give; refusing is the safe outcome.
 
 Each response gets a refusal decision (``refusal.py``: patterns, NLI or a judge), saved
-as ``refusal@<mode>``. When a language finishes, NLI scores and the direct responses'
-embeddings are added; across languages come McNemar tests on refusals, PERMANOVA on the
-embeddings (``msqad_statistics.py``) and their p-value heatmaps.
+as ``refusal@<mode>``, and the surface checks (``wrong_language@<mode>``, …). When a
+language finishes, NLI scores and the direct responses' embeddings are added; across
+languages come McNemar tests on refusals, PERMANOVA on the embeddings
+(``msqad_statistics.py``) and their p-value heatmaps.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ class Msqad(Task):
     modes = MODES
     hub_id = SOURCE
     metrics = {"direct": ("refusal",), "adversarial": ("refusal",)}
+    # Both responses get the surface checks, each mode's under its own metric names
+    # (``wrong_language@adversarial``); the adversarial block is saved beside its response.
+    answer_paths = {"direct": ("answer",), "adversarial": ("adversarial", "answer")}
     group_name = "topic"
     headline_metrics = ("refusal",)
     compares_languages = True
@@ -82,7 +86,9 @@ class Msqad(Task):
         return sample.meta["topic"]
 
     def settings(self, options: TaskOptions) -> dict[str, Any]:
-        settings: dict[str, Any] = {"refusal": options.refusal, "embedder": options.embedder}
+        # "surface": samples written before both responses got the surface checks lack the
+        # adversarial block, so a resumed run must not mix them with new ones.
+        settings: dict[str, Any] = {"refusal": options.refusal, "embedder": options.embedder, "surface": "per_mode"}
         if options.refusal == "nli":
             settings.update(nli_model=options.nli_model, refusal_threshold=options.refusal_threshold)
         settings["permutations"] = options.permutations
@@ -113,8 +119,9 @@ class Msqad(Task):
             "finish_reason": generation.finish_reason,
             "refusal": evidence(answer, sample.lang, options.refusal, options.refusal_threshold),
         }
-        # The direct response is the sample's answer (surface checks, judges); the
-        # adversarial one sits in a block of its own.
+        # The direct response is the sample's answer (its surface block is the sample's
+        # ``surface``, which judges read); the adversarial one sits in a block of its own,
+        # where the pipeline puts its surface block beside it (``answer_paths``).
         return (response if mode == "direct" else {"adversarial": response}), {}
 
     def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:

@@ -13,7 +13,7 @@ _LEADING_ANSWER_LABEL = re.compile(r"^\s*A:\s*")
 
 
 def qa_prompt(
-    task: str,
+    prompt_dir: str,
     question: str,
     primer: list[tuple[str, str]],
     *,
@@ -21,16 +21,19 @@ def qa_prompt(
     system_prompt: str | None,
 ) -> Prompt:
     """Few-shot pairs then the question, as text (``shot`` and ``question`` templates joined
-    by blank lines) or, for chat models, as user/assistant turns."""
+    by blank lines, read from ``prompts/<prompt_dir>/``) or, for chat models, as
+    user/assistant turns."""
     if chat:
         turns = [ChatMessage("system", system_prompt)] if system_prompt else []
         for shot_question, shot_answer in primer:
             turns += [ChatMessage("user", shot_question), ChatMessage("assistant", shot_answer)]
-        return Prompt(messages=(*turns, ChatMessage("user", question)))
-    blocks = [load_prompt(task, "shot").format(question=q, answer=a) for q, a in primer]
-    blocks.append(load_prompt(task, "question").format(question=question))
-    text = "\n\n".join(blocks)
-    return Prompt(text=f"{system_prompt}\n\n{text}" if system_prompt else text)
+        # Every question of a language shares the system turn and the primer turns.
+        return Prompt(messages=(*turns, ChatMessage("user", question)), shared_prefix=len(turns))
+    blocks = [system_prompt] if system_prompt else []
+    blocks += [load_prompt(prompt_dir, "shot").format(question=q, answer=a) for q, a in primer]
+    shared = sum(len(block) + 2 for block in blocks)  # each block and the blank line after it
+    blocks.append(load_prompt(prompt_dir, "question").format(question=question))
+    return Prompt(text="\n\n".join(blocks), shared_prefix=shared)
 
 
 def option_delimiter(chat: bool) -> str:

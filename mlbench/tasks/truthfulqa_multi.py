@@ -49,7 +49,7 @@ class TruthfulQAMulti(Task):
     def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions):
         primer = require_primer(self.name, data, self.fewshot(options), sample.lang)
         return qa_prompt(
-            self.name, sample.question, primer, chat=options.chat_template, system_prompt=options.system_prompt
+            self.prompt_dir, sample.question, primer, chat=options.chat_template, system_prompt=options.system_prompt
         )
 
     @staticmethod
@@ -100,3 +100,4 @@ class TruthfulQAMultiMT(TruthfulQAMulti):
     title = "TruthfulQA-Multi (machine translations)"
     hub_id = HUB_IDS["mt"]
     variant = "mt"
+    prompt_dir = TruthfulQAMulti.name  # the same prompts; only the translations differ

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
 from mlbench.loaders.veritasqa import HUB_ID, load_veritasqa
-from mlbench.metrics import mc_metrics, normalize_references
+from mlbench.metrics import close_answer, mc_metrics, normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
 from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
@@ -16,6 +17,17 @@ from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bl
 
 STOP = ("Q:",)
 MAX_NEW_TOKENS = 50
+
+
+def closed_options(sample: Sample) -> tuple[str, list[str], list[str]]:
+    """The best, true and false options as the authors score them: each stripped and
+    closed with a period (``format_best(close=True)``, ``split_multi_answer(close=True)``).
+    The released answers almost never end with one, so this changes every score."""
+    return (
+        close_answer(sample.best_answer),
+        normalize_references(sample.correct_answers),
+        normalize_references(sample.incorrect_answers),
+    )
 
 
 @register
@@ -44,15 +56,21 @@ class VeritasQA(Task):
             return LanguageData([replace(s, mc1_choices=None, mc2_choices=None, mc2_labels=None) for s in samples])
         return LanguageData(load_veritasqa(lang, source))
 
+    def settings(self, options: TaskOptions) -> dict[str, Any]:
+        # Part of the settings hash: samples scored before options were closed (an older
+        # mlbench) are refused by --resume instead of being mixed with closed ones.
+        return {"answer_closing": "period"}
+
     @staticmethod
     def _options(sample: Sample) -> list[str]:
         # The best answer is scored even when the true list lacks it (the reference code
-        # crashes there); identical strings are scored once.
-        return list(dict.fromkeys([sample.best_answer, *sample.correct_answers, *sample.incorrect_answers]))
+        # crashes there); identical strings once closed ("a", "a.") are scored once.
+        best, true, false = closed_options(sample)
+        return list(dict.fromkeys([best, *true, *false]))
 
     def _prompt(self, sample: Sample, options: TaskOptions):
         return qa_prompt(
-            self.name, sample.question, [], chat=options.chat_template, system_prompt=options.system_prompt
+            self.prompt_dir, sample.question, [], chat=options.chat_template, system_prompt=options.system_prompt
         )
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
@@ -62,11 +80,16 @@ class VeritasQA(Task):
 
     def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
         ll = {option: r.logprob for option, r in zip(self._options(sample), results)}
-        true_lls = [ll[a] for a in sample.correct_answers]
-        false_lls = [ll[a] for a in sample.incorrect_answers]
-        metrics = mc_metrics(true_lls, false_lls, best_ll=ll[sample.best_answer])
+        best, true, false = closed_options(sample)
+        true_lls = [ll[a] for a in true]
+        false_lls = [ll[a] for a in false]
+        metrics = mc_metrics(true_lls, false_lls, best_ll=ll[best])
+        # The options exactly as scored, beside their log-likelihoods.
         outputs = {
-            "best_loglikelihood": ll[sample.best_answer],
+            "best_option": best,
+            "true_options": true,
+            "false_options": false,
+            "best_loglikelihood": ll[best],
             "true_loglikelihoods": true_lls,
             "false_loglikelihoods": false_lls,
         }
@@ -78,7 +101,7 @@ class VeritasQA(Task):
         )
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
-        # TruthfulQA's BLEU protocol without the extra "I have no comment." reference.
-        return score_answer_bleu(
-            generation, normalize_references(sample.correct_answers), normalize_references(sample.incorrect_answers)
-        )
+        # TruthfulQA's BLEU protocol without the extra "I have no comment." reference; the
+        # references are the closed true and false options.
+        _, true, false = closed_options(sample)
+        return score_answer_bleu(generation, true, false)

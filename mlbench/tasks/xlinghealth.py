@@ -78,6 +78,7 @@ class XLingHealth(Task):
     modes = MODES
     hub_id = SOURCE
     metrics = {"correctness": (), "consistency": CONSISTENCY_METRICS, "verifiability": VERIFY_METRICS}
+    answer_paths = {"correctness": ("answer",)}
     group_name = "dataset"
     headline_metrics = ("correctness_contradictory", "sim_sent", "verify_f1")
     compares_languages = True

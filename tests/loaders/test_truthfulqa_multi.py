@@ -84,3 +84,24 @@ def test_row_missing_a_field_is_named(tmp_path):
     (lang_dir / "train.json").write_text("[]")
     with pytest.raises(MlbenchError, match="row 1: missing field"):
         load_truthfulqa_multi("en", DataSource("local", tmp_path))
+
+
+def test_questions_keep_their_spaces_as_released(tmp_path):
+    """lm-eval puts the raw question in the prompt; 15 released questions end in a space,
+    which is a token of its own, so stripping it changes those questions' scores."""
+    from mlbench.tasks import get_task
+    from mlbench.tasks.base import LanguageData, TaskOptions
+
+    targets = {"choices": ["Yes.", "No."], "labels": [1, 0]}
+    row = {"id": 1, "question": "Is it? ", "best_answer": "Yes.", "correct_answers": ["Yes."],
+           "incorrect_answers": ["No."], "mc1_targets": targets, "mc2_targets": targets}  # fmt: skip
+    folder = tmp_path / "truthfulqa-multi" / "es"
+    folder.mkdir(parents=True)
+    (folder / "validation.json").write_text(json.dumps([row]))
+    (folder / "train.json").write_text(json.dumps([{**row, "question": " Primer? "}]))
+    split = load_truthfulqa_multi("es", DataSource("local", tmp_path))
+    assert split.samples[0].question == "Is it? "
+    assert split.primer == [(" Primer? ", "Yes.")]
+    data = LanguageData(split.samples, split.primer)
+    request = get_task("truthfulqa_multi").mc_requests(split.samples[0], data, TaskOptions(fewshot=1))[0]
+    assert request.prompt.text == "Q:  Primer? \nA: Yes.\n\nQ: Is it? \nA:"

