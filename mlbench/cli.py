@@ -393,4 +393,13 @@ def tasks() -> None:
 
 
 def main() -> None:
-    app()
+    """The console script: run the command, then end the process (see ``process_exit``)."""
+    from mlbench.process_exit import end_process
+
+    try:
+        app()
+    except SystemExit as finished:
+        code = finished.code
+    else:
+        code = 0
+    end_process(code if isinstance(code, int) else 0 if code is None else 1)

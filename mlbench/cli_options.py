@@ -13,7 +13,8 @@ RUN = "Run"
 OUT = "Output"
 
 ModelArg = Annotated[
-    str, typer.Option("--model", "-m", help="HF hub id or local path of a causal LM.", rich_help_panel=MODEL)
+    str,
+    typer.Option("--model", "-m", help="HF hub id, local folder or GGUF file of a causal LM.", rich_help_panel=MODEL),
 ]
 BackendOpt = Annotated[
     str,
@@ -98,7 +99,8 @@ ModelArgOpt = Annotated[
     Optional[list[str]],
     typer.Option(
         "--model-arg",
-        help="KEY=VALUE passed to vllm.LLM as is (VALUE read as JSON when it parses: 4, true, {...}); repeatable.",
+        help="KEY=VALUE passed to vllm.LLM as is (VALUE read as JSON when it parses: 4, true, {...}); repeatable. "
+        "gguf_file=NAME (any backend): the model is the GGUF file NAME in the --model folder.",
         rich_help_panel=ENGINE,
     ),
 ]
@@ -115,7 +117,9 @@ MaxConcurrencyOpt = Annotated[int, typer.Option(min=1, help="Requests in flight 
 TokenizerOpt = Annotated[
     Optional[str],
     typer.Option(
-        help="Tokenizer (hub id or path) for MC scoring on a server (default: --model).", rich_help_panel=SERVER
+        help="Tokenizer (hub id or path) instead of the model's own: a GGUF's, or a server's for MC scoring "
+        "(default: --model).",
+        rich_help_panel=MODEL,
     ),
 ]
 

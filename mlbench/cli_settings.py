@@ -4,11 +4,11 @@ the request cache, the search client. Every check here fails with one MlbenchErr
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.resources import cache_folder
 
 
 def split_list(value: str) -> tuple[str, ...]:
@@ -56,7 +56,7 @@ def cache_dir_path(cache_dir: Path | None, no_cache: bool) -> Path | None:
         return None
     if cache_dir is not None:
         return cache_dir
-    return Path(os.environ.get("MLBENCH_CACHE_DIR", Path.home() / ".cache" / "mlbench"))
+    return cache_folder()
 
 
 # The command parameters that become ModelOptions fields (run and judge take them all).
@@ -70,7 +70,12 @@ MODEL_SETTINGS = (
 def model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
     """ModelOptions from a command's parameters (the MODEL_SETTINGS among them)."""
     settings = {name: parameters[name] for name in MODEL_SETTINGS}
+    from mlbench.backends.gguf import gguf_path
     from mlbench.backends.registry import BACKENDS, ModelOptions
+
+    # --model DIR --model-arg gguf_file=NAME names the same model as --model DIR/NAME, and
+    # gets the same results folder.
+    model, extra = gguf_path(model, model_args(settings["model_arg"] or []))
 
     return ModelOptions(
         model=model,
@@ -86,7 +91,7 @@ def model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
         max_model_len=settings["max_model_len"],
         enforce_eager=settings["enforce_eager"],
         quantization=settings["quantization"],
-        model_args=model_args(settings["model_arg"] or []),
+        model_args=extra,
         base_url=settings["base_url"],
         api_key_env=settings["api_key_env"],
         max_concurrency=settings["max_concurrency"],

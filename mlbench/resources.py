@@ -1,4 +1,4 @@
-"""Find files shipped with mlbench (``data/``, ``prompts/``).
+"""Find files shipped with mlbench (``data/``, ``prompts/``), and mlbench's cache folder.
 
 In a wheel they live inside the package (hatch force-include → ``mlbench/data``); in a
 source checkout or an editable install they sit next to the package directory. Either
@@ -7,6 +7,7 @@ way the location is derived from the installed package, never from the current d
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 
@@ -20,3 +21,9 @@ def resource_dir(name: str) -> Path:
     if checkout.is_dir():
         return checkout
     raise FileNotFoundError(f"mlbench is installed without its {name}/ folder")
+
+
+def cache_folder() -> Path:
+    """Where mlbench keeps what it can compute again (request cache, file hashes, GGUF
+    tokenizers): ``$MLBENCH_CACHE_DIR``, else ``~/.cache/mlbench``."""
+    return Path(os.environ.get("MLBENCH_CACHE_DIR", Path.home() / ".cache" / "mlbench"))

@@ -16,6 +16,16 @@ os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
 VLLM_TEST_SETTINGS = {"dtype": "float32", "max_model_len": 2048}
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_folder(tmp_path_factory):
+    """mlbench's cache folder (file hashes, converted GGUF tokenizers) in a temporary
+    folder, so a test session neither reads nor grows the user's own."""
+    os.environ["MLBENCH_CACHE_DIR"] = str(tmp_path_factory.mktemp("mlbench-cache"))
+    yield
+
+
 SHARED_DATASETS = REPO.parent / "shared" / "datasets"
 
 
@@ -30,6 +40,11 @@ def _load_script(name: str):
 @pytest.fixture(scope="session")
 def make_tiny_model():
     return _load_script("make_tiny_model").make_tiny_model
+
+
+@pytest.fixture(scope="session")
+def make_tiny_gguf():
+    return _load_script("make_tiny_gguf").write_gguf
 
 
 @pytest.fixture(scope="session")

@@ -2,44 +2,96 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from mlbench.backends.base import common_prefix_length
 from mlbench.errors import MlbenchError
-from mlbench.schema import Prompt
+from mlbench.schema import LoglikelihoodRequest, Prompt
 
 
-def render_prompt(tokenizer: Any, prompt: Prompt) -> str:
+def render_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> str:
     """Plain text as is; chat turns through the tokenizer's chat template, ending with an
-    open assistant turn (the generation prompt)."""
+    open assistant turn (the generation prompt) unless ``open_turn`` is False."""
     if prompt.text is not None:
         return prompt.text
     if not getattr(tokenizer, "chat_template", None):
         raise MlbenchError("the model's tokenizer has no chat template; run with --no-chat-template")
     messages = [{"role": m.role, "content": m.content} for m in prompt.messages or ()]
-    return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=open_turn)
 
 
 def encode(tokenizer: Any, text: str) -> list[int]:
     """Token ids with the tokenizer's own special-token default (as lm-eval 0.4.13 does),
     except that a text already starting with BOS (a rendered chat template) gets no second one."""
+    return encode_all(tokenizer, [text])[text]
+
+
+def encode_all(tokenizer: Any, texts: list[str]) -> dict[str, list[int]]:
+    """``encode`` of every text, the distinct ones in one batched tokenizer call per
+    special-token setting (a fast tokenizer encodes a batch on all cores)."""
     bos = getattr(tokenizer, "bos_token", None)
-    if bos and text.startswith(bos):
-        return tokenizer.encode(text, add_special_tokens=False)
-    return tokenizer.encode(text)
+    distinct = list(dict.fromkeys(texts))
+    opened = [t for t in distinct if bos and t.startswith(bos)]
+    plain = [t for t in distinct if not (bos and t.startswith(bos))]
+    ids: dict[str, list[int]] = {}
+    for group, options in ((opened, {"add_special_tokens": False}), (plain, {})):
+        if group:
+            ids.update(zip(group, tokenizer(group, **options)["input_ids"]))
+    return ids
 
 
-def encode_pair(tokenizer: Any, context: str, continuation: str) -> tuple[list[int], list[int]]:
-    """Token ids of a context and of the continuation to score after it, split as lm-eval
-    splits them: the context encoded alone, the continuation = the tokens of
-    context + continuation after the context's length. Every backend scores these ids."""
-    # The context's trailing whitespace belongs to the continuation (lm-eval's rule).
+def split_pair(context: str, continuation: str) -> tuple[str, str]:
+    """The context's trailing whitespace belongs to the continuation (lm-eval's rule)."""
     n_spaces = len(context) - len(context.rstrip())
     if n_spaces:
-        context, continuation = context[:-n_spaces], context[-n_spaces:] + continuation
-    if not context:
-        prefix = tokenizer.bos_token_id
-        prefix = tokenizer.eos_token_id if prefix is None else prefix
-        return [prefix], encode(tokenizer, continuation)
-    whole = encode(tokenizer, context + continuation)
-    context_ids = encode(tokenizer, context)
-    return context_ids, whole[len(context_ids) :]
+        return context[:-n_spaces], context[-n_spaces:] + continuation
+    return context, continuation
+
+
+@dataclass(frozen=True)
+class EncodedRequest:
+    """A log-likelihood request as token ids, split as lm-eval splits it: the context
+    encoded alone, the continuation = the tokens of context + continuation after the
+    context's length. Every backend scores these ids."""
+
+    context: list[int]
+    continuation: list[int]
+    # How many leading context tokens are the prompt's shared prefix (Prompt.shared_prefix):
+    # those a backend may take from a cache of computed prefixes. 0: none.
+    shared: int = 0
+
+
+def encode_requests(tokenizer: Any, requests: list[LoglikelihoodRequest]) -> list[EncodedRequest]:
+    """Every request as token ids (see ``EncodedRequest``), each distinct text encoded
+    once; an empty continuation is an error."""
+    rendered = {p: render_prompt(tokenizer, p) for p in dict.fromkeys(r.prompt for r in requests)}
+    pairs = [split_pair(rendered[r.prompt], r.continuation) for r in requests]
+    shared_texts = {
+        p: render_prompt(tokenizer, part, open_turn=False)
+        for p in rendered
+        if (part := p.shared_prefix_prompt()) is not None
+    }
+    ids = encode_all(
+        tokenizer,
+        [text for context, continuation in pairs for text in (context, context + continuation) if context]
+        + [continuation for context, continuation in pairs if not context]
+        + list(shared_texts.values()),
+    )
+    out = []
+    for request, (context, continuation) in zip(requests, pairs):
+        if context:
+            context_ids = ids[context]
+            continuation_ids = ids[context + continuation][len(context_ids) :]
+        else:  # nothing to condition on: the sequence starts from BOS (EOS when there is none)
+            start = tokenizer.bos_token_id
+            context_ids = [tokenizer.eos_token_id if start is None else start]
+            continuation_ids = ids[continuation]
+        if not continuation_ids:
+            raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
+        shared = 0
+        if request.prompt in shared_texts:
+            # Tokens can merge across the boundary: only what both encodings agree on counts.
+            shared = common_prefix_length([tuple(ids[shared_texts[request.prompt]]), tuple(context_ids)])
+        out.append(EncodedRequest(context_ids, continuation_ids, shared))
+    return out

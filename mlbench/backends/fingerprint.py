@@ -1,37 +1,80 @@
-"""A stable identity for a model: what the request cache is keyed on."""
+"""A stable identity for a model: what the request cache is keyed on.
+
+A local model is identified by the full content of its files (a folder's files, or one
+GGUF file): a weight changed in place, even one tensor of the same size, gives another
+fingerprint, so the cache never answers for an older model. Hashing tens of GB takes
+minutes, so each file's hash is remembered under its path, size, modification time and
+inode (``file_hashes.json`` in the cache folder) and a rerun only looks at those.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
-_CHUNK = 1 << 20
+from mlbench.resources import cache_folder
+
+_BLOCK = 1 << 22
 
 
-def _file_digest(path: Path) -> str:
-    # Weights can be tens of GB: hash the size and the first and last MiB, which changes
-    # whenever the tensors do, instead of reading every byte.
-    size = path.stat().st_size
-    digest = hashlib.sha256(str(size).encode())
+def _stat_key(path: Path) -> str:
+    info = path.stat()
+    return f"{path.resolve()}|{info.st_size}|{info.st_mtime_ns}|{info.st_ino}"
+
+
+def _read_memo(memo: Path) -> dict[str, str]:
+    try:
+        data = json.loads(memo.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # missing or damaged: hashes are simply computed again
+    return data if isinstance(data, dict) else {}
+
+
+def file_sha256(path: Path, memo: Path | None = None) -> str:
+    """SHA-256 of ``path``'s content, remembered in ``memo`` (default: the cache folder's
+    ``file_hashes.json``) under the file's path, size, mtime and inode."""
+    memo = memo or cache_folder() / "file_hashes.json"
+    key = _stat_key(path)
+    known = _read_memo(memo)
+    if key in known:
+        return known[key]
+    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        digest.update(handle.read(_CHUNK))
-        if size > 2 * _CHUNK:
-            handle.seek(-_CHUNK, 2)
-            digest.update(handle.read(_CHUNK))
-    return digest.hexdigest()
+        while block := handle.read(_BLOCK):
+            digest.update(block)
+    value = digest.hexdigest()
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        # Another job may have added its own; files gone since (temporary folders) are dropped.
+        fresh = {k: v for k, v in _read_memo(memo).items() if Path(k.rsplit("|", 3)[0]).exists()}
+        fresh[key] = value
+        partial = memo.with_name(f".{memo.name}.{os.getpid()}")
+        partial.write_text(json.dumps(fresh), encoding="utf-8")
+        partial.replace(memo)
+    except OSError:
+        pass  # a read-only cache folder only costs the hashing next time
+    return value
 
 
-def model_fingerprint(model: str, settings: dict[str, object]) -> str:
-    """Hash of the model's files (a local dir) or its id and revision (hub), plus the
-    settings that change its numbers (backend, dtype, ...)."""
-    parts: dict[str, object] = {"settings": settings}
-    path = Path(model).expanduser()
+def files_identity(location: str) -> dict[str, object]:
+    """What identifies a model or tokenizer given as ``location``: the content hashes of
+    a local folder's files or of one local file, else the hub id."""
+    path = Path(location).expanduser()
     if path.is_dir():
-        parts["files"] = {
-            f.name: _file_digest(f) for f in sorted(path.iterdir()) if f.is_file() and not f.name.startswith(".")
-        }
-    else:
-        parts["hub_id"] = model
+        files = sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
+        return {"files": {f.name: file_sha256(f) for f in files}}
+    if path.is_file():
+        return {"file": {path.name: file_sha256(path)}}
+    return {"hub_id": location}
+
+
+def model_fingerprint(model: str, settings: dict[str, object], tokenizer: str | None = None) -> str:
+    """Hash of the model's files (or hub id), of a separate ``tokenizer`` when one is
+    given, and of the settings that change its numbers (backend, dtype, ...)."""
+    parts: dict[str, object] = {"settings": settings, **files_identity(model)}
+    if tokenizer is not None:
+        parts["tokenizer"] = files_identity(tokenizer)
     blob = json.dumps(parts, sort_keys=True).encode()
     return hashlib.sha256(blob).hexdigest()[:16]

@@ -1,64 +1,80 @@
 """Hugging Face transformers backend: the CPU / compatibility path.
 
-Log-likelihoods share the prefix: every request with the same context is scored with one
-forward pass over the context, whose KV cache is then expanded over a batch of the
-continuations. Token boundaries follow lm-eval exactly (context encoded alone, the
-continuation = the tokens of context+continuation after the context's length), so the
-scores equal lm-eval's per-option scoring.
+Log-likelihoods: one forward per question, every option packed after the context
+(``packed_scoring.py``). Token boundaries follow lm-eval exactly (context encoded alone,
+the continuation = the tokens of context+continuation after the context's length), so the
+scores equal lm-eval's per-option scoring. A question's score depends on nothing but the
+question: not on the other questions of a call, the chunking of a run, or where it resumed.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Literal
 
 from mlbench.backends.base import (
     ProgressCallback,
     all_filled,
-    common_prefix_length,
     context_overflow,
     cut_at_stop,
     drop_partial_character,
 )
-from mlbench.backends.chat import encode, encode_pair, render_prompt
+from mlbench.backends.chat import encode, encode_requests, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
-from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
+from mlbench.backends.gguf import gguf_folder, is_gguf
+from mlbench.backends.packed_scoring import PackedScorer, Question, packing_supported
+from mlbench.backends.tokenizer import (
+    chat_template_hash,
+    check_model_path,
+    first_line,
+    load_tokenizer,
+    prepare_transformers,
+)
 from mlbench.errors import MlbenchError
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
 DType = Literal["auto", "float32", "bfloat16", "float16"]
 
 
-def load_causal_lm(model: str, *, dtype: DType, device: str, trust_remote_code: bool) -> tuple[Any, Any]:
-    """Tokenizer and model, or one clear error line (missing path, not a causal LM, ...)."""
+def load_causal_lm(
+    model: str, *, dtype: DType, device: str, trust_remote_code: bool, tokenizer: str | None = None
+) -> tuple[Any, Any]:
+    """Tokenizer and model, or one clear error line (missing path, not a causal LM, ...).
+    ``model`` may be a GGUF file (read once into a cached folder: ``gguf.py``);
+    ``tokenizer`` replaces the model's own."""
     import torch
+
+    prepare_transformers()
     from transformers import AutoConfig, AutoModelForCausalLM
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.disable_progress_bar()  # our own progress bars are the ones that matter
 
     check_model_path(model)
+    if dtype == "auto":
+        # float32 on CPU (bf16 matmuls are slow there and lose the 1e-4 parity); on GPUs the
+        # checkpoint's own dtype (a GGUF has none that torch knows: bfloat16).
+        torch_dtype: Any = torch.float32 if device == "cpu" else torch.bfloat16 if is_gguf(model) else "auto"
+    else:
+        torch_dtype = getattr(torch, dtype)
+    if is_gguf(model):
+        model = str(gguf_folder(Path(model), str(torch_dtype).removeprefix("torch.")))
     try:
         config = AutoConfig.from_pretrained(model, trust_remote_code=trust_remote_code)
     except Exception as error:  # noqa: BLE001 - hub, JSON and auth errors all end here
         raise MlbenchError(f"could not load model config for {model}: {first_line(error)}") from None
     if config.model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and not trust_remote_code:
         raise MlbenchError(f"{model} is a '{config.model_type}' model, not a causal language model")
-    if dtype == "auto":
-        # float32 on CPU (bf16 matmuls are slow there and lose the 1e-4 parity);
-        # the checkpoint's own dtype on GPUs.
-        torch_dtype: Any = torch.float32 if device == "cpu" else "auto"
-    else:
-        torch_dtype = getattr(torch, dtype)
-    tokenizer = load_tokenizer(model, trust_remote_code=trust_remote_code)
-    try:
-        lm = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype, trust_remote_code=trust_remote_code)
-    except (OSError, ValueError) as error:
-        raise MlbenchError(f"could not load model {model}: {first_line(error)}") from None
-    return tokenizer, lm.to(device).eval()
+    # The tokenizer is read while the weights load: a large vocabulary is parsed in Python
+    # (Gemma 3's 262k tokens: ~3 s), the weights mostly outside the interpreter lock.
+    with ThreadPoolExecutor(1) as reader:
+        tokenizer_object = reader.submit(load_tokenizer, tokenizer or model, trust_remote_code=trust_remote_code)
+        try:
+            lm = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype, trust_remote_code=trust_remote_code)
+        except (OSError, ValueError) as error:
+            raise MlbenchError(f"could not load model {model}: {first_line(error)}") from None
+        return tokenizer_object.result(), lm.to(device).eval()
 
 
 class HFBackend:
@@ -74,6 +90,7 @@ class HFBackend:
         trust_remote_code: bool = False,
         prefix_sharing: bool = True,
         seed: int = 0,
+        tokenizer: str | None = None,
     ) -> None:
         import torch
 
@@ -81,18 +98,30 @@ class HFBackend:
         if self.device == "cuda" and not torch.cuda.is_available():
             raise MlbenchError("--device cuda but torch sees no CUDA GPU; use --device cpu or auto")
         self.tokenizer, self.model = load_causal_lm(
-            model, dtype=dtype, device=self.device, trust_remote_code=trust_remote_code
+            model, dtype=dtype, device=self.device, trust_remote_code=trust_remote_code, tokenizer=tokenizer
         )
         self.batch_size = batch_size
         self.prefix_sharing = prefix_sharing
         self.seed = seed
         self.max_length = int(getattr(self.model.config, "max_position_embeddings", 0) or 1 << 30)
         self.dtype = str(self.model.dtype).removeprefix("torch.")
-        self.fingerprint = model_fingerprint(model, {"backend": "hf", "dtype": self.dtype})
+        self.fingerprint = model_fingerprint(model, {"backend": "hf", "dtype": self.dtype}, tokenizer)
+        # One forward per question where the model takes a packed sequence; else options
+        # are scored one by one (the reference path, also taken with prefix_sharing=False).
+        self.scorer = (
+            PackedScorer(self.model, self.device, workers=torch.get_num_threads())
+            if packing_supported(self.model)
+            else None
+        )
 
     def describe(self) -> dict[str, object]:
         """Settings recorded in results.json."""
-        return {"dtype": self.dtype, "device": self.device, "chat_template_hash": chat_template_hash(self.tokenizer)}
+        return {
+            "dtype": self.dtype,
+            "device": self.device,
+            "chat_template_hash": chat_template_hash(self.tokenizer),
+            "mc_scoring": "packed" if self.prefix_sharing and self.scorer is not None else "per option",
+        }
 
     # -- log-likelihoods ---------------------------------------------------------------
 
@@ -114,29 +143,32 @@ class HFBackend:
         import torch
 
         groups: dict[tuple[int, ...], list[tuple[int, list[int]]]] = defaultdict(list)
+        shared: dict[tuple[int, ...], int] = {}
         results: list[LoglikelihoodResult | None] = [None] * len(requests)
-        for index, request in enumerate(requests):
-            context = render_prompt(self.tokenizer, request.prompt)
-            context_ids, continuation_ids = encode_pair(self.tokenizer, context, request.continuation)
-            if not continuation_ids:
-                raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
-            if len(context_ids) + len(continuation_ids) > self.max_length:
-                overflow = context_overflow(len(context_ids) + len(continuation_ids), self.max_length)
-                results[index] = LoglikelihoodResult(0.0, len(continuation_ids), error=overflow)
+        for index, encoded in enumerate(encode_requests(self.tokenizer, requests)):
+            needed = len(encoded.context) + len(encoded.continuation)
+            if needed > self.max_length:
+                results[index] = LoglikelihoodResult(
+                    0.0, len(encoded.continuation), error=context_overflow(needed, self.max_length)
+                )
                 continue
-            groups[tuple(context_ids)].append((index, continuation_ids))
-        torch.manual_seed(self.seed)
-        with torch.inference_mode():
-            common = self._common_prefix(list(groups)) if self.prefix_sharing else None
-            for context_ids, members in groups.items():
-                if self.prefix_sharing:
-                    scores = self._score_shared_prefix(list(context_ids), [c for _, c in members], common)
-                else:
-                    scores = self._score_naive(list(context_ids), [c for _, c in members])
-                for (index, continuation), score in zip(members, scores):
-                    results[index] = LoglikelihoodResult(score, len(continuation))
-                if progress:
-                    progress(len(members))
+            context = tuple(encoded.context)
+            groups[context].append((index, encoded.continuation))
+            shared[context] = encoded.shared
+        items = list(groups.items())
+        if self.prefix_sharing and self.scorer is not None:
+            questions = [Question(list(c), shared[c], [cont for _, cont in members]) for c, members in items]
+            all_scores = self.scorer.score(questions, progress)
+        else:
+            all_scores = []
+            with torch.inference_mode():
+                for context, members in items:
+                    all_scores.append(self._score_naive(list(context), [cont for _, cont in members]))
+                    if progress:
+                        progress(len(members))
+        for (_, members), scores in zip(items, all_scores):
+            for (index, continuation), value in zip(members, scores):
+                results[index] = LoglikelihoodResult(value, len(continuation))
         return all_filled(results)
 
     def _right_padded(self, rows: list[list[int]]) -> Any:
@@ -158,53 +190,6 @@ class HFBackend:
             positions = torch.arange(len(target), device=logprobs.device)
             sums.append(float(logprobs[row, positions, ids].sum()))
         return sums
-
-    def _forward_last(self, ids: list[int], cache: Any = None) -> Any:
-        """Forward ``ids`` (after ``cache``), computing logits at the last position only."""
-        import torch
-
-        tensor = torch.tensor([ids], device=self.device)
-        try:
-            return self.model(tensor, past_key_values=cache, use_cache=True, logits_to_keep=1)
-        except TypeError:  # models without logits_to_keep compute them all
-            return self.model(tensor, past_key_values=cache, use_cache=True)
-
-    def _common_prefix(self, contexts: list[tuple[int, ...]]) -> tuple[int, Any] | None:
-        """KV cache of the token prefix every context shares (the few-shot primer), so it
-        is computed once per call instead of once per question. Each context keeps at
-        least its last token, whose logits predict the options' first tokens."""
-        if len(contexts) < 2:
-            return None
-        length = min(common_prefix_length(contexts), min(len(c) for c in contexts) - 1)
-        if length < 1:
-            return None
-        return length, self._forward_last(list(contexts[0][:length])).past_key_values
-
-    def _score_shared_prefix(
-        self, context: list[int], continuations: list[list[int]], common: tuple[int, Any] | None
-    ) -> list[float]:
-        import torch
-
-        if common is not None:
-            shared_length, shared_cache = common
-            prefix = self._forward_last(context[shared_length:], copy.deepcopy(shared_cache))
-        else:
-            prefix = self._forward_last(context)
-        # The context's last position predicts every continuation's first token.
-        first = torch.log_softmax(prefix.logits[0, -1].float(), dim=-1)
-        scores = [float(first[c[0]]) for c in continuations]
-        longer = sorted((i for i, c in enumerate(continuations) if len(c) > 1), key=lambda i: -len(continuations[i]))
-        batch = self._options_per_batch(len(context) + (len(continuations[longer[0]]) if longer else 0))
-        for start in range(0, len(longer), batch):
-            chunk = longer[start : start + batch]
-            ids = self._right_padded([continuations[i][:-1] for i in chunk])
-            cache = copy.deepcopy(prefix.past_key_values)
-            cache.batch_repeat_interleave(len(chunk))
-            logits = self.model(ids, past_key_values=cache, use_cache=True).logits
-            rest = self._sum_logprobs(logits, [continuations[i][1:] for i in chunk])
-            for i, value in zip(chunk, rest):
-                scores[i] += value
-        return scores
 
     def _score_naive(self, context: list[int], continuations: list[list[int]]) -> list[float]:
         """Context + option in one forward per option (lm-eval's way); the reference the

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
-from mlbench.backends.chat import encode_pair, render_prompt
+from mlbench.backends.chat import encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
 from mlbench.errors import LogprobsUnsupported, MlbenchError
@@ -189,13 +189,7 @@ class OpenAIBackend:
     def loglikelihood(
         self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
     ) -> list[LoglikelihoodResult]:
-        pairs = []
-        for request in requests:
-            context = render_prompt(self.tokenizer, request.prompt)
-            context_ids, continuation_ids = encode_pair(self.tokenizer, context, request.continuation)
-            if not continuation_ids:
-                raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
-            pairs.append((context_ids, continuation_ids))
+        pairs = [(encoded.context, encoded.continuation) for encoded in encode_requests(self.tokenizer, requests)]
         try:
             return self._map(self._loglikelihood_one, pairs, progress)
         except UnsupportedByServer as error:

@@ -10,6 +10,7 @@ from typing import Literal
 
 from mlbench.backends.base import Backend
 from mlbench.backends.cache import CachedBackend
+from mlbench.backends.gguf import gguf_path
 from mlbench.errors import MlbenchError
 
 BACKENDS = ("auto", "hf", "vllm", "openai")
@@ -90,6 +91,7 @@ def _single_backend(options: ModelOptions, backend: str) -> Backend:
             batch_size=options.batch_size,
             trust_remote_code=options.trust_remote_code,
             seed=options.seed,
+            tokenizer=options.tokenizer,
         )
     if backend == "vllm":
         from mlbench.backends.vllm import EngineOptions, VLLMBackend
@@ -106,6 +108,7 @@ def _single_backend(options: ModelOptions, backend: str) -> Backend:
                 trust_remote_code=options.trust_remote_code,
                 seed=options.seed,
                 extra=options.model_args,
+                tokenizer=options.tokenizer,
             )
         )
     from mlbench.backends.openai import OpenAIBackend
@@ -124,6 +127,8 @@ def _single_backend(options: ModelOptions, backend: str) -> Backend:
 
 def create_backend(options: ModelOptions, cache_dir: Path | None) -> Backend:
     """The backend for ``options``, behind the request cache unless ``cache_dir`` is None."""
+    model, model_args = gguf_path(options.model, options.model_args)
+    options = replace(options, model=model, model_args=model_args)
     name = resolve_backend(options)
     check_options(options, name)
     backend: Backend

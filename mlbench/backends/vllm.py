@@ -26,6 +26,7 @@ import os
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mlbench.backends.base import (
@@ -36,8 +37,9 @@ from mlbench.backends.base import (
     cut_at_stop,
     drop_partial_character,
 )
-from mlbench.backends.chat import encode, encode_pair, render_prompt
+from mlbench.backends.chat import encode, encode_requests, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.backends.gguf import gguf_folder, is_gguf
 from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
 from mlbench.errors import MlbenchError
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
@@ -62,10 +64,17 @@ class EngineOptions:
     seed: int = 0
     # --model-arg KEY=VALUE pairs (VALUE as JSON text), passed to vllm.LLM as they are.
     extra: tuple[tuple[str, str], ...] = ()
+    tokenizer: str | None = None  # instead of the model's own (--tokenizer)
+
+    def weights(self) -> str:
+        """What vLLM loads: the model, or for a GGUF file its cached converted folder."""
+        if not is_gguf(self.model):
+            return self.model
+        return str(gguf_folder(Path(self.model), "float32" if self.dtype == "auto" else self.dtype))
 
     def llm_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
-            "model": self.model,
+            "model": self.weights(),
             "dtype": self.dtype,
             "tensor_parallel_size": self.tensor_parallel_size,
             "enforce_eager": self.enforce_eager,
@@ -79,6 +88,8 @@ class EngineOptions:
             kwargs["max_model_len"] = self.max_model_len
         if self.quantization is not None:
             kwargs["quantization"] = self.quantization
+        if self.tokenizer is not None:
+            kwargs["tokenizer"] = self.tokenizer
         kwargs.update({key: json.loads(value) for key, value in self.extra})
         return kwargs
 
@@ -126,7 +137,9 @@ class VLLMBackend:
     def __init__(self, options: EngineOptions, *, prefix_reuse: bool = True) -> None:
         check_model_path(options.model)
         self.options = options
-        self.tokenizer = load_tokenizer(options.model, trust_remote_code=options.trust_remote_code)
+        self.tokenizer = load_tokenizer(
+            options.tokenizer or options.weights(), trust_remote_code=options.trust_remote_code
+        )
         self.prefix_reuse = prefix_reuse
         settings = {
             "backend": "vllm",
@@ -135,7 +148,7 @@ class VLLMBackend:
             "quantization": options.quantization,
             "extra": [list(pair) for pair in options.extra],
         }
-        self.fingerprint = model_fingerprint(options.model, settings)
+        self.fingerprint = model_fingerprint(options.model, settings, options.tokenizer)
         # How options were scored: over the cached context, partly from a sibling option
         # with the same first tokens, rescored without the cache, or plainly without it.
         self.stats = {"cached": 0, "copied": 0, "rescored": 0, "uncached": 0}
@@ -168,11 +181,8 @@ class VLLMBackend:
         results: list[LoglikelihoodResult | None] = [None] * len(requests)
         limit = self.max_model_len()
         by_context: dict[tuple[int, ...], list[_Scoring]] = defaultdict(list)
-        for index, request in enumerate(requests):
-            context = render_prompt(self.tokenizer, request.prompt)
-            context_ids, continuation_ids = encode_pair(self.tokenizer, context, request.continuation)
-            if not continuation_ids:
-                raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
+        for index, encoded in enumerate(encode_requests(self.tokenizer, requests)):
+            context_ids, continuation_ids = encoded.context, encoded.continuation
             if len(context_ids) + len(continuation_ids) > limit:
                 error = context_overflow(len(context_ids) + len(continuation_ids), limit)
                 results[index] = LoglikelihoodResult(0.0, len(continuation_ids), error=error)
