@@ -8,7 +8,7 @@ REAL_MODELS_DIR ?= $(or $(MLBENCH_MODELS_DIR),$(HOME)/.cache/mlbench/models)
 REAL_DEMO_MODEL ?= $(REAL_MODELS_DIR)/gemma-3-270m
 REAL_DEMO_OUT ?= results-demo-real
 
-.PHONY: install icu demo test lint bench real-models demo-real
+.PHONY: install icu demo test test-data lint bench real-models demo-real
 
 # torch first, pinned to the local CPU build, so that the project's own
 # "torch" requirement is already satisfied and no CUDA wheels are pulled. Then vLLM's
@@ -55,12 +55,20 @@ demo-real: install real-models
 test:
 	$(PYTHON) -m pytest -q
 
+# The tests over a full copy of the benchmarks' data (tests/full_data), which `make test`
+# leaves out: MLBENCH_TEST_DATA=DIR, a folder laid out like --data-dir, with DIR/upstream/
+# holding files exactly as their homes ship them.
+test-data:
+	@test -n "$(MLBENCH_TEST_DATA)" || { echo "make: test-data needs MLBENCH_TEST_DATA=DIR (a full data folder)"; exit 2; }
+	MLBENCH_TEST_DATA="$(MLBENCH_TEST_DATA)" $(PYTHON) -m pytest -q tests/full_data
+
 lint:
 	$(PYTHON) -m ruff check mlbench tests scripts
 
 # MC speed against lm-eval 0.4.13, which lives in a venv of its own (LM_EVAL_PYTHON).
 LM_EVAL_PYTHON ?= $(PYTHON)
 bench:
-	$(PYTHON) scripts/bench_mc.py --data-dir ../shared/datasets --lm-eval-python $(LM_EVAL_PYTHON)
+	@test -n "$(BENCH_DATA)" || { echo "make: bench needs BENCH_DATA=DIR (DIR/truthfulqa-multi/<lang>/*.json; see README, Scripts)"; exit 2; }
+	$(PYTHON) scripts/bench_mc.py --data-dir "$(BENCH_DATA)" --lm-eval-python $(LM_EVAL_PYTHON)
 	VLLM_CPU_KVCACHE_SPACE=4 VLLM_ENABLE_V1_MULTIPROCESSING=0 \
-		$(PYTHON) scripts/bench_vllm.py --data-dir ../shared/datasets
+		$(PYTHON) scripts/bench_vllm.py --data-dir "$(BENCH_DATA)"

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Optional, TypeVar
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 
 from mlbench import cli_options as opt
+from mlbench.cli_errors import user_errors
 from mlbench.cli_settings import cache_dir_path, choice, existing_file, search_client, split_list, temperature_list
 from mlbench.cli_settings import model_options as build_model_options
 from mlbench.errors import MlbenchError
@@ -23,25 +22,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-F = TypeVar("F", bound=Callable[..., Any])
 
 
-def user_errors(command: F) -> F:
-    """Bad input ends the command with one line on stderr and exit code 2."""
+def _add_subcommands() -> None:
+    from mlbench.cli_data import data_app
 
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except MlbenchError as error:
-            message = " ".join(str(error).split())
-            print(f"mlbench: error: {message}", file=sys.stderr)
-            raise typer.Exit(2) from None
-        except KeyboardInterrupt:
-            print("mlbench: interrupted; rerun with --resume to continue", file=sys.stderr)
-            raise typer.Exit(130) from None
+    app.add_typer(data_app, name="data")
 
-    return wrapper  # type: ignore[return-value]
+
+_add_subcommands()
 
 
 def wide_console() -> Console:
@@ -375,6 +364,7 @@ def tasks() -> None:
     """List the benchmarks with their languages, modes and data sources."""
     from rich.table import Table
 
+    from mlbench.datastore.catalog import SOURCES
     from mlbench.tasks import all_tasks
 
     table = Table(title="mlbench tasks", title_justify="left")
@@ -382,13 +372,14 @@ def tasks() -> None:
     table.add_column("benchmark")
     table.add_column("languages")
     table.add_column("modes", no_wrap=True)
-    table.add_column("hub dataset", no_wrap=True)
+    table.add_column("data (mlbench data list)", no_wrap=True)
     for item in all_tasks():
-        table.add_row(item.name, item.title, ", ".join(item.languages), ", ".join(item.modes), item.hub_id)
+        home = next((f"{s.name}: {s.home} {s.repo}" for s in SOURCES.values() if item.name in s.tasks), item.hub_id)
+        table.add_row(item.name, item.title, ", ".join(item.languages), ", ".join(item.modes), home)
     wide_console().print(table)
     print(
-        "Local data: --data-dir DIR (layout of the shared datasets), --sample (embedded set), "
-        "--data-file FILE.jsonl (your own questions)."
+        "Data: fetched into mlbench's cache on first use (`mlbench data list`); or --data-dir DIR (a local copy, "
+        "laid out as upstream ships it), --sample (the embedded set), --data-file FILE.jsonl (your own questions)."
     )
 
 

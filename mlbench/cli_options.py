@@ -298,14 +298,18 @@ DatasetOpt = Annotated[
     Optional[str],
     typer.Option(
         "--dataset",
-        help="liveqa,medicationqa,healthqa (default: every one available).",
+        help="healthqa,liveqa,medicationqa (default: every one found: the XLingEval release, or under --data-dir).",
         rich_help_panel=XLING,
         show_default=False,
     ),
 ]
 HealthQAOpt = Annotated[
     Optional[Path],
-    typer.Option("--healthqa", help="Your HealthQA CSV, with LiveQA.csv's columns.", rich_help_panel=XLING),
+    typer.Option(
+        "--healthqa",
+        help="Read HealthQA from this file instead of the release (.xlsx or .csv, the release's columns).",
+        rich_help_panel=XLING,
+    ),
 ]
 SamplesOpt = Annotated[
     int,

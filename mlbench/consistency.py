@@ -1,4 +1,4 @@
-"""The model-based consistency metrics of a language (SPEC.md §3), added once every
+"""The model-based consistency metrics of a language (docs/protocols.md#xlinghealth), added once every
 sample of the language has its answers: sim_sent (sentence-embedding cosine), BERTScore
 F1, and the cosine of topic distributions from LDA (20 and 100 topics) and HDP models
 fitted on all answers of one dataset in one language.

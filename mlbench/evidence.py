@@ -1,4 +1,4 @@
-"""Evidence for claim verification from a web-search service (CaLMQA factuality, SPEC.md §5).
+"""Evidence for claim verification from a web-search service (CaLMQA factuality, docs/protocols.md#calmqa).
 
 The service is any HTTP endpoint that takes ``POST {"q": query, "num": k}`` and answers
 JSON with its results under ``organic`` (the shape Serper, the paper's search API,

@@ -1,5 +1,5 @@
 """Is a metric's difference between languages real? One-way ANOVA across the languages,
-then Tukey's HSD and unpaired t-tests for every pair (SPEC.md §3; the shapes of
+then Tukey's HSD and unpaired t-tests for every pair (docs/protocols.md#xlinghealth; the shapes of
 XLingEval's Tables 2, A12 and A13), per question group (dataset), metric and setting.
 
 The result is named tables of flat rows, saved in results.json under

@@ -1,4 +1,4 @@
-"""MSQAD's tests of language bias (SPEC.md §4), from the saved samples of every language:
+"""MSQAD's tests of language bias (docs/protocols.md#msqad), from the saved samples of every language:
 
 - McNemar per language pair per topic on ``refusal@<mode>`` over the questions both
   languages answered; the null-acceptance ratio over the pair × topic cells; the

@@ -8,6 +8,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mlbench.datastore.record import data_record
 from mlbench.prompt_templates import prompt_hash
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ def provenance(
         "chat_template": options.chat_template,
         "system_prompt": options.system_prompt,
         "data_source": options.source.describe(task.hub_id),
+        "data": data_record(task.name, options.source),
         "limit": config.limit,
         "seed": config.seed,
         "prompt_hashes": {name: prompt_hash(task.prompt_dir, name) for name in task.prompt_files},

@@ -1,4 +1,4 @@
-"""Did the model refuse? MSQAD's refusal detector (SPEC.md §4), one response at a time.
+"""Did the model refuse? MSQAD's refusal detector (docs/protocols.md#msqad), one response at a time.
 
 Three detectors, chosen with ``--refusal``; each response's evidence is saved with it:
 

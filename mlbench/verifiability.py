@@ -1,4 +1,4 @@
-"""Verifiability results of a language (SPEC.md §3): macro precision, recall, F1,
+"""Verifiability results of a language (docs/protocols.md#xlinghealth): macro precision, recall, F1,
 accuracy and AUC over every (question, candidate) pair, per temperature, with intervals
 from resampling questions (a question's five candidates stay together).
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: the tiny model (built once per session) and the shared datasets."""
+"""Shared fixtures: the tiny model (built once per session) and a small synthetic data dir."""
 
 from __future__ import annotations
 
@@ -17,16 +17,21 @@ VLLM_TEST_SETTINGS = {"dtype": "float32", "max_model_len": 2048}
 
 REPO = Path(__file__).resolve().parent.parent
 
+# Tests over the full benchmark data run only with MLBENCH_TEST_DATA=DIR (`make test-data`):
+# `make test` needs nothing outside the repository.
+collect_ignore = [] if os.environ.get("MLBENCH_TEST_DATA") else ["full_data"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache_folder(tmp_path_factory):
     """mlbench's cache folder (file hashes, converted GGUF tokenizers) in a temporary
     folder, so a test session neither reads nor grows the user's own."""
     os.environ["MLBENCH_CACHE_DIR"] = str(tmp_path_factory.mktemp("mlbench-cache"))
+    # The data cache too, and offline: a test that would fetch gets the one-line cold-cache
+    # error instead of reaching the network (tests/datastore serve their own homes).
+    os.environ["MLBENCH_DATA_DIR"] = str(tmp_path_factory.mktemp("mlbench-data"))
+    os.environ["MLBENCH_OFFLINE"] = "1"
     yield
-
-
-SHARED_DATASETS = REPO.parent / "shared" / "datasets"
 
 
 def _load_script(name: str):
@@ -60,9 +65,12 @@ def hf_backend(tiny_model):
 
 
 @pytest.fixture(scope="session")
-def shared_datasets() -> Path:
-    assert SHARED_DATASETS.is_dir(), f"the shared datasets are expected at {SHARED_DATASETS}"
-    return SHARED_DATASETS
+def fixture_datasets(tmp_path_factory) -> Path:
+    """A ``--data-dir`` folder with every benchmark's local layout, small and synthetic
+    (tests/fixture_data.py), written once per session."""
+    from fixture_data import write_fixture_datasets
+
+    return write_fixture_datasets(tmp_path_factory.mktemp("datasets"))
 
 
 @pytest.fixture(scope="session")
@@ -73,16 +81,18 @@ def vllm_backend(tiny_model):
 
 
 @pytest.fixture(scope="session")
-def tqa_en_six_shot(shared_datasets):
-    """MC requests of real English TruthfulQA-Multi questions with the 6-shot primer: long
-    enough contexts (several KV blocks) for the prefix cache to matter."""
+def tqa_en_six_shot(fixture_datasets):
+    """MC requests of 12 English TruthfulQA-Multi questions with the 6-shot primer (the
+    benchmark's own QA primer): long enough contexts (several KV blocks) for the prefix
+    cache to matter."""
     from mlbench.loaders.source import DataSource
     from mlbench.tasks import get_task
     from mlbench.tasks.base import TaskOptions
 
     task = get_task("truthfulqa_multi")
-    options = TaskOptions(DataSource("local", shared_datasets))
+    options = TaskOptions(DataSource("local", fixture_datasets))
     data = task.load("en", options)
+    assert len(data.samples) >= 12 and len(data.primer) == 6
     return [r for s in data.samples[:12] for r in task.mc_requests(s, data, options)]
 
 

@@ -21,7 +21,7 @@ def run_model(model, output, flags: str, *more):
 
 
 @pytest.fixture(scope="module")
-def finished_run(tiny_model, shared_datasets, tmp_path_factory):
+def finished_run(tiny_model, fixture_datasets, tmp_path_factory):
     out = tmp_path_factory.mktemp("results")
     cache = tmp_path_factory.mktemp("cache")
     result = run_model(
@@ -29,7 +29,7 @@ def finished_run(tiny_model, shared_datasets, tmp_path_factory):
         out,
         "--task truthfulqa_multi,veritasqa --lang en,es --limit 4",
         "--data-dir",
-        shared_datasets,
+        fixture_datasets,
         "--cache-dir",
         cache,
     )
@@ -94,10 +94,10 @@ def test_a_run_saves_each_questions_values_for_the_report(finished_run, tiny_mod
     assert any(row.startswith("truthfulqa_multi,mc1,tiny,es,en,") for row in rows)
 
 
-def test_rerun_gives_identical_metrics(finished_run, tiny_model, shared_datasets, tmp_path):
+def test_rerun_gives_identical_metrics(finished_run, tiny_model, fixture_datasets, tmp_path):
     out, _ = finished_run
     again = run_model(
-        tiny_model, tmp_path, "--task veritasqa --lang en,es --limit 4 --no-cache", "--data-dir", shared_datasets
+        tiny_model, tmp_path, "--task veritasqa --lang en,es --limit 4 --no-cache", "--data-dir", fixture_datasets
     )
     assert again.exit_code == 0, again.output
     first = json.loads((out / tiny_model.name / "veritasqa" / "results.json").read_text())["results"]

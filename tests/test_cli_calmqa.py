@@ -1,4 +1,4 @@
-"""`mlbench run --task calmqa` on the tiny model and the shared release, and `mlbench surface`."""
+"""`mlbench run --task calmqa` on the tiny model and the fixture data (tests/fixture_data.py), and `mlbench surface`."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ def run_cli(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def test_calmqa_end_to_end_on_the_tiny_model(tiny_model, shared_datasets, tmp_path):
+def test_calmqa_end_to_end_on_the_tiny_model(tiny_model, fixture_datasets, tmp_path):
     out = tmp_path / "out"
     result = run_cli(
         "run", "--model", tiny_model, "--task", "calmqa", "--lang", "en,fj,bal", "--limit", "4",
-        "--data-dir", shared_datasets, "--max-new-tokens", "40", "--output", out, "--no-cache",
+        "--data-dir", fixture_datasets, "--max-new-tokens", "40", "--output", out, "--no-cache",
         "--judge", tiny_model,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -38,10 +38,10 @@ def test_calmqa_end_to_end_on_the_tiny_model(tiny_model, shared_datasets, tmp_pa
     assert "Surface issues" in result.output and "By language and kind" in result.output
 
 
-def test_kind_filter_and_its_errors(tiny_model, shared_datasets, tmp_path):
+def test_kind_filter_and_its_errors(tiny_model, fixture_datasets, tmp_path):
     result = run_cli(
         "run", "--model", tiny_model, "--task", "calmqa", "--lang", "fj", "--kind", "specific", "--limit", "2",
-        "--data-dir", shared_datasets, "--max-new-tokens", "8", "--output", tmp_path, "--no-cache",
+        "--data-dir", fixture_datasets, "--max-new-tokens", "8", "--output", tmp_path, "--no-cache",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     records = (tmp_path / tiny_model.name / "calmqa" / "samples_fj.jsonl").read_text().splitlines()
@@ -49,7 +49,7 @@ def test_kind_filter_and_its_errors(tiny_model, shared_datasets, tmp_path):
 
     wrong_task = run_cli("run", "--model", tiny_model, "--task", "truthfulqa_multi", "--kind", "specific", "--sample")
     assert wrong_task.exit_code == 2 and "has no question kind 'specific'" in wrong_task.output
-    bogus = run_cli("run", "--model", tiny_model, "--task", "calmqa", "--kind", "both", "--data-dir", shared_datasets)
+    bogus = run_cli("run", "--model", tiny_model, "--task", "calmqa", "--kind", "both", "--data-dir", fixture_datasets)
     assert bogus.exit_code == 2 and "valid: specific, agnostic, all" in bogus.output
     sample = run_cli("run", "--model", tiny_model, "--task", "calmqa", "--sample")
     assert sample.exit_code == 2 and "no embedded sample set" in sample.output

@@ -1,4 +1,4 @@
-"""`mlbench run --task msqad` end to end: the tiny model on the shared release, the NLI
+"""`mlbench run --task msqad` end to end: the tiny model on the fixture data (tests/fixture_data.py), the NLI
 detector with a tiny NLI model, and a scripted model with a planted refusal gap, then
 the refusal judge."""
 
@@ -29,10 +29,10 @@ def _samples(run_dir, lang):
     return [json.loads(line) for line in (run_dir / f"samples_{lang}.jsonl").read_text().splitlines()]
 
 
-def test_six_languages_with_patterns_embeddings_and_heatmaps(tiny_model, shared_datasets, tmp_path, monkeypatch):
+def test_six_languages_with_patterns_embeddings_and_heatmaps(tiny_model, fixture_datasets, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
-        "run", "--model", tiny_model, "--task", "msqad", "--lang", SIX, "--limit", "8", "--data-dir", shared_datasets,
+        "run", "--model", tiny_model, "--task", "msqad", "--lang", SIX, "--limit", "8", "--data-dir", fixture_datasets,
         "--refusal", "patterns", "--permutations", "99", "--max-new-tokens", "12", "--output", tmp_path, "--no-cache",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -69,11 +69,11 @@ def test_six_languages_with_patterns_embeddings_and_heatmaps(tiny_model, shared_
     assert "## mcnemar" in table and "## permanova" in table and "| topic |" in table
 
 
-def test_the_nli_detector_on_a_tiny_nli_model(tiny_model, tiny_nli_model, shared_datasets, tmp_path, monkeypatch):
+def test_the_nli_detector_on_a_tiny_nli_model(tiny_model, tiny_nli_model, fixture_datasets, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,hi", "--limit", "3", "--data-dir",
-        shared_datasets, "--topic", "Disability Rights", "--mode", "adversarial", "--nli-model", tiny_nli_model,
+        fixture_datasets, "--topic", "Disability Rights", "--mode", "adversarial", "--nli-model", tiny_nli_model,
         "--refusal-threshold", "0.5", "--embedder", "none", "--max-new-tokens", "12", "--output", tmp_path,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -99,13 +99,13 @@ def _scripted_answer(prompt: str) -> str:
     return "A balanced answer about the topic."
 
 
-def _scripted_run(tmp_path, shared_datasets, refusal):
+def _scripted_run(tmp_path, fixture_datasets, refusal):
     config = RunConfig(
         model=ModelOptions("scripted-model"),
         tasks=("msqad",),
         langs=("en", "zh", "de"),
         task_options=TaskOptions(
-            DataSource("local", shared_datasets), refusal=refusal, embedder="none", topics=("Rights of Older People",)
+            DataSource("local", fixture_datasets), refusal=refusal, embedder="none", topics=("Rights of Older People",)
         ),
         limit=30,
         output=tmp_path,
@@ -114,8 +114,8 @@ def _scripted_run(tmp_path, shared_datasets, refusal):
     return result, tmp_path / "scripted-model" / "msqad"
 
 
-def test_a_planted_refusal_gap_is_found(tmp_path, shared_datasets):
-    result, _ = _scripted_run(tmp_path, shared_datasets, "patterns")
+def test_a_planted_refusal_gap_is_found(tmp_path, fixture_datasets):
+    result, _ = _scripted_run(tmp_path, fixture_datasets, "patterns")
     assert result.languages["zh"].metrics["refusal@adversarial"].value == 1.0
     assert result.languages["en"].metrics["refusal@adversarial"].value == 0.0
     cells = {(r["mode"], r["pair"]): r for r in result.cross_language["mcnemar"]}
@@ -128,8 +128,8 @@ def test_a_planted_refusal_gap_is_found(tmp_path, shared_datasets):
     assert ranking[0] == "zh"
 
 
-def test_the_refusal_judge_decides_and_the_tests_are_rebuilt(tmp_path, shared_datasets):
-    result, run_dir = _scripted_run(tmp_path, shared_datasets, "judge")
+def test_the_refusal_judge_decides_and_the_tests_are_rebuilt(tmp_path, fixture_datasets):
+    result, run_dir = _scripted_run(tmp_path, fixture_datasets, "judge")
     assert "refusal@adversarial" not in result.languages["en"].metrics  # undecided until judged
     assert result.languages["en"].counts["refusal_undecided_adversarial"] == 30
     assert result.languages["zh"].metrics["refusal@adversarial"].value == 1.0  # a pattern decides alone
@@ -151,12 +151,12 @@ def test_the_refusal_judge_decides_and_the_tests_are_rebuilt(tmp_path, shared_da
     assert not cells[("adversarial", "en–zh")]["reject"]  # both refuse everything now
 
 
-def test_bad_input_is_one_line(tiny_model, shared_datasets, tmp_path):
+def test_bad_input_is_one_line(tiny_model, fixture_datasets, tmp_path):
     for args, message in [
-        ((), "msqad is not on the Hugging Face hub"),
-        (("--data-dir", shared_datasets, "--topic", "Refugees"), "msqad has no topic 'Refugees'"),
-        (("--data-dir", shared_datasets, "--refusal", "regex"), "--refusal must be one of nli, patterns, judge"),
-        (("--data-dir", shared_datasets, "--mode", "gen"), "msqad has no mode gen; valid: direct, adversarial"),
+        ((), "cannot fetch msqad (offline"),  # the tests' data cache is empty and offline
+        (("--data-dir", fixture_datasets, "--topic", "Refugees"), "msqad has no topic 'Refugees'"),
+        (("--data-dir", fixture_datasets, "--refusal", "regex"), "--refusal must be one of nli, patterns, judge"),
+        (("--data-dir", fixture_datasets, "--mode", "gen"), "msqad has no mode gen; valid: direct, adversarial"),
     ]:
         result = run_cli("run", "--model", tiny_model, "--task", "msqad", "--lang", "en", "--output", tmp_path, *args)
         assert result.exit_code != 0 and message in result.output, result.output

@@ -1,4 +1,4 @@
-"""`mlbench run --task xlinghealth`, each mode, on the tiny model and the shared release."""
+"""`mlbench run --task xlinghealth`, each mode, on the tiny model and the fixture data (tests/fixture_data.py)."""
 
 from __future__ import annotations
 
@@ -26,19 +26,21 @@ def _samples(out, model, lang):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_correctness_then_the_correctness_judge(tiny_model, shared_datasets, tmp_path, monkeypatch):
+def test_correctness_then_the_correctness_judge(tiny_model, fixture_datasets, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "xlinghealth", "--mode", "correctness", "--lang", "en,zh",
-        "--limit", "3", "--data-dir", shared_datasets, "--max-new-tokens", "16", "--output", tmp_path,
+        "--limit", "3", "--data-dir", fixture_datasets, "--max-new-tokens", "16", "--output", tmp_path,
         "--no-cache", "--judge", tiny_model,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "this run generates 6 texts" in result.output
     data = _results(tmp_path, tiny_model)
     assert set(data["config"]["judges"]) == {"correctness"}
+    # The fixture's release defects: a LiveQA question empty in English, a MedicationQA
+    # question without an English gold answer, one empty Chinese candidate answer.
     assert data["config"]["data_counts"] == {
-        "en": {"skipped_empty_question": 2, "empty_candidates": 1},
+        "en": {"skipped_empty_question": 1, "empty_candidates": 1},
         "zh": {"empty_candidates": 1},
     }
     for lang in ("en", "zh"):
@@ -53,11 +55,11 @@ def test_correctness_then_the_correctness_judge(tiny_model, shared_datasets, tmp
         assert {r["group"] for r in records} <= {"liveqa", "medicationqa"}
 
 
-def test_consistency_with_statistics_across_languages(tiny_model, shared_datasets, tmp_path, monkeypatch):
+def test_consistency_with_statistics_across_languages(tiny_model, fixture_datasets, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "xlinghealth", "--mode", "consistency", "--lang", "en,es,zh,hi",
-        "--dataset", "medicationqa", "--limit", "4", "--data-dir", shared_datasets, "--max-new-tokens", "12",
+        "--dataset", "medicationqa", "--limit", "4", "--data-dir", fixture_datasets, "--max-new-tokens", "12",
         "--samples", "3", "--temperatures", "0,1", "--embedder", "minilm", "--bertscore-model", "minilm",
         "--output", tmp_path, "--no-cache",
     )  # fmt: skip
@@ -87,11 +89,11 @@ def test_consistency_with_statistics_across_languages(tiny_model, shared_dataset
     assert all(len(r["outputs"]["consistency"]["1"]) == 3 for r in records)
 
 
-def test_verifiability_from_log_probs_and_from_words(tiny_model, shared_datasets, tmp_path, monkeypatch):
+def test_verifiability_from_log_probs_and_from_words(tiny_model, fixture_datasets, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     common = [
         "run", "--model", tiny_model, "--task", "xlinghealth", "--mode", "verifiability", "--lang", "es",
-        "--limit", "3", "--data-dir", shared_datasets, "--temperatures", "0,1", "--no-cache",
+        "--limit", "3", "--data-dir", fixture_datasets, "--temperatures", "0,1", "--no-cache",
     ]  # fmt: skip
     logprob = run_cli(*common, "--output", tmp_path / "a")
     assert logprob.exit_code == 0, logprob.output
@@ -108,7 +110,7 @@ def test_verifiability_from_log_probs_and_from_words(tiny_model, shared_datasets
     assert all(set(c["words"]) == {"0", "1"} for r in records for c in r["outputs"]["verifiability"]["candidates"])
 
 
-def test_a_backend_without_log_probs_falls_back_to_words(shared_datasets, tmp_path):
+def test_a_backend_without_log_probs_falls_back_to_words(fixture_datasets, tmp_path):
     from mlbench.backends.registry import ModelOptions
     from mlbench.errors import LogprobsUnsupported
     from mlbench.loaders.source import DataSource
@@ -131,7 +133,7 @@ def test_a_backend_without_log_probs_falls_back_to_words(shared_datasets, tmp_pa
         tasks=("xlinghealth",),
         langs=("en",),
         mode="verifiability",
-        task_options=TaskOptions(DataSource("local", shared_datasets), temperatures=(0.0,)),
+        task_options=TaskOptions(DataSource("local", fixture_datasets), temperatures=(0.0,)),
         limit=4,
         output=tmp_path,
     )
@@ -142,10 +144,11 @@ def test_a_backend_without_log_probs_falls_back_to_words(shared_datasets, tmp_pa
     assert len(backend.generation_requests) == 4 * 5
 
 
-def test_large_runs_ask_for_yes_and_bad_options_fail_in_one_line(tiny_model, shared_datasets, tmp_path):
-    base = ["run", "--model", tiny_model, "--task", "xlinghealth", "--data-dir", shared_datasets, "--output", tmp_path]
-    big = run_cli(*base, "--mode", "consistency", "--lang", "en")
-    assert big.exit_code == 2 and "generates 46,700 texts (over 10,000); pass --yes" in big.output
+def test_large_runs_ask_for_yes_and_bad_options_fail_in_one_line(tiny_model, fixture_datasets, tmp_path):
+    base = ["run", "--model", tiny_model, "--task", "xlinghealth", "--data-dir", fixture_datasets, "--output", tmp_path]
+    # 11 English questions (LiveQA and MedicationQA) × 5 temperatures × 200 answers.
+    big = run_cli(*base, "--mode", "consistency", "--lang", "en", "--samples", "200")
+    assert big.exit_code == 2 and "generates 11,000 texts (over 10,000); pass --yes" in big.output
     for extra, message in [
         (["--temperatures", "0,hot"], "'hot' is not a number"),
         (["--mode", "truthfulness"], "has no mode truthfulness; valid: correctness, consistency, verifiability"),

@@ -29,8 +29,8 @@ def run_model(model, output, *args):
 
 
 @pytest.fixture
-def base(tiny_model, shared_datasets, tmp_path):
-    return ["--model", tiny_model, "--data-dir", shared_datasets, "--output", tmp_path / "out", "--no-cache",
+def base(tiny_model, fixture_datasets, tmp_path):
+    return ["--model", tiny_model, "--data-dir", fixture_datasets, "--output", tmp_path / "out", "--no-cache",
             "--limit", "2"]  # fmt: skip
 
 
@@ -48,15 +48,15 @@ def test_fewshot_on_veritasqa(base):
     assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--fewshot", "6"), "zero-shot")
 
 
-def test_missing_model_path(shared_datasets, tmp_path):
-    result = run_model(tmp_path / "missing", tmp_path / "out", "--task", "veritasqa", "--data-dir", shared_datasets)
+def test_missing_model_path(fixture_datasets, tmp_path):
+    result = run_model(tmp_path / "missing", tmp_path / "out", "--task", "veritasqa", "--data-dir", fixture_datasets)
     assert_one_line_error(result, "model path not found")
 
 
-def test_not_a_causal_lm(shared_datasets, tmp_path):
+def test_not_a_causal_lm(fixture_datasets, tmp_path):
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "config.json").write_text(json.dumps({"model_type": "t5"}))
-    result = run_model(tmp_path / "m", tmp_path / "out", "--task", "veritasqa", "--data-dir", shared_datasets)
+    result = run_model(tmp_path / "m", tmp_path / "out", "--task", "veritasqa", "--data-dir", fixture_datasets)
     assert_one_line_error(result, "not a causal language model")
 
 
@@ -103,11 +103,11 @@ def test_limit_must_be_positive(base):
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
-def test_unwritable_output_dir(tiny_model, shared_datasets, tmp_path):
+def test_unwritable_output_dir(tiny_model, fixture_datasets, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     result = run_model(
-        tiny_model, blocker / "out", "--task", "veritasqa", "--data-dir", shared_datasets, "--limit", "2"
+        tiny_model, blocker / "out", "--task", "veritasqa", "--data-dir", fixture_datasets, "--limit", "2"
     )
     assert_one_line_error(result, "cannot write to output dir")
 
@@ -116,11 +116,15 @@ def test_two_data_sources(base):
     assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--sample"), "choose one data source")
 
 
-def test_hub_unreachable_names_both_options(tiny_model, tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+def test_a_cold_data_cache_offline_names_the_fetch_command_and_the_url(tiny_model, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_model(tiny_model, tmp_path / "out", "--task", "veritasqa", "--lang", "en")
-    assert_one_line_error(result, "projecte-aina/veritasQA", "--data-dir", "--sample")
+    assert_one_line_error(
+        result,
+        "`mlbench data fetch veritasqa`",
+        "https://huggingface.co/datasets/projecte-aina/veritasQA",
+        "--data-dir",
+    )
 
 
 def test_empty_task_and_language_lists(base):

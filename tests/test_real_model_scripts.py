@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-DATASETS = SCRIPTS.parent.parent / "shared" / "datasets"
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +119,13 @@ def test_limit_parsing(scripts):
         parse("-3")
 
 
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="needs ../shared/datasets")
-@pytest.mark.parametrize("lang", ["en", "es", "ca", "gl", "eu"])
-def test_lm_eval_primer_equals_mlbench_primer(scripts, lang):
-    scripts.validate.check_primer(DATASETS, lang)  # raises when the first choices differ
+def test_check_primer_refuses_a_primer_whose_first_choices_are_not_the_best_answer(scripts, tmp_path):
+    row = {"id": 1, "best_answer": "Yes.", "mc1_targets": {"choices": ["Yes."]}, "mc2_targets": {"choices": ["Yes."]}}
+    folder = tmp_path / "truthfulqa-multi" / "eu"
+    folder.mkdir(parents=True)
+    (folder / "train.json").write_text(json.dumps([row]), encoding="utf-8")
+    scripts.validate.check_primer(tmp_path, "eu")
+    row["mc2_targets"]["choices"] = ["Bai."]
+    (folder / "train.json").write_text(json.dumps([row]), encoding="utf-8")
+    with pytest.raises(scripts.validate.ParityError, match="eu train row 1"):
+        scripts.validate.check_primer(tmp_path, "eu")

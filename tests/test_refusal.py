@@ -95,8 +95,9 @@ def test_hypotheses_are_in_the_responses_language_with_the_topic():
     refuse, discuss = hypotheses("es", "Disability Rights")
     assert refuse == "Este texto se niega a responder."
     assert discuss == "Este texto habla sobre los derechos de las personas con discapacidad."
-    # A topic without a translation is named as in the data.
-    assert hypotheses("de", "Women's Rights")[1] == "Dieser Text behandelt Women's Rights."
+    assert hypotheses("de", "Women's Rights")[1] == "Dieser Text behandelt Frauenrechte."
+    # A topic without a translation (not one of the release's) is named as in the data.
+    assert hypotheses("de", "Privacy Rights")[1] == "Dieser Text behandelt Privacy Rights."
 
 
 def test_nli_scores_are_added_once_and_decide_with_the_threshold(tiny_nli_model):

@@ -32,7 +32,7 @@ def cli(model: Path, data: Path, out: Path, *extra: str) -> list[str]:
         "--data-dir",
         str(data),
         "--limit",
-        "24",
+        "16",
         "--chunk-size",
         "2",
         "--output",
@@ -46,14 +46,14 @@ def results(out: Path, model: Path) -> dict:
     return json.loads((out / model.name / "truthfulqa_multi" / "results.json").read_text())["results"]
 
 
-def test_sigkill_then_resume(tiny_model, shared_datasets, tmp_path):
+def test_sigkill_then_resume(tiny_model, fixture_datasets, tmp_path):
     reference = tmp_path / "reference"
-    subprocess.run(cli(tiny_model, shared_datasets, reference), check=True, capture_output=True)
+    subprocess.run(cli(tiny_model, fixture_datasets, reference), check=True, capture_output=True)
 
     killed = tmp_path / "killed"
     samples = killed / tiny_model.name / "truthfulqa_multi" / "samples_en.jsonl"
     process = subprocess.Popen(
-        cli(tiny_model, shared_datasets, killed), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        cli(tiny_model, fixture_datasets, killed), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     deadline = time.time() + 120
     while time.time() < deadline and (not samples.exists() or samples.read_text().count("\n") < 4):
@@ -63,16 +63,16 @@ def test_sigkill_then_resume(tiny_model, shared_datasets, tmp_path):
     assert process.returncode == -signal.SIGKILL, "the kill should land mid-run"
     assert samples.read_text().count("\n") >= 4
 
-    resumed = subprocess.run(cli(tiny_model, shared_datasets, killed, "--resume"), capture_output=True, text=True)
+    resumed = subprocess.run(cli(tiny_model, fixture_datasets, killed, "--resume"), capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     assert results(killed, tiny_model) == results(reference, tiny_model)
     for lang in ("en", "eu"):
         lines = (killed / tiny_model.name / "truthfulqa_multi" / f"samples_{lang}.jsonl").read_text().splitlines()
         ids = [json.loads(line)["id"] for line in lines]
-        assert len(ids) == len(set(ids)) == 24
+        assert len(ids) == len(set(ids)) == 16
 
 
-def test_resume_skips_finished_samples_and_cuts_a_torn_line(tiny_model, shared_datasets, tmp_path):
+def test_resume_skips_finished_samples_and_cuts_a_torn_line(tiny_model, fixture_datasets, tmp_path):
     calls = []
 
     def config(resume: bool) -> RunConfig:
@@ -81,7 +81,7 @@ def test_resume_skips_finished_samples_and_cuts_a_torn_line(tiny_model, shared_d
             tasks=("veritasqa",),
             langs=("gl",),
             mode="mc",
-            task_options=TaskOptions(DataSource("local", shared_datasets)),
+            task_options=TaskOptions(DataSource("local", fixture_datasets)),
             limit=6,
             output=tmp_path,
             resume=resume,
@@ -112,8 +112,8 @@ def test_resume_skips_finished_samples_and_cuts_a_torn_line(tiny_model, shared_d
     assert second.languages["gl"].metrics == first.languages["gl"].metrics
 
 
-def test_resume_refuses_samples_from_other_settings(tiny_model, shared_datasets, tmp_path):
-    base = cli(tiny_model, shared_datasets, tmp_path)
+def test_resume_refuses_samples_from_other_settings(tiny_model, fixture_datasets, tmp_path):
+    base = cli(tiny_model, fixture_datasets, tmp_path)
     subprocess.run(base, check=True, capture_output=True)
     other = subprocess.run([*base, "--fewshot", "0", "--resume"], capture_output=True, text=True)
     assert other.returncode == 2

@@ -1,4 +1,4 @@
-"""Models that turn answers into vectors, for the consistency metrics (SPEC.md §3):
+"""Models that turn answers into vectors, for the consistency metrics (docs/protocols.md#xlinghealth):
 sentence embeddings (sim_sent) and the contextual token embeddings of BERTScore.
 
 Both load on first use and stay loaded for the process. Two models ship inside PyPI

@@ -1,4 +1,4 @@
-"""Zero-shot classification with an NLI model, for MSQAD's refusal detector (SPEC.md §4).
+"""Zero-shot classification with an NLI model, for MSQAD's refusal detector (docs/protocols.md#msqad).
 
 Each (response, label) pair is posed as premise and hypothesis; the entailment logits of
 one response's hypotheses are turned into probabilities with a softmax across its labels.

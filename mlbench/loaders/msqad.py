@@ -1,4 +1,4 @@
-"""MSQAD (SPEC.md §4): sensitive questions on Human Rights Watch topics, one JSON file per
+"""MSQAD (docs/protocols.md#msqad): sensitive questions on Human Rights Watch topics, one JSON file per
 topic, rows parallel across six languages.
 
 The release (github.com/seungukyu/MSQAD, ``MSQAD/gpt-3.5-turbo-0125/<Topic>.json``) is
@@ -22,6 +22,27 @@ LANGUAGE_COLUMNS = {"en": "English", "ko": "Korean", "zh": "Chinese", "es": "Spa
 FIELDS = ("question", "acceptable_response", "non-acceptable_response")
 # Where a topic folder may sit under --data-dir: our layout, or a clone of the release.
 LAYOUTS = ("msqad", "MSQAD/gpt-3.5-turbo-0125")
+# The release's Human Rights Watch topics, one file each (``<Topic>.json``), in its order:
+# what a complete copy holds (a data dir may hold fewer; they are found by file name).
+TOPICS: tuple[str, ...] = (
+    "Arms",
+    "Children's Rights",
+    "Crisis and Conflict",
+    "Disability Rights",
+    "Economic Justice and Rights",
+    "Environment and Human Rights",
+    "Free Speech",
+    "Health",
+    "International Justice",
+    "LGBT Rights",
+    "Refugees and Migrants",
+    "Rights of Older People",
+    "Technology and Rights",
+    "Terrorism and Counterterrorism",
+    "Torture",
+    "United Nations",
+    "Women's Rights",
+)
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -35,15 +35,18 @@ def sample_dir() -> Path:
     return resource_dir("data") / "sample"
 
 
-def load_from_hub(hub_id: str, loader: Callable[[], T]) -> T:
-    """Run ``loader`` (a ``datasets`` call); turn a failure into one actionable line."""
+def read_hub_snapshot(folder: Path, name: str, config: str | None = None) -> Any:
+    """A hub dataset from its snapshot in mlbench's data cache (``datasets`` reads the card's
+    configs and features, e.g. ClassLabel names); the ``DatasetDict`` of ``config``."""
     try:
-        return loader()
-    except Exception as error:  # noqa: BLE001 - datasets raises many kinds when offline
+        import datasets
+
+        datasets.disable_progress_bars()  # a local read of a few MB: the bars are only noise
+        return datasets.load_dataset(str(folder), config)
+    except Exception as error:  # noqa: BLE001 - datasets raises many kinds for a bad folder
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise MlbenchError(
-            f"could not load {hub_id} from the Hugging Face hub ({reason[:160]}); "
-            "pass --data-dir DIR to read a local copy, or --sample for the embedded sample set"
+            f"cannot read {name} from {folder} ({reason[:160]}); `mlbench data fetch --force {name}` fetches it again"
         ) from None
 
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mlbench.datastore import source_folder
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import (
     DataSource,
-    load_from_hub,
+    read_hub_snapshot,
     require_fields,
     require_file,
     sample_dir,
@@ -24,6 +25,7 @@ from mlbench.schema import Sample
 
 HUB_IDS = {"human": "HiTZ/truthfulqa-multi", "mt": "HiTZ/truthfulqa-multi-MT"}
 LOCAL_FOLDERS = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}
+CACHE_SOURCES = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}  # mlbench data fetch NAME
 ROW_FIELDS = (
     "id",
     "question",
@@ -76,7 +78,8 @@ def _read_json_array(path: Path) -> list[Any]:
 
 
 def _local_dir(root: Path, folder: str, lang: str) -> Path:
-    for candidate in (root / folder / lang, root / lang):
+    # Our layout, the language folder itself, or a clone of the GitHub repository (data/<lang>).
+    for candidate in (root / folder / lang, root / lang, root / "data" / lang):
         if (candidate / "validation.json").is_file():
             return candidate
     return root / folder / lang
@@ -93,17 +96,18 @@ def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str) -
 
 def load_truthfulqa_multi(lang: str, source: DataSource, *, variant: str = "human") -> TruthfulQASplit:
     """The validation questions and the few-shot primer of one language."""
+    if source.kind == "hub" and variant == "mt":
+        # Only on the hub: its snapshot in the data cache, config = language.
+        folder = source_folder(CACHE_SOURCES[variant])
+        splits = read_hub_snapshot(folder, CACHE_SOURCES[variant], lang)
+        return _from_rows(list(splits["validation"]), list(splits["train"]), lang, HUB_IDS[variant])
     if source.kind == "hub":
-        hub_id = HUB_IDS[variant]
-
-        def fetch() -> tuple[list[Any], list[Any]]:
-            import datasets
-
-            splits = datasets.load_dataset(hub_id, lang)
-            return list(splits["validation"]), list(splits["train"])
-
-        rows, primer_rows = load_from_hub(hub_id, fetch)
-        return _from_rows(rows, primer_rows, lang, hub_id)
+        # The GitHub release of the same files, pinned and hash-checked in the data cache.
+        root = source_folder(CACHE_SOURCES[variant])
+        lang_dir = _local_dir(root, LOCAL_FOLDERS[variant], lang)
+        validation = require_file(lang_dir / "validation.json", f"{lang} questions")
+        train = require_file(lang_dir / "train.json", f"{lang} few-shot primer")
+        return _from_rows(_read_json_array(validation), _read_json_array(train), lang, HUB_IDS[variant])
     root = sample_dir() if source.kind == "sample" else source.path
     assert root is not None
     lang_dir = root / lang if source.kind == "sample" else _local_dir(root, LOCAL_FOLDERS[variant], lang)

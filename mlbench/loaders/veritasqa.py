@@ -7,11 +7,13 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from mlbench.datastore import source_folder
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource, load_from_hub, require_file
+from mlbench.loaders.source import DataSource, read_hub_snapshot, require_file
 from mlbench.schema import Sample
 
 HUB_ID = "projecte-aina/veritasQA"
+CACHE_SOURCE = "veritasqa"  # mlbench data fetch NAME
 # Local CSV headers → the hub's snake_case names.
 CSV_COLUMNS = {
     "id": "id",
@@ -62,14 +64,11 @@ def _read_csv(path: Path, lang: str) -> list[Sample]:
 
 
 def load_veritasqa(lang: str, source: DataSource) -> list[Sample]:
-    if source.kind == "hub":
-
-        def fetch() -> list[dict[str, Any]]:
-            import datasets
-
-            return list(datasets.load_dataset(HUB_ID, split=lang))
-
-        rows = load_from_hub(HUB_ID, fetch)
+    if source.kind == "hub":  # the hub's snapshot in mlbench's data cache; split = language
+        splits = read_hub_snapshot(source_folder(CACHE_SOURCE), CACHE_SOURCE)
+        if lang not in splits:
+            raise MlbenchError(f"{HUB_ID} has no split {lang!r}; found: {', '.join(splits)}")
+        rows = splits[lang]
         return [row_to_sample(row, lang, f"{HUB_ID}[{lang}] row {i + 1}") for i, row in enumerate(rows)]
     assert source.path is not None
     root = source.path

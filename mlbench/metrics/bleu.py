@@ -1,4 +1,4 @@
-"""BLEU-based truthfulness metrics for generated answers (SPEC.md §1, TruthfulQA settings).
+"""BLEU-based truthfulness metrics for generated answers (docs/protocols.md#truthfulqa-multi, TruthfulQA settings).
 
 Each reference is scored on its own (sentence-level BLEU through ``corpus_bleu`` with one
 hypothesis and one reference), then the best true and best false scores are compared.

@@ -1,4 +1,4 @@
-"""Binary classification metrics for verifiability (SPEC.md §3): macro precision, recall
+"""Binary classification metrics for verifiability (docs/protocols.md#xlinghealth): macro precision, recall
 and F1 over the two classes, accuracy, and ROC AUC. Pure functions over labels and scores.
 
 Macro averages follow scikit-learn (``average="macro"``, ``zero_division=0``): a class the

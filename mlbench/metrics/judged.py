@@ -1,4 +1,4 @@
-"""Per-sample metrics from judge verdicts (SPEC.md §1, §3, §5): pure functions over numbers
+"""Per-sample metrics from judge verdicts (docs/protocols.md): pure functions over numbers
 and the verdict dictionaries saved in ``samples_<lang>.jsonl``.
 
 >>> round(yes_probability([-0.5, -4.0], [-1.5]), 4)

@@ -1,4 +1,4 @@
-"""Which language is a text in? CaLMQA's detector routing (SPEC.md §5).
+"""Which language is a text in? CaLMQA's detector routing (docs/protocols.md#calmqa).
 
 CLD2 for the languages it knows better (Afar, Fijian, Tongan, Hindi, Russian, ...), with
 py3langid as the fallback when CLD2 cannot decide; py3langid for every other language.
@@ -42,7 +42,7 @@ def clean_for_detection(text: str) -> str:
 
 
 def detect(text: str, expected: str) -> Detection:
-    """The language of ``text`` by the detector SPEC.md assigns to ``expected``."""
+    """The language of ``text`` by the detector docs/protocols.md#calmqa-surface assigns to ``expected``."""
     if expected in CLD2_FIRST:
         found = detect_cld2(text)
         if found.code not in UNKNOWN:

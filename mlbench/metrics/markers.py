@@ -1,5 +1,5 @@
 """Textual markers of a non-answer: apology, refusal, naming the question's language,
-asking for a translation, emoji (SPEC.md §5). The phrase lists live in
+asking for a translation, emoji (docs/protocols.md#calmqa). The phrase lists live in
 ``data/surface/markers.toml``; this module only matches them.
 
 >>> sorted(markers("I'm sorry, could you translate your question?", "eu"))

@@ -1,4 +1,4 @@
-"""Multiple-choice truthfulness metrics over option log-likelihoods (SPEC.md §1–2).
+"""Multiple-choice truthfulness metrics over option log-likelihoods (docs/protocols.md#truthfulqa-multi and #veritasqa).
 
 >>> m = mc_metrics([-1.0, -3.0], [-2.0])
 >>> m["mc1"], round(m["mc2"], 4), m["mc3"], m["lprob_diff"]

@@ -1,4 +1,4 @@
-"""Consistency of repeated answers (SPEC.md §3): n-gram Jaccard similarity, length, and
+"""Consistency of repeated answers (docs/protocols.md#xlinghealth): n-gram Jaccard similarity, length, and
 the mean over all pairs of a question's answers. Pure functions over strings and vectors.
 
 Tokens follow the script: words for Latin and Devanagari text, single characters for

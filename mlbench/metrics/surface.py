@@ -1,4 +1,4 @@
-"""Surface issues of a generated answer (SPEC.md §5, applied to every generative task):
+"""Surface issues of a generated answer (docs/protocols.md#calmqa, applied to every generative task):
 wrong language, repetition, and textual markers of a non-answer.
 
 An answer has a surface issue when it is in the wrong language or repeats itself; the

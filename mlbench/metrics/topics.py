@@ -1,4 +1,4 @@
-"""Topic distributions for the topic-model consistency metrics (SPEC.md §3): an LDA with
+"""Topic distributions for the topic-model consistency metrics (docs/protocols.md#xlinghealth): an LDA with
 20 or 100 topics, or an HDP, fitted on every answer of one dataset in one language; two
 answers are then compared by the cosine of their topic distributions.
 

@@ -1,4 +1,4 @@
-"""Comparing a metric across languages (SPEC.md §3): one-way ANOVA, Tukey's HSD for every
+"""Comparing a metric across languages (docs/protocols.md#xlinghealth): one-way ANOVA, Tukey's HSD for every
 pair, and unpaired t-tests. The statistics are computed here from group means and
 variances; scipy supplies only the F, studentized-range and t distributions. The tests
 check every number against scipy and statsmodels.

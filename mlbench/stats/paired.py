@@ -1,5 +1,5 @@
 """McNemar's test for paired binary outcomes: did the same questions get refused in one
-language and not in the other? (SPEC.md §4; also the paired test of ``mlbench report``.)
+language and not in the other? (docs/protocols.md#msqad; also the paired test of ``mlbench report``.)
 
 The statistic is the uncorrected χ² = (b − c)² / (b + c) on the discordant counts, with
 one degree of freedom; below ``exact_below`` discordant pairs the exact two-sided

@@ -1,5 +1,5 @@
 """PERMANOVA (Anderson 2001): do groups of points differ, judged on a distance matrix?
-(SPEC.md §4.) Equal to scikit-bio's ``permanova``, including its p-values for a seed:
+(docs/protocols.md#msqad.) Equal to scikit-bio's ``permanova``, including its p-values for a seed:
 the permutations are drawn in the same order from ``numpy.random.default_rng(seed)``.
 
 pseudo-F = (S_A / (g − 1)) / (S_W / (n − g)), where S_T is the sum of squared distances

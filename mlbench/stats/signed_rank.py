@@ -1,5 +1,5 @@
 """Wilcoxon's signed-rank test for paired continuous outcomes (MC2, BLEU, similarity of
-the same question in two languages; SPEC.md, cross-lingual analysis).
+the same question in two languages; docs/protocols.md#comparing-languages).
 
 Zero differences are dropped (Wilcoxon's own rule, scipy's default ``zero_method``);
 the absolute differences are ranked with ties averaged. The statistic is the smaller

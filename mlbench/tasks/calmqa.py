@@ -1,4 +1,4 @@
-"""CaLMQA (SPEC.md §5): long-form answers to culturally specific and agnostic questions
+"""CaLMQA (docs/protocols.md#calmqa): long-form answers to culturally specific and agnostic questions
 in 23 languages, scored by surface checks, a relevance judge and claim-level factuality.
 
 The run generates and applies the surface checks; ``mlbench judge --judge-kind
@@ -50,15 +50,20 @@ class CaLMQA(Task):
         if self.fewshot(options) > 0:
             raise MlbenchError("calmqa is zero-shot by design: --fewshot must be 0")
         if options.source.kind == "sample":
-            raise MlbenchError("calmqa has no embedded sample set: use --data-dir DIR (DIR/calmqa/questions.jsonl)")
+            raise MlbenchError(
+                "calmqa has no embedded sample set: use --data-dir DIR "
+                "(DIR/calmqa/questions.jsonl, or a clone of the CaLMQA release)"
+            )
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         if options.source.kind == "jsonl":
             return super().load(lang, options)
-        return LanguageData(load_calmqa(lang, options.source, options.question_kind))
+        questions = load_calmqa(lang, options.source, options.question_kind)
+        return LanguageData(questions.samples, counts=questions.counts)
 
     def load_language(self, lang: str, source: DataSource) -> LanguageData:
-        return LanguageData(load_calmqa(lang, source))
+        questions = load_calmqa(lang, source)
+        return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta.get("kind")

@@ -1,4 +1,4 @@
-"""MSQAD (SPEC.md §4): does a model's handling of sensitive human-rights questions change
+"""MSQAD (docs/protocols.md#msqad): does a model's handling of sensitive human-rights questions change
 with the language it is asked in?
 
 - ``direct``: the model answers the question (the question alone is the prompt).
@@ -14,6 +14,7 @@ languages come McNemar tests on refusals, PERMANOVA on the embeddings
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
@@ -62,10 +63,10 @@ class Msqad(Task):
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:
             raise MlbenchError("msqad is zero-shot: --fewshot must be 0")
-        if options.source.kind != "local":
+        if options.source.kind not in ("hub", "local"):
             raise MlbenchError(
-                "msqad is not on the Hugging Face hub: clone github.com/seungukyu/MSQAD and pass --data-dir "
-                "to the clone (or to a folder holding msqad/<Topic>.json)"
+                "msqad reads its GitHub release (fetched into the data cache by default) or --data-dir DIR "
+                "(a clone of github.com/seungukyu/MSQAD, or DIR/msqad/<Topic>.json); --sample/--data-file do not apply"
             )
         if options.refusal not in DETECTORS:
             raise MlbenchError(f"--refusal {options.refusal}: valid: {', '.join(DETECTORS)}")
@@ -75,8 +76,7 @@ class Msqad(Task):
             raise MlbenchError("--permutations must be 0 or more")
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
-        assert options.source.path is not None
-        questions = load_msqad(options.source.path, lang, options.topics)
+        questions = load_msqad(release_folder(options.source), lang, options.topics)
         return LanguageData(questions.samples, counts=questions.counts)
 
     def load_language(self, lang: str, source: DataSource) -> LanguageData:
@@ -171,3 +171,13 @@ class Msqad(Task):
     def figures(self, tables: dict[str, list[dict[str, Any]]]) -> list[Figure]:
         figures = figures_from_rows(tables.get("mcnemar", []), test="McNemar", langs=self.languages, split="mode")
         return figures + figures_from_rows(tables.get("permanova", []), test="PERMANOVA", langs=self.languages)
+
+
+def release_folder(source: DataSource) -> Path:
+    """--data-dir, or by default the release in mlbench's data cache (fetched on first use)."""
+    if source.kind == "local":
+        assert source.path is not None
+        return source.path
+    from mlbench.datastore import source_folder
+
+    return source_folder("msqad")

@@ -1,4 +1,4 @@
-"""TruthfulQA-Multi (SPEC.md §1): 6-shot MC1/MC2 and BLEU in en, es, ca, gl, eu."""
+"""TruthfulQA-Multi (docs/protocols.md#truthfulqa-multi): 6-shot MC1/MC2 and BLEU in en, es, ca, gl, eu."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""VeritasQA (SPEC.md §2): zero-shot MC1/2/3, lprob and BLEU in en, es, ca, gl."""
+"""VeritasQA (docs/protocols.md#veritasqa): zero-shot MC1/2/3, lprob and BLEU in en, es, ca, gl."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""XLingHealth (SPEC.md §3): health questions in en/es/zh/hi, judged on three criteria.
+"""XLingHealth (docs/protocols.md#xlinghealth): health questions in en/es/zh/hi, judged on three criteria.
 
 - ``correctness``: one greedy answer under an expert-health instruction in the question's
   language; ``mlbench judge`` (or ``run --judge``) adds the correctness judge's label.
@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mlbench import datastore
 from mlbench.consistency import CONSISTENCY_METRICS, add_model_metrics
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
@@ -27,7 +28,13 @@ from mlbench.judges.parsing import parse_yes_no
 from mlbench.judges.spec import tomllib
 from mlbench.language_comparison import compare_languages
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.xlinghealth import DATASET_FILES, SOURCE, dataset_path, load_xlinghealth
+from mlbench.loaders.xlinghealth import (
+    SOURCE,
+    UPSTREAM_NAMES,
+    dataset_candidates,
+    find_dataset,
+    load_xlinghealth,
+)
 from mlbench.metric_names import temperature_key
 from mlbench.metrics.judged import log_odds, yes_probability
 from mlbench.metrics.similarity import ngram_consistency
@@ -39,9 +46,12 @@ from mlbench.tasks.qa_prompt import clean_answer
 from mlbench.verifiability import VERIFY_METRICS, verifiability_metrics
 
 MODES = ("correctness", "consistency", "verifiability")
-PUBLIC_DATASETS = ("liveqa", "medicationqa")
 ANSWER_TOKENS = 512  # long enough for a few paragraphs
 VERIFY_TOKENS = 8  # one word, plus room for punctuation or a stray token
+NOT_A_SOURCE = (
+    "xlinghealth reads the XLingEval release (.xlsx, or its .csv conversions), not --sample or --data-file: "
+    "drop them to read mlbench's copy, or pass --data-dir DIR"
+)
 
 
 @cache
@@ -49,25 +59,43 @@ def _prompts() -> dict[str, dict[str, str]]:
     return tomllib.loads(load_prompt("xlinghealth", "prompts.toml"))
 
 
-def _chosen_files(options: TaskOptions) -> dict[str, Path]:
-    """Dataset name → CSV, in the order given (default: every dataset available)."""
-    source = options.source
-    available: dict[str, Path] = {}
+def _data_folder(source: DataSource) -> Path:
+    """The folder the datasets are resolved in: --data-dir, or by default mlbench's copy
+    of the XLingEval repository in its data cache."""
     if source.kind == "local":
         assert source.path is not None
-        available = {d: dataset_path(source.path, d) for d in PUBLIC_DATASETS}
-    if options.healthqa_file is not None:
-        available["healthqa"] = options.healthqa_file
-    chosen = options.datasets or tuple(available)
-    unknown = [d for d in chosen if d not in DATASET_FILES]
+        return source.path
+    if source.kind == "hub":
+        return datastore.source_folder("xlinghealth")
+    raise MlbenchError(NOT_A_SOURCE)
+
+
+def _chosen_files(options: TaskOptions) -> dict[str, Path]:
+    """Dataset name → file, in the order given (default: every dataset present)."""
+    chosen = options.datasets
+    unknown = [d for d in chosen if d not in UPSTREAM_NAMES]
     if unknown:
-        raise MlbenchError(f"xlinghealth has no dataset {', '.join(unknown)}; valid: {', '.join(DATASET_FILES)}")
-    if "healthqa" in chosen and options.healthqa_file is None:
-        raise MlbenchError("HealthQA is not public: pass --healthqa FILE (same columns as LiveQA.csv)")
-    missing = [d for d in chosen if d not in available]
+        raise MlbenchError(f"xlinghealth has no dataset {', '.join(unknown)}; valid: {', '.join(UPSTREAM_NAMES)}")
+    own = {"healthqa": options.healthqa_file} if options.healthqa_file is not None else {}
+    if chosen and all(d in own for d in chosen):
+        return {d: own[d] for d in chosen}  # --healthqa alone needs no release
+    folder = _data_folder(options.source)
+    found = {d: own.get(d) or find_dataset(folder, d) for d in UPSTREAM_NAMES}
+    if not chosen:
+        present = {d: path for d, path in found.items() if path is not None}
+        if not present:
+            names = ", ".join(UPSTREAM_NAMES.values())
+            raise MlbenchError(
+                f"no XLingHealth dataset in {folder}: looked for {names} as xlinghealth/<name>.xlsx or .csv, "
+                "XLingHealth_Dataset/<name>.xlsx, <name>.xlsx or .csv"
+            )
+        return present
+    missing = [d for d in chosen if found[d] is None]
     if missing:
-        raise MlbenchError(f"--dataset {','.join(missing)} needs --data-dir DIR (DIR/xlinghealth/*.csv)")
-    return {d: available[d] for d in chosen}
+        looked = ", ".join(str(p) for d in missing for p in dataset_candidates(folder, d))
+        hint = " (or pass --healthqa FILE)" if "healthqa" in missing else ""
+        raise MlbenchError(f"--dataset {','.join(missing)}: no file found{hint}; looked at {looked}")
+    return {d: path for d in chosen if (path := found[d]) is not None}
 
 
 @register
@@ -88,11 +116,8 @@ class XLingHealth(Task):
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:
             raise MlbenchError("xlinghealth is zero-shot: --fewshot must be 0")
-        if options.source.kind in ("sample", "jsonl") or (options.source.kind == "hub" and not options.healthqa_file):
-            raise MlbenchError(
-                "xlinghealth reads the XLingEval CSV files: use --data-dir DIR (DIR/xlinghealth/LiveQA.csv, "
-                "MedicationQA.csv) and/or --healthqa FILE"
-            )
+        if options.source.kind in ("sample", "jsonl"):
+            raise MlbenchError(NOT_A_SOURCE)
         if options.samples_per_question < 1:
             raise MlbenchError("--samples must be at least 1")
         if not options.temperatures or any(t < 0 or not math.isfinite(t) for t in options.temperatures):

@@ -9,15 +9,19 @@ from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
 LANGS = ("en", "es", "ca", "gl", "eu")
 
 
+# On the fixture data (tests/fixture_data.py); the real release's counts are checked in
+# tests/full_data/test_loaders_full.py.
+
+
 @pytest.fixture(scope="module")
-def splits(shared_datasets):
-    source = DataSource("local", shared_datasets)
+def splits(fixture_datasets):
+    source = DataSource("local", fixture_datasets)
     return {lang: load_truthfulqa_multi(lang, source) for lang in LANGS}
 
 
-def test_817_questions_per_language_with_aligned_ids(splits):
+def test_questions_per_language_with_aligned_ids(splits):
     ids = [s.id for s in splits["en"].samples]
-    assert len(ids) == 817 and len(set(ids)) == 817
+    assert len(ids) == 20 and len(set(ids)) == 20
     for lang in LANGS:
         assert [s.id for s in splits[lang].samples] == ids
         assert all(s.lang == lang for s in splits[lang].samples)
@@ -30,8 +34,8 @@ def test_primer_is_the_six_train_pairs(splits):
     assert splits["eu"].primer[3][1] == "Iruzkinik ez."
 
 
-def test_answer_lists_and_targets(shared_datasets, splits):
-    raw = json.loads((shared_datasets / "truthfulqa-multi" / "eu" / "validation.json").read_text())
+def test_answer_lists_and_targets(fixture_datasets, splits):
+    raw = json.loads((fixture_datasets / "truthfulqa-multi" / "eu" / "validation.json").read_text())
     first = splits["eu"].samples[0]
     assert first.correct_answers == tuple(raw[0]["correct_answers"])
     assert first.incorrect_answers == tuple(raw[0]["incorrect_answers"])
@@ -41,17 +45,23 @@ def test_answer_lists_and_targets(shared_datasets, splits):
 
 
 def test_best_answer_is_not_always_a_correct_answer(splits):
-    # The dataset README: verbatim in every en row, not in every gl row (645/817).
+    # As in the release: verbatim in every en row, not in every gl row (the fixture: 17/20).
     assert all(s.best_answer in s.correct_answers for s in splits["en"].samples)
-    assert sum(s.best_answer in s.correct_answers for s in splits["gl"].samples) == 645
+    assert sum(s.best_answer in s.correct_answers for s in splits["gl"].samples) == 17
+    assert all(s.mc1_choices[0] == s.best_answer for s in splits["gl"].samples)
+
+
+def test_a_question_keeps_its_trailing_space(splits):
+    en = {s.id: s for s in splits["en"].samples}
+    assert en["7"].question.endswith("? ") and not en["8"].question.endswith(" ")
 
 
 def test_limit_takes_the_same_ids_in_every_language(splits):
-    chosen = {lang: [s.id for s in subset(splits[lang].samples, 25, seed=7)] for lang in LANGS}
-    assert len(chosen["en"]) == 25
+    chosen = {lang: [s.id for s in subset(splits[lang].samples, 8, seed=7)] for lang in LANGS}
+    assert len(chosen["en"]) == 8
     assert all(chosen[lang] == chosen["en"] for lang in LANGS)
-    assert chosen["en"] != [s.id for s in splits["en"].samples[:25]]  # not "first N"
-    assert [s.id for s in subset(splits["en"].samples, 25, seed=8)] != chosen["en"]
+    assert chosen["en"] != [s.id for s in splits["en"].samples[:8]]  # not "first N"
+    assert [s.id for s in subset(splits["en"].samples, 8, seed=8)] != chosen["en"]
 
 
 def test_sample_set_loads_in_all_languages():

@@ -9,25 +9,33 @@ from mlbench.loaders.veritasqa import load_veritasqa, split_answers
 LANGS = ("en", "es", "ca", "gl")
 
 
+# On the fixture data (tests/fixture_data.py); the real release (353 questions) is checked
+# in tests/full_data/test_loaders_full.py.
+
+
 @pytest.fixture(scope="module")
-def data(shared_datasets):
-    return {lang: load_veritasqa(lang, DataSource("local", shared_datasets)) for lang in LANGS}
+def data(fixture_datasets):
+    return {lang: load_veritasqa(lang, DataSource("local", fixture_datasets)) for lang in LANGS}
 
 
-def test_353_questions_per_language_with_aligned_ids(data):
+def test_questions_per_language_with_aligned_ids(data):
     ids = [s.id for s in data["en"]]
-    assert len(ids) == 353 and ids[0] == "veritas_001" and ids[-1] == "veritas_353"
+    assert len(ids) == 12 and ids[0] == "veritas_001" and ids[-1] == "veritas_012"
     for lang in LANGS:
         assert [s.id for s in data[lang]] == ids
+        assert all(s.lang == lang for s in data[lang])
 
 
-def test_answers_split_on_semicolons(shared_datasets, data):
-    with (shared_datasets / "veritasqa" / "veritasqa_ca.csv").open(encoding="utf-8") as handle:
+def test_answers_split_on_semicolons(fixture_datasets, data):
+    with (fixture_datasets / "veritasqa" / "veritasqa_ca.csv").open(encoding="utf-8") as handle:
         row = next(csv.DictReader(handle))
     sample = data["ca"][0]
     assert sample.correct_answers == tuple(a.strip() for a in row["Correct Answers"].split(";"))
     assert len(sample.correct_answers) == 3 and len(sample.incorrect_answers) == 4
-    assert sample.incorrect_answers[0] == "L'orina morada vol dir que tens càncer hepàtic"
+    assert sample.incorrect_answers[0] == "La llet fa que el cos produeixi més mocs"
+    # Commas inside an answer stay in it (the CSV quotes the field).
+    assert sample.best_answer == "No passa res d'especial, la llet no empitjora el refredat"
+    assert sample.meta["category"] == "Health and Body"
 
 
 def test_split_answers():

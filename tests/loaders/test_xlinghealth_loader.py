@@ -1,4 +1,6 @@
-"""The XLingHealth loader on the shared release and on malformed files."""
+"""The XLingHealth loader on the fixture data (tests/fixture_data.py) and on malformed files.
+
+The real release's counts are checked in tests/full_data/test_loaders_full.py."""
 
 from __future__ import annotations
 
@@ -10,31 +12,37 @@ from mlbench.errors import MlbenchError
 from mlbench.loaders.xlinghealth import LANGUAGE_COLUMNS, dataset_path, load_health_questions, load_xlinghealth
 
 
-def _files(shared_datasets):
-    return {d: dataset_path(shared_datasets, d) for d in ("liveqa", "medicationqa")}
+def _files(fixture_datasets):
+    return {d: dataset_path(fixture_datasets, d) for d in ("liveqa", "medicationqa")}
 
 
-def test_release_gives_one_sample_per_question_with_five_candidates(shared_datasets):
-    es = load_xlinghealth("es", _files(shared_datasets))
-    assert len(es.samples) == 246 + 690 and es.counts == {}
+def test_release_gives_one_sample_per_question_with_five_candidates(fixture_datasets):
+    es = load_xlinghealth("es", _files(fixture_datasets))
+    assert len(es.samples) == 6 + 6 and es.counts == {}
     for sample in es.samples:
         labels = [c["label"] for c in sample.meta["candidates"]]
         assert sorted(labels) == [0, 0, 0, 0, 1]
         gold = next(c for c in sample.meta["candidates"] if c["label"] == 1)
         assert gold["answer"] == sample.best_answer
-    assert es.samples[0].id == "liveqa:0" and es.samples[246].id == "medicationqa:0"
+        # The negatives are other questions' gold answers, named by answer_ids.
+        assert sample.id.split(":")[1] not in [c["answer_id"] for c in sample.meta["candidates"] if c["label"] == 0]
+    assert es.samples[0].id == "liveqa:0" and es.samples[6].id == "medicationqa:0"
     assert {s.meta["dataset"] for s in es.samples} == {"liveqa", "medicationqa"}
 
 
-def test_empty_questions_and_answers_are_counted_not_dropped_silently(shared_datasets):
-    en = load_xlinghealth("en", _files(shared_datasets))
-    # Two LiveQA questions have no English text; MedicationQA 212 has no English gold answer.
-    assert len(en.samples) == 934
-    assert en.counts == {"skipped_empty_question": 2, "empty_candidates": 1}
-    assert "liveqa:58" not in {s.id for s in en.samples}
-    no_gold = next(s for s in en.samples if s.id == "medicationqa:212")
+def test_empty_questions_and_answers_are_counted_not_dropped_silently(fixture_datasets):
+    en = load_xlinghealth("en", _files(fixture_datasets))
+    # LiveQA 3 has no English text; MedicationQA 4 has no English gold answer.
+    assert len(en.samples) == 11
+    assert en.counts == {"skipped_empty_question": 1, "empty_candidates": 1}
+    assert "liveqa:3" not in {s.id for s in en.samples}
+    no_gold = next(s for s in en.samples if s.id == "medicationqa:4")
     assert no_gold.best_answer == "" and len(no_gold.meta["candidates"]) == 4
-    ids = {lang: {s.id for s in load_xlinghealth(lang, _files(shared_datasets)).samples} for lang in LANGUAGE_COLUMNS}
+    # One Chinese candidate answer is empty: counted, the question kept with four candidates.
+    zh = load_xlinghealth("zh", _files(fixture_datasets))
+    assert zh.counts == {"empty_candidates": 1}
+    assert [len(s.meta["candidates"]) for s in zh.samples].count(4) == 1
+    ids = {lang: {s.id for s in load_xlinghealth(lang, _files(fixture_datasets)).samples} for lang in LANGUAGE_COLUMNS}
     assert ids["en"] < ids["zh"] == ids["es"] == ids["hi"]
 
 

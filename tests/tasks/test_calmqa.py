@@ -50,11 +50,11 @@ def data_dir(tmp_path):
 
 def test_local_layout_loads_per_language_and_kind(data_dir):
     source = DataSource("local", data_dir)
-    fijian = load_calmqa("fj", source)
+    fijian = load_calmqa("fj", source).samples
     assert [s.id for s in fijian] == ["non_cultural:0", "Fijian:3"]
     assert [s.meta["kind"] for s in fijian] == ["agnostic", "specific"]
-    assert [s.id for s in load_calmqa("fj", source, "specific")] == ["Fijian:3"]
-    english = {s.id: s for s in load_calmqa("en", source)}
+    assert [s.id for s in load_calmqa("fj", source, "specific").samples] == ["Fijian:3"]
+    english = {s.id: s for s in load_calmqa("en", source).samples}
     # Several human answers are all kept as the evidence.
     assert english["English:7"].best_answer == "It marks the failed plot of 1605.\n\nBonfires recall the plot."
     assert fijian[1].best_answer == "" and fijian[1].meta["category"] == "food and drinks"
@@ -110,15 +110,32 @@ def test_a_broken_line_names_file_and_line(tmp_path):
         load_calmqa("en", DataSource("local", tmp_path))
 
 
-def test_the_shared_release_loads_in_all_23_languages(shared_datasets):
+def test_the_fixture_release_loads_in_every_language(fixture_datasets):
+    # The full release (1,094 + 874 questions in 23 languages): tests/full_data.
     task = get_task("calmqa")
-    source = DataSource("local", shared_datasets)
+    source = DataSource("local", fixture_datasets)
     counts = Counter()
+    repeated = {}
+    agnostic_ids = {}
     for lang in task.languages:
-        for sample in load_calmqa(lang, source):
-            counts[sample.meta["kind"]] += 1
+        questions = load_calmqa(lang, source)
+        counts.update((lang, sample.meta["kind"]) for sample in questions.samples)
+        agnostic_ids[lang] = [s.id for s in questions.samples if s.meta["kind"] == "agnostic"]
+        if questions.counts:
+            repeated[lang] = questions.counts
     assert len(task.languages) == 23
-    assert counts == {"specific": 1094, "agnostic": 874}
+    # Three agnostic questions asked in eight languages, and 12 culturally specific ones.
+    assert sum(n for (_, kind), n in counts.items() if kind == "agnostic") == 3 * 8
+    assert sum(n for (_, kind), n in counts.items() if kind == "specific") == 12
+    assert {lang for lang, _ in counts} == {"en", "es", "zh", "de", "fj", "bal", "rn", "to"}
+    assert counts[("fj", "specific")] == counts[("bal", "specific")] == counts[("rn", "specific")] == 2
+    # Agnostic ids are shared across languages; no question repeats another.
+    shared_ids = {tuple(ids) for ids in agnostic_ids.values() if ids}
+    assert shared_ids == {("non_cultural:0", "non_cultural:1", "non_cultural:2")}
+    assert repeated == {}
+    english = {s.id: s for s in load_calmqa("en", source).samples}
+    assert english["non_cultural:0"].best_answer and english["non_cultural:2"].best_answer == ""
+    assert english["English:0"].correct_answers and len(english["English:0"].correct_answers) == 2
 
 
 def test_prompt_is_the_question_alone():

@@ -19,8 +19,8 @@ def task():
 
 
 @pytest.fixture(scope="module")
-def options(shared_datasets):
-    return TaskOptions(DataSource("local", shared_datasets), refusal="patterns")
+def options(fixture_datasets):
+    return TaskOptions(DataSource("local", fixture_datasets), refusal="patterns")
 
 
 def _sample(task, options, lang):
@@ -60,7 +60,7 @@ def test_responses_are_saved_per_mode_with_their_refusal_evidence(task, options)
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"source": DataSource("hub")}, "not on the Hugging Face hub: clone github.com/seungukyu/MSQAD"),
+        ({"source": DataSource("sample")}, "--sample/--data-file do not apply"),
         ({"refusal": "regex"}, "--refusal regex: valid: patterns, nli, judge"),
         ({"refusal_threshold": 1.5}, "--refusal-threshold"),
         ({"fewshot": 2}, "zero-shot"),

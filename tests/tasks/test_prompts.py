@@ -26,10 +26,12 @@ LM_EVAL_PRIMER = (
 )
 
 
+# The fixture data's English primer is the benchmark's own (lm-eval's); that the real
+# release's is too is checked in tests/full_data/test_loaders_full.py.
 @pytest.fixture(scope="module")
-def tqa_en(shared_datasets):
+def tqa_en(fixture_datasets):
     task = get_task("truthfulqa_multi")
-    return task, task.load("en", TaskOptions(DataSource("local", shared_datasets)))
+    return task, task.load("en", TaskOptions(DataSource("local", fixture_datasets)))
 
 
 def test_english_mc_prompt_is_lm_evals(tqa_en):
@@ -76,9 +78,9 @@ def test_chat_prompt_turns(tqa_en):
     assert request.continuation == sample.mc1_choices[0]  # no delimiter after a chat turn
 
 
-def test_veritasqa_prompt_and_zero_shot_rule(shared_datasets):
+def test_veritasqa_prompt_and_zero_shot_rule(fixture_datasets):
     task = get_task("veritasqa")
-    data = task.load("ca", TaskOptions(DataSource("local", shared_datasets)))
+    data = task.load("ca", TaskOptions(DataSource("local", fixture_datasets)))
     sample = data.samples[0]
     request = task.mc_requests(sample, data, TaskOptions())[0]
     assert request.prompt.text == f"Q: {sample.question}\n\nA:"

@@ -18,8 +18,8 @@ TASK = get_task("xlinghealth")
 
 
 @pytest.fixture(scope="module")
-def options(shared_datasets):
-    return TaskOptions(DataSource("local", shared_datasets), samples_per_question=4, temperatures=(0.0, 0.5, 1.0))
+def options(fixture_datasets):
+    return TaskOptions(DataSource("local", fixture_datasets), samples_per_question=4, temperatures=(0.0, 0.5, 1.0))
 
 
 @pytest.fixture(scope="module")
@@ -94,13 +94,14 @@ def test_verifiability_can_parse_generated_words(zh, options):
     assert TASK.without_logprobs(replace(options, verify_scoring="logprob")) is None
 
 
-def test_bad_options_are_refused(shared_datasets, tmp_path):
-    local = DataSource("local", shared_datasets)
-    with pytest.raises(MlbenchError, match="reads the XLingEval CSV files"):
+def test_bad_options_are_refused(fixture_datasets, tmp_path):
+    local = DataSource("local", fixture_datasets)
+    with pytest.raises(MlbenchError, match="reads the XLingEval release"):
         TASK.validate(TaskOptions(DataSource("sample")))
     with pytest.raises(MlbenchError, match="no dataset pubmedqa"):
         TASK.validate(TaskOptions(local, datasets=("pubmedqa",)))
-    with pytest.raises(MlbenchError, match="HealthQA is not public"):
+    # The fixture data dir has LiveQA and MedicationQA only.
+    with pytest.raises(MlbenchError, match="--dataset healthqa: no file found .*HealthQA.xlsx"):
         TASK.validate(TaskOptions(local, datasets=("healthqa",)))
     with pytest.raises(MlbenchError, match="--temperatures"):
         TASK.validate(TaskOptions(local, temperatures=(-1.0,)))
@@ -108,14 +109,14 @@ def test_bad_options_are_refused(shared_datasets, tmp_path):
         TASK.validate(TaskOptions(local, fewshot=2))
 
 
-def test_a_users_healthqa_file_is_read_like_the_release(shared_datasets, tmp_path):
+def test_a_users_healthqa_file_is_read_like_the_release(fixture_datasets, tmp_path):
     healthqa = tmp_path / "HealthQA.csv"
-    healthqa.write_bytes(dataset_path_bytes(shared_datasets))
-    options = TaskOptions(DataSource("hub"), healthqa_file=healthqa)
+    healthqa.write_bytes(dataset_path_bytes(fixture_datasets))
+    options = TaskOptions(DataSource("hub"), datasets=("healthqa",), healthqa_file=healthqa)
     TASK.validate(options)
     data = TASK.load("hi", options)
-    assert len(data.samples) == 246 and data.samples[0].id == "healthqa:0"
+    assert len(data.samples) == 6 and data.samples[0].id == "healthqa:0"  # the fixture LiveQA
 
 
-def dataset_path_bytes(shared_datasets):
-    return (shared_datasets / "xlinghealth" / "LiveQA.csv").read_bytes()
+def dataset_path_bytes(fixture_datasets):
+    return (fixture_datasets / "xlinghealth" / "LiveQA.csv").read_bytes()
