@@ -12,6 +12,7 @@ from mlbench.datastore.store import OnBytes
 @contextlib.contextmanager
 def download_progress(label: str) -> Iterator[OnBytes]:
     from rich.console import Console
+    from rich.errors import LiveError
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
     progress = Progress(
@@ -31,5 +32,13 @@ def download_progress(label: str) -> Iterator[OnBytes]:
             progress.update(bars[path], total=total)
         progress.advance(bars[path], done)
 
-    with progress:
+    try:
+        progress.start()
+    except LiveError:  # a run's own progress display is live: one line instead of a second bar
+        print(f"mlbench: fetching {label} into the data cache", file=sys.stderr)
+        yield lambda path, done, total: None
+        return
+    try:
         yield report
+    finally:
+        progress.stop()

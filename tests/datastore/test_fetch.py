@@ -166,3 +166,14 @@ def test_a_run_records_the_commit_and_every_files_hash(homes, add_source, tmp_pa
         "files": {path: sha256(content) for path, content in sorted(FILES.items())},
     }
     assert data_record("demo", DataSource("local", tmp_path)) == {"kind": "local", "path": str(tmp_path)}
+
+
+def test_a_fetch_during_a_runs_progress_display_works(homes, add_source):
+    # (rich before 14.1 refuses a second live display: then one line is printed instead of a bar)
+    from rich.progress import Progress
+
+    homes.github[("owner/demo", COMMIT)] = FILES
+    add_source(github_source("demo", FILES))
+    with Progress():  # a run's bars are live (rich allows one live display at a time)
+        folder = source_folder("demo")
+    assert folder.joinpath("data/c.json").is_file()
