@@ -177,3 +177,17 @@ def test_a_fetch_during_a_runs_progress_display_works(homes, add_source):
     with Progress():  # a run's bars are live (rich allows one live display at a time)
         folder = source_folder("demo")
     assert folder.joinpath("data/c.json").is_file()
+
+
+def test_where_rich_refuses_a_second_display_the_fetch_prints_one_line(homes, add_source, monkeypatch, capsys):
+    from rich.errors import LiveError
+    from rich.progress import Progress
+
+    def refuse(self) -> None:
+        raise LiveError("Only one live display may be active at once")
+
+    monkeypatch.setattr(Progress, "start", refuse)
+    homes.github[("owner/demo", COMMIT)] = FILES
+    add_source(github_source("demo", FILES))
+    assert source_folder("demo").joinpath("data/c.json").is_file()
+    assert "mlbench: fetching demo into the data cache" in capsys.readouterr().err
