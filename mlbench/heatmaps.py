@@ -1,5 +1,6 @@
 """Language × language heatmaps of p-values (MSQAD's McNemar and PERMANOVA), as PNG files
-next to results.json. One file per test (and mode), one panel per topic.
+next to results.json. One file per test (and mode), one panel per topic. The colour
+scale is fixed at 0–1 (p-values), as its colourbar says.
 
 matplotlib is imported only through ``pyplot()``, only when a figure is drawn, with its
 file-only backend (also for ``mlbench report``'s figures).
@@ -13,6 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CELL_INCHES = 0.55
+# p-values are drawn on a fixed 0–1 colour scale, never stretched to the data's range, so
+# that panels and figures compare by eye; the colourbar says so.
+P_VALUE_LABEL = "p-value (fixed colour scale 0–1; * rejects at 5%; blank: not tested)"
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
         for ax, panel in zip(axes.flat, figure.panels):
             image = _draw_panel(ax, panel)
         if image is not None:
-            fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label="p-value (* rejects at 5%)")
+            fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label=P_VALUE_LABEL)
         fig.suptitle(figure.title)
         path = run_dir / figure.filename
         # Written aside and renamed: cluster jobs of other languages may redraw it at once.
@@ -81,7 +85,7 @@ def _draw_panel(ax, panel: PairHeatmap):  # type: ignore[no-untyped-def]
         if p is not None and a in panel.langs and b in panel.langs:
             i, j = panel.langs.index(a), panel.langs.index(b)
             grid[i, j] = grid[j, i] = p
-    # cividis: readable for every kind of colour vision, and in greyscale.
+    # cividis: readable for every kind of colour vision, and in greyscale; fixed 0–1.
     image = ax.imshow(grid, cmap="cividis", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(size), panel.langs)
     ax.set_yticks(range(size), panel.langs)

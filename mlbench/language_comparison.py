@@ -4,7 +4,11 @@ XLingEval's Tables 2, A12 and A13), per question group (dataset), metric and set
 
 The result is named tables of flat rows, saved in results.json under
 ``cross_language`` and rendered in table.md; NaN (no spread, too few questions)
-becomes None, shown as n/a.
+becomes None, shown as n/a. Every row ends with ``note``: empty when the statistic was
+computed, else why it is n/a (e.g. "n/a: every value equal (within 1e-6 × max(1, largest
+absolute value))" for identical answers at temperature 0, whose sim_sent is 1 ± 2e-7 from
+float32 embeddings; the tolerance rule is in ``mlbench.stats.groups``), so the reason is in
+results.json and in table.md's column.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ def compare_languages(
                     "p": _number(anova.p),
                     "df_between": anova.df_between,
                     "df_within": anova.df_within,
+                    "note": anova.note,
                 }
             )
             for pair in tukey_hsd(values):
@@ -60,11 +65,12 @@ def compare_languages(
                     {
                         **where,
                         "pair": f"{pair.a}–{pair.b}",
-                        "mean_diff": pair.mean_diff,
+                        "mean_diff": _number(pair.mean_diff),
                         "ci_low": _number(pair.ci_low),
                         "ci_high": _number(pair.ci_high),
                         "p_adj": _number(pair.p_adj),
                         "reject": pair.reject,
+                        "note": pair.note,
                     }
                 )
             for test in t_tests(values):
@@ -76,6 +82,7 @@ def compare_languages(
                         "p": _number(test.p),
                         "df": _number(test.df),
                         "reject": test.reject,
+                        "note": test.note,
                     }
                 )
     return {name: rows for name, rows in tables.items() if rows}

@@ -2,7 +2,7 @@
 
 - McNemar per language pair per topic on ``refusal@<mode>`` over the questions both
   languages answered; the null-acceptance ratio over the pair × topic cells; the
-  languages ranked by refusal rate, with intervals.
+  languages ranked by refusal rate, with intervals (ties share a rank: "1, 1, 3").
 - PERMANOVA per language pair per topic on the embeddings of the direct responses
   (Euclidean distances), with seeded permutations.
 
@@ -47,6 +47,20 @@ def _pairs(records_by_lang: dict[str, list[dict[str, Any]]], order: Sequence[str
     rank = {lang: i for i, lang in enumerate(order)}
     langs = sorted(records_by_lang, key=lambda lang: (rank.get(lang, len(rank)), lang))
     return list(combinations(langs, 2))
+
+
+# Rates closer than this are the same rate: refusal rates are counts over n questions, and
+# two different fractions with n ≤ 100,000 differ by more than 1e-10; float summation
+# noise is far below it.
+RATE_TIE = 1e-12
+
+
+def competition_ranks(rates: dict[str, float]) -> dict[str, int]:
+    """Highest rate first, in standard competition ranking ("1, 1, 3"): a language's rank is
+    1 + the number of languages with a strictly higher rate, so tied languages share a
+    rank and the next rank skips as many places as were tied. Rates within RATE_TIE tie.
+    Six languages all at 0 all rank 1."""
+    return {lang: 1 + sum(other > rate + RATE_TIE for other in rates.values()) for lang, rate in rates.items()}
 
 
 def refusal_tables(
@@ -101,14 +115,16 @@ def refusal_tables(
                 }
             )
         rates = {lang: summarize(list(v.values()), seed=seed) for lang, v in values.items() if v}
+        ranks = competition_ranks({lang: rate.value for lang, rate in rates.items()})
         rank_of = {lang: i for i, lang in enumerate(order)}
-        ranked = sorted(rates, key=lambda lang: (-rates[lang].value, rank_of.get(lang, len(rank_of)), lang))
-        for rank, lang in enumerate(ranked, start=1):
+        # Tied languages are listed in the task's language order (en, ko, zh, …).
+        ranked = sorted(rates, key=lambda lang: (ranks[lang], rank_of.get(lang, len(rank_of)), lang))
+        for lang in ranked:
             rate = rates[lang]
             tables["refusal_ranking"].append(
                 {
                     "mode": mode,
-                    "rank": rank,
+                    "rank": ranks[lang],
                     "lang": lang,
                     "refusal": rate.value,
                     "ci_low": rate.ci_low,

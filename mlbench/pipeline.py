@@ -25,6 +25,7 @@ from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.provenance import provenance
 from mlbench.results import (
     append_samples,
+    language_path,
     merge_run,
     model_slug,
     read_language,
@@ -58,6 +59,9 @@ class RunConfig:
     seed: int = 0
     output: Path = Path("results")
     resume: bool = False
+    # Replace the results already in OUTPUT for the languages being run (without it, and
+    # without ``resume``, such a run is refused rather than silently losing them).
+    overwrite: bool = False
     cache_dir: Path | None = None
     chunk_size: int = DEFAULT_CHUNK_SIZE
     yes: bool = False  # go ahead with a run of more than CONFIRM_GENERATIONS generations
@@ -81,6 +85,9 @@ class RunObserver:
     """What the pipeline reports while it works (the CLI draws progress bars from it)."""
 
     def start(self, task: str, lang: str, total: int, done: int) -> Callable[[int], None]:
+        """A bar of ``total`` samples of which ``done`` were finished before (a resumed
+        run); the callback advances it by n finished samples, one sample at a time while
+        scoring (see ``SampleProgress``)."""
         return lambda n: None
 
     def finish(self, run: RunResult, metric_order: list[str], group_name: str = "group") -> None:
@@ -109,6 +116,8 @@ def plan(config: RunConfig) -> list[PlannedTask]:
     """Check every input and load every dataset, without touching a model."""
     if not config.tasks:
         raise MlbenchError("no task given; see `mlbench tasks`")
+    if config.resume and config.overwrite:
+        raise MlbenchError("--resume continues the results already there and --overwrite replaces them: choose one")
     planned = []
     for name in config.tasks:
         task = get_task(name)
@@ -129,7 +138,28 @@ def plan(config: RunConfig) -> list[PlannedTask]:
             languages.append(PlannedLanguage(lang, data, samples))
         planned.append(PlannedTask(task, modes, languages))
     _check_writable(config.output)
+    for item in planned:
+        _check_not_overwriting(config, item)
     return planned
+
+
+def run_dir_of(config: RunConfig, task_name: str) -> Path:
+    """Where a task's results go: OUTPUT/<model slug>/<task>."""
+    return config.output / model_slug(config.model.model) / task_name
+
+
+def _check_not_overwriting(config: RunConfig, item: PlannedTask) -> None:
+    """Refuse a run that would replace results already written for one of its languages,
+    unless it was asked to continue them (--resume) or replace them (--overwrite). Other
+    languages in the same folder are another job's (a Slurm array writes one language
+    each) and stay as they are."""
+    if config.resume or config.overwrite:
+        return
+    run_dir = run_dir_of(config, item.task.name)
+    if any(samples_path(run_dir, p.lang).exists() or language_path(run_dir, p.lang).exists() for p in item.languages):
+        raise MlbenchError(
+            f"{run_dir} already holds results: pass --resume to continue them or --overwrite to start again"
+        )
 
 
 def generation_count(config: RunConfig, planned: list[PlannedTask]) -> int:
@@ -192,14 +222,21 @@ def score_samples(
     progress: Callable[[int], None],
     chash: str,
 ) -> list[SampleResult]:
-    """Run every mode's requests for ``samples`` through ``backend`` and score them."""
+    """Run every mode's requests for ``samples`` through ``backend`` and score them;
+    ``progress`` advances by one for each sample finished (see ``SampleProgress``)."""
     outputs: list[dict[str, Any]] = [{} for _ in samples]
     metrics: list[dict[str, float]] = [{} for _ in samples]
     prompts: list[Any] = [None] * len(samples)
     surfaces: list[dict[str, Any] | None] = [None] * len(samples)
+    bar = SampleProgress(progress, len(samples), len(modes))
     for mode in modes:
         per_sample = [task.requests(mode, s, data, options) for s in samples]
-        results = dispatch(backend, [r for requests in per_sample for r in requests])
+        flat = [r for requests in per_sample for r in requests]
+        try:
+            results = dispatch(backend, flat, bar.mode(len(flat)))
+        except LogprobsUnsupported:
+            bar.undo()  # the chunk is scored again (from generated words), from the start
+            raise
         start = 0
         for i, (sample, requests) in enumerate(zip(samples, per_sample)):
             mine = results[start : start + len(requests)]
@@ -217,7 +254,7 @@ def score_samples(
             metrics[i].update({**values, **surface_values})
             if block is not None:
                 surfaces[i] = block
-    progress(len(samples))
+    bar.finish()
     results = [
         SampleResult(
             s.id,
@@ -238,16 +275,66 @@ def score_samples(
     return results
 
 
-def dispatch(backend: Backend, requests: list[Request]) -> list[Result]:
-    """Results in request order: log-likelihoods in one backend call, generations in another."""
+class SampleProgress:
+    """The requests a backend reports finished, as whole samples on a progress bar.
+
+    Backends report progress in requests (an MC question is one request per option, a
+    generated answer one request), and a chunk's requests go to the backend in one call
+    so that they batch well: a bar advanced once per chunk sat still for minutes. Each
+    mode counts as an equal share of every sample (an MC option costs far less than a
+    generated answer, so counting requests would rush through MC and stall on
+    generation), and the bar moves by one call per whole sample finished."""
+
+    def __init__(self, advance: Callable[[int], None], samples: int, modes: int) -> None:
+        self.advance, self.samples, self.modes = advance, samples, max(modes, 1)
+        self.work = 0.0  # finished share of the chunk, 0 to 1
+        self.shown = 0  # samples the bar has been advanced by
+
+    def mode(self, requests: int) -> Callable[[int], None]:
+        """The backend's progress callback for one mode's ``requests`` requests."""
+        if requests == 0:  # nothing to wait for: this mode's share is done
+            self.work += 1 / self.modes
+            self._show()
+            return lambda n: None
+        share = 1 / (self.modes * requests)
+
+        def finished(n: int) -> None:
+            self.work += n * share
+            self._show()
+
+        return finished
+
+    def _show(self) -> None:
+        # A little slack for float sums: 3 × (1/3) must count as the whole sample.
+        whole = min(self.samples, int(self.work * self.samples + 1e-9))
+        while self.shown < whole:
+            self.shown += 1
+            self.advance(1)
+
+    def finish(self) -> None:
+        """Every sample is scored: a backend that reports less (or nothing) is made up for."""
+        self.work = 1.0
+        self._show()
+
+    def undo(self) -> None:
+        """Take back what this chunk showed, before the chunk is scored again."""
+        if self.shown:
+            self.advance(-self.shown)
+        self.work, self.shown = 0.0, 0
+
+
+def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int], None] | None = None) -> list[Result]:
+    """Results in request order: log-likelihoods in one backend call, generations in
+    another; ``progress`` is called with the number of requests just finished."""
     results: list[Result | None] = [None] * len(requests)
     scoring = [i for i, r in enumerate(requests) if not isinstance(r, GenerationRequest)]
     writing = [i for i, r in enumerate(requests) if isinstance(r, GenerationRequest)]
     if scoring:
-        for i, result in zip(scoring, backend.loglikelihood([requests[i] for i in scoring])):  # type: ignore[misc]
+        scored = backend.loglikelihood([requests[i] for i in scoring], progress)  # type: ignore[misc]
+        for i, result in zip(scoring, scored):
             results[i] = result
     if writing:
-        generations: list[Generation] = backend.generate([requests[i] for i in writing])  # type: ignore[misc]
+        generations: list[Generation] = backend.generate([requests[i] for i in writing], progress)  # type: ignore[misc]
         for i, generation in zip(writing, generations):
             results[i] = generation
     return results  # type: ignore[return-value]
@@ -280,15 +367,18 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
     """Every language of one task: score what is not done yet, write as it finishes."""
     task, modes = item.task, item.modes
     order = metric_order(task, modes)
-    run_dir = config.output / model_slug(config.model.model) / task.name
+    run_dir = run_dir_of(config, task.name)
     run_dir.mkdir(parents=True, exist_ok=True)
     chash = config_hash(task, modes, config, backend.fingerprint)
     options = config.task_options
     for planned_lang in item.languages:
         lang, started = planned_lang.lang, time.perf_counter()
         path = samples_path(run_dir, lang)
-        if not config.resume and path.exists():
-            path.unlink()
+        if not config.resume:
+            # A fresh start (plan() let it through: nothing there, or --overwrite): the
+            # language's old result goes with its samples, so no merge can mix them in.
+            path.unlink(missing_ok=True)
+            language_path(run_dir, lang).unlink(missing_ok=True)
         done = read_samples(path, chash)
         # Failed samples of an earlier attempt (an API outage, say) are tried again.
         todo = [s for s in planned_lang.samples if s.id not in done or done[s.id]["outputs"].get("error")]

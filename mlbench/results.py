@@ -52,7 +52,8 @@ def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = T
             raise MlbenchError(f"{path}:{line_no}: invalid JSON ({error.msg})") from None
         if config_hash is not None and record.get("config_hash") != config_hash:
             raise MlbenchError(
-                f"{path} was written with different settings; rerun without --resume or choose another --output"
+                f"{path} was written with different settings; rerun with --overwrite instead of --resume, or choose "
+                "another --output"
             )
         records[str(record["id"])] = record
     return records

@@ -9,6 +9,8 @@ answer in several modes: MSQAD); and, when its questions fall into groups
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mlbench.languages import LANGUAGES
@@ -16,6 +18,7 @@ from mlbench.metric_names import base_name, expand_order
 from mlbench.metrics.markers import MARKERS
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.schema import LanguageResult, MetricValue, RunResult
+from mlbench.verifiability import VERIFY_METRICS
 
 LOW_RESOURCE_MARK = "†"
 SURFACE_COLUMNS = {
@@ -34,26 +37,100 @@ class TextTable:
     notes: list[str] = field(default_factory=list)
 
 
-def decimals(metric: str, *, compact: bool = False) -> int:
-    """BLEU and log-prob metrics with 2 decimals, proportions with 4 (3 when ``compact``,
-    for wide cross-language tables)."""
-    return 2 if metric.startswith(("bleu", "lprob")) else 3 if compact else 4
+# Metrics not on a 0–1 scale: BLEU points (0–100; bleu_acc is a 0/1 share), log-
+# probabilities, answer length in words, claims per answer.
+_POINTS_PREFIXES = ("bleu", "lprob")
+_POINTS_METRICS = frozenset({"length", "claims"})
 
 
-def format_value(metric: str, value: MetricValue, *, compact: bool = False) -> str:
-    """``mean [low, high]`` with ``decimals(metric)``."""
-    digits = decimals(metric, compact=compact)
-    return f"{value.value:.{digits}f} [{value.ci_low:.{digits}f}, {value.ci_high:.{digits}f}]"
+def decimals(metric: str) -> int:
+    """The one number format of every table (run tables, surface tables and every
+    ``mlbench report`` format): 2 decimals for metrics on a wider scale (BLEU, log-probs,
+    lengths, claim counts), 3 for everything on a 0–1 scale (shares, rates, probabilities,
+    similarities, F1, AUC).
+
+    >>> decimals("mc1"), decimals("bleu_acc"), decimals("bleu_max"), decimals("length@0.5")
+    (3, 3, 2, 2)
+    """
+    name = base_name(metric)
+    wide = (name.startswith(_POINTS_PREFIXES) and name != "bleu_acc") or name in _POINTS_METRICS
+    return 2 if wide else 3
 
 
-def format_percent(value: MetricValue) -> str:
-    return f"{100 * value.value:.1f} [{100 * value.ci_low:.1f}, {100 * value.ci_high:.1f}]"
+def format_number(metric: str, value: float) -> str:
+    """One value of ``metric`` with ``decimals(metric)``; ``n/a`` for NaN."""
+    return "n/a" if math.isnan(value) else f"{value:.{decimals(metric)}f}"
+
+
+def format_value(metric: str, value: MetricValue) -> str:
+    """``mean [low, high]`` with ``decimals(metric)``; ``n/a`` when the value is NaN."""
+    if math.isnan(value.value):
+        return "n/a"
+    low, high = format_number(metric, value.ci_low), format_number(metric, value.ci_high)
+    return f"{format_number(metric, value.value)} [{low}, {high}]"
+
+
+# Metrics computed together once per setting (temperature) from the same pooled
+# predictions: where one of them has a setting, every one of them was computed there, and
+# one that is missing could not be (verifiability.py leaves out an undefined AUC rather
+# than saving a number). Tables show such a metric as n/a instead of dropping it.
+SETTING_GROUPS: tuple[frozenset[str], ...] = (frozenset(VERIFY_METRICS),)
+UNDEFINED_REASONS = {
+    "verify_auc": "AUC undefined: the candidates are all of one class or all scored the same "
+    "(at temperature 0, e.g. every decision Yes)",
+}
+UNDEFINED_REASON = "could not be computed at this setting"
+
+
+def undefined_metrics(present: Iterable[str]) -> dict[str, str]:
+    """Metric → why it is missing, for each metric of a setting group absent from
+    ``present`` (one language's metrics) at a setting where one of its group is there.
+
+    >>> sorted(undefined_metrics(["verify_precision@0", "verify_recall@0", "verify_f1@0",
+    ...     "verify_accuracy@0", "mc1"]))
+    ['verify_auc@0']
+    """
+    present = set(present)
+    missing: dict[str, str] = {}
+    for group in SETTING_GROUPS:
+        settings = {m.partition("@")[2] for m in present if "@" in m and base_name(m) in group}
+        for setting in sorted(settings, key=_setting_key):
+            for name in sorted(group):
+                metric = f"{name}@{setting}"
+                if metric not in present:
+                    missing[metric] = UNDEFINED_REASONS.get(name, UNDEFINED_REASON)
+    return missing
+
+
+def _setting_key(setting: str) -> tuple[float, str]:
+    try:
+        return (float(setting), setting)
+    except ValueError:
+        return (math.inf, setting)
+
+
+def undefined_notes(metrics: Iterable[str]) -> list[str]:
+    """One ``n/a: …`` note per reason, naming the metrics shown as n/a for it."""
+    by_reason: dict[str, list[str]] = {}
+    for metric in metrics:
+        reason = UNDEFINED_REASONS.get(base_name(metric), UNDEFINED_REASON)
+        by_reason.setdefault(reason, []).append(metric)
+    return [f"n/a ({', '.join(names)}): {reason}." for reason, names in by_reason.items()]
 
 
 def shown_metrics(run: RunResult, metric_order: list[str]) -> list[str]:
     """The metrics of ``metric_order`` that some language has (judge metrics appear once
-    judged), each ``name@setting`` after its base name."""
-    return expand_order(metric_order, {m for result in run.languages.values() for m in result.metrics})
+    judged) or could not compute (``undefined_metrics``: shown as n/a rather than
+    dropped), each ``name@setting`` after its base name."""
+    present = {m for result in run.languages.values() for m in result.metrics}
+    undefined = {m for result in run.languages.values() for m in undefined_metrics(result.metrics)}
+    return expand_order(metric_order, present | undefined)
+
+
+def _undefined_shown(results: Iterable[LanguageResult], metrics: list[str]) -> list[str]:
+    """The metrics of ``metrics`` that one of ``results`` (a table's cells) could not compute."""
+    undefined = {m for result in results for m in undefined_metrics(result.metrics)}
+    return [m for m in metrics if m in undefined]
 
 
 def count_names(run: RunResult) -> list[str]:
@@ -66,7 +143,8 @@ def language_label(lang: str) -> str:
     return lang + LOW_RESOURCE_MARK if low else lang
 
 
-def _low_resource_note(langs: list[str]) -> list[str]:
+def low_resource_note(langs: Iterable[str]) -> list[str]:
+    """The table note that explains the † of ``language_label``, when a language has it."""
     if any(language_label(lang) != lang for lang in langs):
         return [f"{LOW_RESOURCE_MARK} low-resource language"]
     return []
@@ -78,13 +156,14 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     table = TextTable(
         f"{run.model} — {run.task}",
         ["metric", *(language_label(lang) for lang in langs)],
-        notes=["Mean with 95% bootstrap interval over questions.", *_low_resource_note(langs)],
+        notes=["Mean with 95% bootstrap interval over questions."],
     )
     table.rows.append(["n", *(str(run.languages[lang].n) for lang in langs)])
-    for metric in shown_metrics(run, metric_order):
-        if base_name(metric) in SURFACE_METRICS:
-            continue
+    metrics = [m for m in shown_metrics(run, metric_order) if base_name(m) not in SURFACE_METRICS]
+    for metric in metrics:
         table.rows.append([metric, *(_cell(metric, run.languages[lang]) for lang in langs)])
+    undefined = _undefined_shown(run.languages.values(), metrics)
+    table.notes += [*undefined_notes(undefined), *low_resource_note(langs)]
     for name in count_names(run):
         table.rows.append([name, *(str(run.languages[lang].counts.get(name, 0)) for lang in langs)])
     return table
@@ -104,13 +183,13 @@ def surface_table(run: RunResult) -> TextTable | None:
     modes = _surface_modes(run, present)
     langs = list(run.languages)
     table = TextTable(
-        "Surface issues of the generated answers (% of answers, 95% interval)",
+        "Surface issues of the generated answers (share of answers, 95% interval)",
         ["language", *(["mode"] if modes else []), "n", "language not judged", *(SURFACE_COLUMNS[m] for m in shown)],
         notes=[
             "Any issue = wrong language or repetition; the markers are reported beside it. "
             "Wrong language leaves out the answers whose language was not judged "
             "(unreliable detector for the language, too short, or code only).",
-            *_low_resource_note(langs),
+            *low_resource_note(langs),
         ],
     )
     for lang in langs:
@@ -118,7 +197,7 @@ def surface_table(run: RunResult) -> TextTable | None:
         for mode in modes or [""]:
             setting = f"@{mode}" if mode else ""  # a mode's metrics are saved as name@mode
             values = [result.metrics.get(m + setting) for m in shown]
-            cells = [format_percent(value) if value is not None else "n/a" for value in values]
+            cells = [format_value(m, value) if value is not None else "n/a" for m, value in zip(shown, values)]
             not_judged = str(result.counts.get("language_not_judged" + setting, 0))
             table.rows.append([language_label(lang), *([mode] if mode else []), str(result.n), not_judged, *cells])
     return table
@@ -141,7 +220,11 @@ def group_table(run: RunResult, metric_order: list[str], group_name: str = "grou
     table = TextTable(
         f"By language and {group_name}",
         ["language", group_name, "n", *metrics],
-        notes=["Mean with 95% bootstrap interval over the questions of each group.", *_low_resource_note(langs)],
+        notes=[
+            "Mean with 95% bootstrap interval over the questions of each group.",
+            *undefined_notes(_undefined_shown((g for r in run.languages.values() for g in r.groups.values()), metrics)),
+            *low_resource_note(langs),
+        ],
     )
     for lang in langs:
         for name, group in run.languages[lang].groups.items():

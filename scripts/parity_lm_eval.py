@@ -334,6 +334,7 @@ def run_mlbench(
         "--no-cache",
         "--output",
         str(out),
+        "--overwrite",  # bench_mc.py times repeated runs into the same folder: each one from scratch
     ]
     command += ["--limit", str(limit)] if limit else []
     command += ["--seed", str(seed)] if seed is not None else []

@@ -35,7 +35,10 @@ def test_calmqa_end_to_end_on_the_tiny_model(tiny_model, fixture_datasets, tmp_p
     records = [json.loads(line) for line in (run_dir / "samples_en.jsonl").read_text().splitlines()]
     assert all(r["outputs"]["finish_reason"] in ("stop", "length") for r in records)
     assert all(r["surface"]["language"]["expected"] == "en" for r in records)
-    assert "Surface issues" in result.output and "By language and kind" in result.output
+    table = (run_dir / "table.md").read_text()
+    assert "## Surface issues" in table and "## By language and kind" in table
+    # The terminal: one summary with the headline metrics (the full tables are in table.md).
+    assert "any issue" in result.stdout and "Surface issues" not in result.stdout
 
 
 def test_kind_filter_and_its_errors(tiny_model, fixture_datasets, tmp_path):
@@ -87,7 +90,7 @@ def test_surface_command_tables_answers_from_anywhere(tmp_path):
     out = tmp_path / "surface.jsonl"
     result = run_cli("surface", answers, "--output", out)
     assert result.exit_code == 0, result.output
-    assert "Surface issues" in result.output and "50.0 [" in result.output
+    assert "Surface issues" in result.output and "0.500 [" in result.output
     blocks = {r["id"]: r["surface"] for r in map(json.loads, out.read_text().splitlines())}
     assert blocks["a"]["language"]["detected"] == "en" and blocks["a"]["issue"] is True
     assert set(blocks["a"]["markers"]) == {"apology", "refusal", "translation_request", "language_named"}

@@ -79,7 +79,8 @@ def test_a_run_writes_surface_metrics_and_table_per_mode(tiny_model, msqad_dir, 
     for lang in ("en", "es"):
         assert f"| {lang} | direct | 3 |" in surface and f"| {lang} | adversarial | 3 |" in surface
     assert "surface_issue@" not in table.split("## Surface issues", 1)[0]  # not in the metric table
-    assert "Surface issues" in result.output and "adversarial" in result.output  # the terminal
+    # The terminal's summary: the headline metric (refusal) per mode; the surface table is in table.md.
+    assert "refusal@direct" in result.stdout and "refusal@adversarial" in result.stdout
 
 
 def test_each_modes_answer_is_checked_under_its_own_names(msqad_dir, tmp_path):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from mlbench.heatmaps import figures_from_rows, write_figures
-from mlbench.msqad_statistics import ALL_TOPICS, permanova_rows, refusal_tables
+from mlbench.msqad_statistics import ALL_TOPICS, competition_ranks, permanova_rows, refusal_tables
 from mlbench.response_embeddings import encode_vector
 
 ORDER = ("en", "ko", "zh", "es", "de", "hi")
@@ -52,6 +53,36 @@ def test_mcnemar_cells_summary_and_ranking():
     ranking = [(r["rank"], r["lang"], r["refusal"], r["n"]) for r in tables["refusal_ranking"]]
     assert ranking == [(1, "zh", 7 / 8, 8), (2, "en", 2 / 8, 8), (3, "de", 0.0, 8)]
     assert all(r["ci_low"] <= r["refusal"] <= r["ci_high"] for r in tables["refusal_ranking"])
+
+
+def test_tied_refusal_rates_share_a_rank():
+    # Nobody refuses: all six languages rank 1 (once ranked 1–6 by language order).
+    nobody = {lang: _records(lang, [0, 0, 0, 0]) for lang in ORDER}
+    ranking = refusal_tables(nobody, ORDER, seed=0)["refusal_ranking"]
+    assert [(r["rank"], r["lang"]) for r in ranking] == [(1, lang) for lang in ORDER]
+    # zh and hi tie on top (1/2 and 2/4: the same rate, different n), en and de tie at 0:
+    # competition ranking 1, 1, 3, 4, 4.
+    records = {
+        "en": _records("en", [0, 0, 0, 0]),
+        "ko": _records("ko", [1, 0, 0, 0]),
+        "zh": _records("zh", [1, 0]),
+        "de": _records("de", [0, 0, 0, 0]),
+        "hi": _records("hi", [1, 1, 0, 0]),
+    }
+    ranking = refusal_tables(records, ORDER, seed=0)["refusal_ranking"]
+    assert [(r["rank"], r["lang"]) for r in ranking] == [(1, "zh"), (1, "hi"), (3, "ko"), (4, "en"), (4, "de")]
+    expected = stats.rankdata([-r["refusal"] for r in ranking], method="min")
+    assert [r["rank"] for r in ranking] == expected.tolist()
+
+
+def test_competition_ranks_equal_scipy_min_rank():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        rates = {f"l{i}": float(v) for i, v in enumerate(rng.integers(0, 4, 6) / 4)}
+        expected = stats.rankdata([-v for v in rates.values()], method="min")
+        assert list(competition_ranks(rates).values()) == expected.tolist()
+    # Equal within rounding: 0.1 + 0.2 is not 0.3 in floating point, but is the same rate.
+    assert competition_ranks({"a": 0.1 + 0.2, "b": 0.3, "c": 0.0}) == {"a": 1, "b": 1, "c": 3}
 
 
 def test_only_questions_both_languages_have_are_paired():
@@ -99,3 +130,24 @@ def test_heatmaps_are_pngs_with_a_panel_per_topic(tmp_path):
     (path,) = write_figures(tmp_path, [figure])
     with Image.open(path) as image:
         assert image.format == "PNG" and image.width > 300 and image.height > 200
+
+
+def test_p_value_heatmaps_keep_a_fixed_0_to_1_scale(tmp_path, monkeypatch):
+    # p-values of 0.10–0.25 only: the colours must not stretch to fill the scale.
+    import matplotlib.figure
+
+    from mlbench.heatmaps import P_VALUE_LABEL, PairHeatmap, pyplot
+    from mlbench.heatmaps import Figure as HeatmapFigure
+
+    seen = []
+    real_colorbar = matplotlib.figure.Figure.colorbar
+
+    def colorbar(self, mappable, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append((mappable.get_clim(), kwargs.get("label")))
+        return real_colorbar(self, mappable, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "colorbar", colorbar)
+    panel = PairHeatmap("T1", ("en", "ko", "zh"), {("en", "ko"): 0.10, ("en", "zh"): 0.25, ("ko", "zh"): 0.2})
+    write_figures(tmp_path, [HeatmapFigure("heatmap_x.png", "x", (panel,))])
+    assert seen == [((0.0, 1.0), P_VALUE_LABEL)] and "fixed colour scale 0–1" in P_VALUE_LABEL
+    pyplot().close("all")

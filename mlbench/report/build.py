@@ -4,6 +4,7 @@ language."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -14,8 +15,13 @@ from mlbench.metric_names import base_name
 from mlbench.report.collect import Collection, ModelTask
 from mlbench.report.gaps import Gap, compare_columns, untested, with_holm
 from mlbench.report.questions import QuestionValues
-from mlbench.schema import MetricValue
+from mlbench.schema import LanguageResult, MetricValue
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
+from mlbench.tables import SETTING_GROUPS, undefined_metrics
+
+# The value of a cell whose metric could not be computed: NaN, which every format shows
+# as n/a and the plots leave out.
+NOT_COMPUTED = MetricValue(math.nan, math.nan, math.nan, math.nan)
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,9 @@ class Cell:
     value: MetricValue
     n: int
     gap: Gap | None  # None in the reference language's column
+    # Why the language has no value (``tables.undefined_metrics``: AUC of one class, …);
+    # empty for a computed value. Shown as n/a with this reason rather than left out.
+    missing: str = ""
 
 
 @dataclass
@@ -67,7 +76,7 @@ def build_tables(
         for metric in _metric_order(runs):
             if wanted and not {metric, base_name(metric)} & wanted:
                 continue
-            present = {lang for run in runs for lang, e in run.languages.items() if metric in e.result.metrics}
+            present = {lang for run in runs for lang, e in run.languages.items() if _has(e.result, metric)}
             langs = _language_order(known_langs, present, ref_lang)
             rows = {run.model: _row(run, metric, langs, ref_lang, pairs, seed, resamples) for run in runs}
             rows = {model: cells for model, cells in rows.items() if cells}
@@ -96,11 +105,32 @@ def _task_facts(task: str) -> tuple[tuple[str, ...], frozenset[str]]:
 
 
 def _metric_order(runs: list[ModelTask]) -> list[str]:
+    """The metrics as the runs list them; one a language could not compute (AUC with one
+    class) after the last metric of its setting group at the same setting, so that it is
+    shown as n/a instead of vanishing."""
     order: dict[str, None] = {}
+    undefined: dict[str, None] = {}
     for run in runs:
         for entry in run.languages.values():
             order.update(dict.fromkeys(entry.result.metrics))
-    return list(order)
+            undefined.update(dict.fromkeys(undefined_metrics(entry.result.metrics)))
+    names = list(order)
+    for metric in undefined:
+        if metric in order:
+            continue
+        setting = metric.partition("@")[2]
+        siblings = [i for i, m in enumerate(names) if m.partition("@")[2] == setting and _same_group(m, metric)]
+        names.insert(siblings[-1] + 1 if siblings else len(names), metric)
+    return names
+
+
+def _same_group(one: str, other: str) -> bool:
+    return any(base_name(one) in group and base_name(other) in group for group in SETTING_GROUPS)
+
+
+def _has(result: LanguageResult, metric: str) -> bool:
+    """A value of ``metric``, or its n/a for a metric the language could not compute."""
+    return metric in result.metrics or metric in undefined_metrics(result.metrics)
 
 
 def _language_order(known: tuple[str, ...], langs: set[str], ref_lang: str) -> list[str]:
@@ -144,8 +174,11 @@ def _row(
     cells = {}
     for lang in langs:
         entry = run.languages.get(lang)
-        if entry is None or metric not in entry.result.metrics:
+        if entry is None or not _has(entry.result, metric):
             continue
         n = entry.values.count(metric) if metric in entry.values else entry.result.n
+        if metric not in entry.result.metrics:
+            cells[lang] = Cell(NOT_COMPUTED, n, None, undefined_metrics(entry.result.metrics)[metric])
+            continue
         cells[lang] = Cell(entry.result.metrics[metric], n, adjusted.get(lang))
     return cells

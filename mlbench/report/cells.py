@@ -1,30 +1,59 @@
-"""How the report writes its numbers, the same in every format: a value with its interval,
-a gap with its interval, p-values and the significance marker.
+"""How the report writes its numbers and labels, the same in every format: a value with its
+interval, a gap with its interval, the Holm-adjusted p and its stars, the notes.
+
+Numbers follow ``tables.decimals`` (3 decimals on a 0–1 scale, 2 for BLEU, log-probs and
+counts), as the run tables do; p-values have 3 decimals or read ``<0.001``.
+
+The star and the gap's interval are two labelled things, not one procedure: the star is
+the test's (McNemar or Wilcoxon signed-rank, Holm-adjusted; see ``gaps.py``), the interval
+is a bootstrap CI of the mean difference, not adjusted for multiplicity. Every format
+prints the Holm-adjusted p in its own cell beside the interval and says in each gap
+table's note that the two can disagree.
 
 >>> stars(0.0004), stars(0.004), stars(0.04), stars(0.4), stars(None)
 ('***', '**', '*', '', '')
 >>> signed(-0.0523, 3)
 '−0.052'
+>>> p_text(0.0421), p_text(0.0004), p_text(None)
+('0.042', '<0.001', 'n/a')
 """
 
 from __future__ import annotations
 
+import math
+
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.gaps import TEST_NAMES, Gap
-from mlbench.tables import decimals, format_value
+from mlbench.tables import decimals, format_value, language_label, low_resource_note
+
+# The interval of a gap, named the same in every format (CSV/JSON: ``gap_ci95_unadjusted``).
+INTERVAL_LABEL = "95% bootstrap CI of the mean difference, not adjusted for multiplicity"
+GAP_ROW = "gap [95% CI, unadjusted]"
+P_ROW = "p (Holm)"
+
+# What each test compares, for the note under a gap table: none of them is a test of the
+# mean difference the interval is about.
+TEST_QUANTITIES = {
+    "mcnemar": "McNemar's test compares the discordant questions, those right in one language only",
+    "wilcoxon": "Wilcoxon's signed-rank test compares the ranks of the paired differences, not their mean",
+    "fisher": "Fisher's exact test compares the two shares as independent samples",
+    "mann-whitney": "the Mann–Whitney U test compares the ranks of two independent samples",
+}
 
 LEGEND = (
-    "Gaps are the language minus the reference language on the questions both answered, "
-    "with a paired bootstrap 95% CI; p from McNemar (yes/no outcomes) or Wilcoxon "
-    "signed-rank (continuous), Holm-corrected over the languages of a row. "
-    "* p<0.05, ** p<0.01, *** p<0.001 after correction; (u) unpaired comparison."
+    "Gaps are the language minus the reference language on the questions both answered "
+    "((u): unpaired, when they share too few). Each gap has two labelled statistics: its "
+    f"{INTERVAL_LABEL}, and in its own cell the p of a test (McNemar for yes/no outcomes, "
+    "Wilcoxon signed-rank otherwise), Holm-adjusted over the languages of a model in one table; "
+    "* p<0.05, ** p<0.01, *** p<0.001 after Holm. The test and the interval measure different "
+    "things and are not adjusted alike, so a starred gap's interval can include 0 and an "
+    "unstarred gap's interval can exclude it. † low-resource language."
 )
 
 
 def digits(metric: str) -> int:
-    """The decimals of the run tables' compact form: 2 for BLEU and log-probabilities, 3
-    for proportions and similarities."""
-    return decimals(metric, compact=True)
+    """The decimals of ``metric`` (``tables.decimals``, the one rule of every table)."""
+    return decimals(metric)
 
 
 def stars(p_holm: float | None) -> str:
@@ -39,32 +68,84 @@ def signed(value: float, places: int) -> str:
     return text.replace("-", "−")
 
 
+def lang_label(lang: str) -> str:
+    """A column's language: its code, with † when it is a low-resource language."""
+    return language_label(lang)
+
+
+def is_missing(cell: Cell) -> bool:
+    return bool(cell.missing) or math.isnan(cell.value.value)
+
+
 def value_text(metric: str, cell: Cell) -> str:
-    return format_value(metric, cell.value, compact=True)
+    """``0.412 [0.380, 0.445]``; ``n/a`` for a value that could not be computed."""
+    return "n/a" if is_missing(cell) else format_value(metric, cell.value)
+
+
+def has_gap(gap: Gap | None) -> bool:
+    return gap is not None and gap.diff is not None and gap.ci_low is not None and gap.ci_high is not None
 
 
 def gap_text(metric: str, gap: Gap | None) -> str:
-    """``−0.052 [−0.081, −0.020] **``; ``n/a`` when no gap could be computed."""
-    if gap is None or gap.diff is None or gap.ci_low is None or gap.ci_high is None:
+    """``−0.052 [−0.081, −0.020]`` (``(u)`` when unpaired); ``n/a`` when no gap could be
+    computed. No stars here: they belong to the p-value (``p_cell``)."""
+    if gap is None or not has_gap(gap):
         return "n/a"
+    assert gap.diff is not None and gap.ci_low is not None and gap.ci_high is not None
     d = digits(metric)
-    marker = stars(gap.p_holm) + ("" if gap.paired else " (u)")
-    return f"{signed(gap.diff, d)} [{signed(gap.ci_low, d)}, {signed(gap.ci_high, d)}] {marker}".rstrip()
+    text = f"{signed(gap.diff, d)} [{signed(gap.ci_low, d)}, {signed(gap.ci_high, d)}]"
+    return text if gap.paired else f"{text} (u)"
 
 
 def p_text(p: float | None) -> str:
-    if p is None:
+    if p is None or math.isnan(p):
         return "n/a"
     return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_cell(gap: Gap | None) -> str:
+    """The Holm-adjusted p and its stars: ``0.004 **``; ``n/a`` when nothing was tested."""
+    if gap is None or gap.p_holm is None:
+        return "n/a"
+    return f"{p_text(gap.p_holm)} {stars(gap.p_holm)}".rstrip()
 
 
 def test_label(gap: Gap | None) -> str:
     return TEST_NAMES.get(gap.test, "") if gap is not None else ""
 
 
+def _tests(table: ReportTable) -> list[str]:
+    gaps = [cell.gap for cells in table.rows.values() for cell in cells.values() if cell.gap and cell.gap.test]
+    return list(dict.fromkeys(gap.test for gap in gaps if gap is not None))
+
+
 def gaps_heading(table: ReportTable) -> str:
     """``Gap vs en (McNemar)``: the tests a table's gaps used, named once above it."""
-    used = dict.fromkeys(
-        test_label(cell.gap) for cells in table.rows.values() for cell in cells.values() if cell.gap and cell.gap.test
-    )
+    used = [TEST_NAMES[test] for test in _tests(table)]
     return f"Gap vs {table.ref_lang}" + (f" ({', '.join(used)})" if used else "")
+
+
+def gaps_note(table: ReportTable) -> str:
+    """The note under every gap table: what the interval is, what the star and p test, and
+    that the two can disagree."""
+    quantities = [TEST_QUANTITIES[test] for test in _tests(table) if test in TEST_QUANTITIES]
+    tested = "; ".join(quantities) if quantities else "no test could be run"
+    return (
+        f"Gap: language − {table.ref_lang}, with its {INTERVAL_LABEL}. "
+        f"p (Holm) and stars: the test's p, Holm-adjusted over the languages of a model "
+        f"(* p<0.05, ** p<0.01, *** p<0.001). It tests a different quantity than the interval "
+        f"({tested}), so they can disagree: a star with an interval that includes 0, "
+        f"or no star with one that excludes it."
+    )
+
+
+def cell_notes(table: ReportTable) -> list[str]:
+    """The notes of a table's values: why a cell is n/a, and the † of low-resource
+    languages."""
+    reasons: dict[str, list[str]] = {}
+    for model, cells in table.rows.items():
+        for lang, cell in cells.items():
+            if cell.missing:
+                reasons.setdefault(cell.missing, []).append(f"{model} {lang}")
+    notes = [f"n/a ({', '.join(where)}): {reason}." for reason, where in reasons.items()]
+    return notes + low_resource_note(table.langs)

@@ -7,6 +7,18 @@ otherwise (MC2, BLEU, similarities). When the two languages share too few questi
 (CaLMQA's culturally specific ones differ by language), the samples are compared as
 independent instead: an unpaired bootstrap, Fisher's exact test or Mann–Whitney U; the
 gap says so. Holm's correction then runs over the languages of one model in one table.
+
+The significance marker and the interval are two statistics, reported side by side and
+labelled, not one procedure: the star is the test's (Holm-adjusted p < 0.05, the p shown
+beside the gap in every format); the interval is a 95% bootstrap CI of the mean
+difference, not adjusted for multiplicity. They test different things (McNemar the
+discordant questions, Wilcoxon the ranks of the differences, the interval the mean) at
+different levels (Holm over a row vs 95% per gap), so they can disagree: a skewed set of
+differences can give a significant signed-rank test with an interval that includes 0,
+and a gap whose interval excludes 0 can lose its star after Holm. The tests are kept
+because they are the standard ones of the literature this tool reproduces and are
+checked against scipy and statsmodels; the labels, the note under every gap table and
+the ``p_holm`` column make the disagreement readable instead of hiding it.
 """
 
 from __future__ import annotations

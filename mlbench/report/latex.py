@@ -3,8 +3,22 @@ each model, then its gaps to the reference language. Needs ``\\usepackage{bookta
 
 from __future__ import annotations
 
+import math
+
 from mlbench.report.build import ReportTable
-from mlbench.report.cells import digits, stars
+from mlbench.report.cells import (
+    GAP_ROW,
+    P_ROW,
+    cell_notes,
+    digits,
+    gaps_heading,
+    gaps_note,
+    has_gap,
+    is_missing,
+    lang_label,
+    p_text,
+    stars,
+)
 from mlbench.report.gaps import Gap
 
 _SPECIAL = {
@@ -25,52 +39,85 @@ def escape(text: str) -> str:
     return "".join(_SPECIAL.get(ch, ch) for ch in text)
 
 
+def text(value: str) -> str:
+    """Prose for a caption: escaped, and the characters pdflatex's default fonts lack or
+    misprint outside math (U+2212 minus, dagger, less-than) written as math."""
+    out = escape(value)
+    for char, latex in (("−", "$-$"), ("†", r"$^{\dagger}$"), ("<", "$<$"), (">", "$>$")):
+        out = out.replace(char, latex)
+    return out
+
+
 def _number(value: float, places: int) -> str:
-    return f"${value:.{places}f}$"
+    return "n/a" if math.isnan(value) else f"${value:.{places}f}$"
+
+
+def _signed(value: float, places: int) -> str:
+    """A gap with its sign, as the other formats write it (``$+0.030$``)."""
+    return "n/a" if math.isnan(value) else f"${value:+.{places}f}$"
+
+
+def _lang(lang: str) -> str:
+    """A language column's header; a low-resource language's † as a LaTeX dagger (the
+    UTF-8 character needs a font that has it)."""
+    label = lang_label(lang)
+    mark = r"$^{\dagger}$" if label != lang else ""
+    return escape(lang) + mark
 
 
 def _value(table: ReportTable, model: str, lang: str) -> str:
     cell = table.rows[model].get(lang)
-    if cell is None:
-        return "--"
+    if cell is None or is_missing(cell):
+        return "n/a"
     d = digits(table.metric)
     v = cell.value
     return f"{_number(v.value, d)} [{_number(v.ci_low, d)}, {_number(v.ci_high, d)}]"
 
 
 def _gap(table: ReportTable, gap: Gap | None) -> str:
-    if gap is None or gap.diff is None or gap.ci_low is None or gap.ci_high is None:
+    if gap is None or not has_gap(gap):
         return "--"
+    assert gap.diff is not None and gap.ci_low is not None and gap.ci_high is not None
     d = digits(table.metric)
-    marker = stars(gap.p_holm)
-    sup = f"$^{{{marker}}}$" if marker else ""
     unpaired = r"\textsuperscript{u}" if not gap.paired else ""
-    return f"{_number(gap.diff, d)}{sup}{unpaired} [{_number(gap.ci_low, d)}, {_number(gap.ci_high, d)}]"
+    return f"{_signed(gap.diff, d)}{unpaired} [{_signed(gap.ci_low, d)}, {_signed(gap.ci_high, d)}]"
+
+
+def _p(gap: Gap | None) -> str:
+    """The Holm-adjusted p with its stars, the star beside the number it comes from."""
+    if gap is None or gap.p_holm is None:
+        return "--"
+    marker = stars(gap.p_holm)
+    number = r"$<$0.001" if gap.p_holm < 0.001 else p_text(gap.p_holm)
+    return number + (f"$^{{{marker}}}$" if marker else "")
 
 
 def table_to_latex(table: ReportTable) -> str:
-    width = 1 + len(table.langs)
+    width = 2 + len(table.langs)
     lines = [
         r"\begin{table}[t]",
         r"\centering",
         r"\small",
-        r"\begin{tabular}{l" + "c" * len(table.langs) + "}",
+        r"\begin{tabular}{ll" + "c" * len(table.langs) + "}",
         r"\toprule",
-        " & ".join(["Model", *(escape(lang) for lang in table.langs)]) + r" \\",
+        " & ".join(["Model", "", *(_lang(lang) for lang in table.langs)]) + r" \\",
         r"\midrule",
     ]
     for model in table.rows:
-        lines.append(" & ".join([escape(model), *(_value(table, model, lang) for lang in table.langs)]) + r" \\")
+        values = [_value(table, model, lang) for lang in table.langs]
+        lines.append(" & ".join([escape(model), text("mean [95% CI]"), *values]) + r" \\")
     if table.per_question and len(table.langs) > 1:
-        lines += [r"\midrule", rf"\multicolumn{{{width}}}{{l}}{{\emph{{Gap vs {escape(table.ref_lang)}}}}} \\"]
+        heading = text(f"{gaps_heading(table)}: gap [95% CI, not adjusted for multiplicity], Holm-adjusted p")
+        lines += [r"\midrule", rf"\multicolumn{{{width}}}{{l}}{{\emph{{{heading}}}}} \\"]
         for model in table.rows:
             gaps = ["--" if lang == table.ref_lang else _gap(table, table.gap(model, lang)) for lang in table.langs]
-            lines.append(" & ".join([escape(model), *gaps]) + r" \\")
-    caption = f"{escape(table.task)}: {escape(table.metric)}, mean [95\\% CI] per language"
-    if table.per_question:
-        caption += f"; gaps vs {escape(table.ref_lang)}, Holm-corrected"
-        caption += " $^{*}p<0.05$, $^{**}p<0.01$, $^{***}p<0.001$"
-    caption += "."
+            ps = ["--" if lang == table.ref_lang else _p(table.gap(model, lang)) for lang in table.langs]
+            lines.append(" & ".join([escape(model), text(GAP_ROW), *gaps]) + r" \\")
+            lines.append(" & ".join(["", text(P_ROW), *ps]) + r" \\")
+    caption = f"{escape(table.task)}: {escape(table.metric)}, mean [95\\% CI] per language."
+    if table.per_question and len(table.langs) > 1:
+        caption += " " + text(gaps_note(table))
+    caption += "".join(" " + text(note.rstrip(".") + ".") for note in cell_notes(table))
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]
     return "\n".join(lines)
 

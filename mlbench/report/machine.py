@@ -1,5 +1,14 @@
 """The report for programs: CSV with one row per (task, metric, model, language), and
-JSON with the same rows grouped by table plus the runs' configs."""
+JSON with the same rows grouped by table plus the runs' configs.
+
+Field names say what a number is: ``gap_ci95_unadjusted_low/high`` is the 95% bootstrap CI
+of the mean difference, not adjusted for multiplicity; ``p`` is the ``test``'s raw p,
+``p_holm`` the Holm-adjusted one that ``significant_holm`` (p_holm < 0.05) and the stars of
+the other formats come from. ``value_note`` says why a value is missing (``value`` empty).
+
+CSV numbers are rounded to 6 significant digits (``0.04``, not ``0.040000000000000036``);
+JSON keeps full precision.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,7 @@ from typing import Any
 
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
+from mlbench.tables import language_label
 
 CSV_COLUMNS = (
     "task",
@@ -21,22 +31,47 @@ CSV_COLUMNS = (
     "ci_low",
     "ci_high",
     "n",
+    "value_note",
     "gap",
-    "gap_ci_low",
-    "gap_ci_high",
+    "gap_ci95_unadjusted_low",
+    "gap_ci95_unadjusted_high",
     "gap_n",
     "paired",
     "test",
     "p",
     "p_holm",
-    "significant",
-    "note",
+    "significant_holm",
+    "gap_note",
 )
+
+# What the JSON's fields are, written into it so that a reader of the file alone knows.
+FIELDS = {
+    "value, ci_low, ci_high": "the language's mean with its 95% bootstrap CI",
+    "value_note": "why value is null: the metric could not be computed for the language",
+    "gap": "language minus the reference language (mean difference)",
+    "gap_ci95_unadjusted_low, gap_ci95_unadjusted_high": (
+        "95% bootstrap CI of the mean difference (paired unless paired is false), not adjusted for multiplicity"
+    ),
+    "test": "mcnemar (0/1 values), wilcoxon (signed-rank), fisher or mann-whitney (unpaired)",
+    "p": "the test's p-value, unadjusted",
+    "p_holm": "p Holm-adjusted over the languages of one model in one table",
+    "significant_holm": "p_holm < 0.05; the test does not test the mean, so it can disagree with the interval",
+    "numbers": "full precision here; report.csv rounds them to 6 significant digits",
+}
+SIGNIFICANT_DIGITS = 6
 
 
 def _clean(value: Any) -> Any:
     """NaN has no JSON spelling: it becomes null."""
     return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def _csv_number(value: Any) -> Any:
+    """A float to ``SIGNIFICANT_DIGITS`` significant digits, the shortest way (``0.04``,
+    ``1.5e-07``); anything else as it is."""
+    if isinstance(value, float):
+        return format(value, f".{SIGNIFICANT_DIGITS}g")
+    return value
 
 
 def cell_record(cell: Cell) -> dict[str, Any]:
@@ -47,19 +82,21 @@ def cell_record(cell: Cell) -> dict[str, Any]:
         "ci_high": _clean(cell.value.ci_high),
         "n": cell.n,
     }
+    if cell.missing:
+        record["value_note"] = cell.missing
     if gap is not None:
         record.update(
             {
-                "gap": gap.diff,
-                "gap_ci_low": gap.ci_low,
-                "gap_ci_high": gap.ci_high,
+                "gap": _clean(gap.diff),
+                "gap_ci95_unadjusted_low": _clean(gap.ci_low),
+                "gap_ci95_unadjusted_high": _clean(gap.ci_high),
                 "gap_n": gap.n,
                 "paired": gap.paired,
                 "test": gap.test,
                 "p": _clean(gap.p),
                 "p_holm": _clean(gap.p_holm),
-                "significant": gap.significant,
-                "note": gap.note,
+                "significant_holm": gap.significant,
+                "gap_note": gap.note,
             }
         )
     return record
@@ -74,7 +111,7 @@ def to_csv(tables: list[ReportTable]) -> str:
             for lang, cell in cells.items():
                 where = {"task": table.task, "metric": table.metric, "model": model, "lang": lang}
                 row = {**where, "ref_lang": table.ref_lang, **cell_record(cell)}
-                writer.writerow({k: "" if v is None else v for k, v in row.items()})
+                writer.writerow({k: "" if v is None else _csv_number(v) for k, v in row.items()})
     return buffer.getvalue()
 
 
@@ -83,6 +120,7 @@ def to_json(
 ) -> dict[str, Any]:
     return {
         "ref_lang": ref_lang,
+        "fields": FIELDS,
         "seed": seed,
         "resamples": resamples,
         "tables": [
@@ -90,6 +128,7 @@ def to_json(
                 "task": t.task,
                 "metric": t.metric,
                 "langs": t.langs,
+                "low_resource": [lang for lang in t.langs if language_label(lang) != lang],
                 "per_question": t.per_question,
                 "rows": [
                     {"model": model, "cells": {lang: cell_record(cell) for lang, cell in cells.items()}}

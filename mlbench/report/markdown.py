@@ -1,12 +1,27 @@
 """The report as Markdown: a value table and a gap table per (task, metric), ready to
-paste into a paper's draft or an issue."""
+paste into a paper's draft or an issue.
+
+A gap table has two rows per model: the gap with its unadjusted 95% CI, then the
+Holm-adjusted p with its stars, each row labelled, and a note saying that the two can
+disagree (``cells.gaps_note``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from mlbench.report.build import ReportTable
-from mlbench.report.cells import LEGEND, gap_text, gaps_heading, value_text
+from mlbench.report.cells import (
+    GAP_ROW,
+    LEGEND,
+    P_ROW,
+    cell_notes,
+    gap_text,
+    gaps_heading,
+    gaps_note,
+    lang_label,
+    p_cell,
+    value_text,
+)
 
 
 def _escape(text: str) -> str:
@@ -24,6 +39,14 @@ def _value(table: ReportTable, model: str, lang: str) -> str:
     return f"{value_text(table.metric, cell)} (n={cell.n})" if cell else "n/a"
 
 
+def _gap_rows(table: ReportTable, model: str, others: list[str]) -> list[list[str]]:
+    gaps = [table.gap(model, lang) for lang in others]
+    return [
+        [model, GAP_ROW, *(gap_text(table.metric, gap) for gap in gaps)],
+        ["", P_ROW, *(p_cell(gap) for gap in gaps)],
+    ]
+
+
 def to_markdown(
     tables: list[ReportTable], notes: list[str], ref_lang: str, plots: Mapping[str, list[str]] | None = None
 ) -> str:
@@ -38,16 +61,18 @@ def to_markdown(
         lines += [f"### {table.metric}", ""]
         models = list(table.rows)
         lines += _table(
-            ["model", *table.langs],
+            ["model", *map(lang_label, table.langs)],
             [[model, *(_value(table, model, lang) for lang in table.langs)] for model in models],
         )
         lines.append("")
+        for note in cell_notes(table):
+            lines += [note, ""]
         others = [lang for lang in table.langs if lang != ref_lang]
         if table.per_question and others:
             lines += [f"{gaps_heading(table)}:", ""]
-            rows = [[model, *(gap_text(table.metric, table.gap(model, lang)) for lang in others)] for model in models]
-            lines += _table(["model", *others], rows)
-            lines.append("")
+            rows = [row for model in models for row in _gap_rows(table, model, others)]
+            lines += _table(["model", "", *map(lang_label, others)], rows)
+            lines += ["", gaps_note(table), ""]
         elif not table.per_question:
             lines += ["No per-question values (a pooled metric): no gaps tested.", ""]
         for image in (plots or {}).get(table.title, []):

@@ -4,19 +4,118 @@ chart with CI whiskers, for each headline metric.
 Colour-blind safe: the Okabe–Ito palette for models, cividis for the heatmap (readable
 in greyscale too). Figures widen with the number of languages so that 23 language codes
 stay legible. matplotlib comes through ``heatmaps.pyplot()``, only when a figure is drawn.
+
+Scales say what they span. A share or rate (mc1, refusal, wrong_language, accuracy, F1,
+AUC, …: ``is_share``) is drawn on a fixed 0–1 colour scale and a 0–1 value axis, so that
+0.10–0.25 looks like the small spread it is and two figures compare by eye; any other
+metric's colour scale spans the figure's own min–max, and its colourbar says so. A value
+axis never goes below 0 for data that cannot.
+
+Languages whose language the surface check cannot judge (no reliable detector:
+``langid.UNRELIABLE``, e.g. bal, hil, pap, rn) have no wrong-language check, so their
+``surface_issue`` (and CaLMQA's ``overall``, which multiplies it in) counts repetition
+only: their bars and cells are hatched and captioned "language not judged" instead of
+passing for clean answers.
 """
 
 from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 
 from mlbench.heatmaps import pyplot
+from mlbench.metric_names import base_name
+from mlbench.metrics.judged import CORRECTNESS_METRICS, YES_NO_METRICS
+from mlbench.metrics.langid import UNRELIABLE
+from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import digits, stars
+from mlbench.verifiability import VERIFY_METRICS
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 DPI = 110
+HATCH = "///"
+
+# Metrics whose every value is a share, rate or probability in [0, 1] (base names).
+SHARE_METRICS = frozenset(
+    {
+        "mc1",
+        "mc2",
+        "mc3",
+        "bleu_acc",
+        "refusal",
+        "factuality",
+        "overall",
+        "overall_without_factuality",
+        "truthful_informative",
+        "relevant",
+        "claims_supported",
+        *YES_NO_METRICS.values(),
+        *CORRECTNESS_METRICS.values(),
+        *SURFACE_METRICS,
+        *VERIFY_METRICS,
+    }
+)
+# Metrics that include the check of the answer's language: where that language cannot be
+# judged, a wrong-language answer counts as clean in them.
+LANGUAGE_CHECKED = frozenset({"wrong_language", "surface_issue", "overall", "overall_without_factuality"})
+
+
+def is_share(metric: str) -> bool:
+    """True for a share, rate or probability (``mc1``, ``refusal@adversarial``,
+    ``marker_apology``, ``verify_auc@0``): drawn on a fixed 0–1 scale."""
+    return base_name(metric) in SHARE_METRICS
+
+
+@dataclass(frozen=True)
+class Scale:
+    low: float
+    high: float
+    label: str  # what the colourbar or axis says the scale is
+
+
+def colour_scale(metric: str, values: list[float]) -> Scale:
+    """The heatmap's colour limits: 0–1 for a share (widened only if a value falls
+    outside, which a share should not), else the data's min–max, stated in the label."""
+    finite = [v for v in values if math.isfinite(v)]
+    if is_share(metric):
+        low, high = min([0.0, *finite]), max([1.0, *finite])
+        return Scale(low, high, f"{metric} (share; fixed colour scale {low:g}–{high:g})")
+    if not finite:
+        return Scale(0.0, 1.0, f"{metric} (no values)")
+    low, high = min(finite), max(finite)
+    if low == high:  # one value: a flat scale would divide by zero
+        low, high = low - 0.5, high + 0.5
+    return Scale(low, high, f"{metric} (colours span this figure's range {min(finite):.3g}–{max(finite):.3g})")
+
+
+def value_axis(metric: str, lows: list[float], highs: list[float]) -> tuple[float, float] | None:
+    """The bar chart's y limits from the bars' lower and upper ends (whiskers included):
+    0 to max(1, top) for a share; from 0 for other non-negative data (1 when all zero);
+    None (matplotlib's choice) for data that go below 0."""
+    lows, highs = [v for v in lows if math.isfinite(v)], [v for v in highs if math.isfinite(v)]
+    top = max(highs, default=0.0)
+    if is_share(metric):
+        return 0.0, (top * 1.05 if top > 1.0 else 1.0)
+    if min(lows, default=0.0) < 0.0:
+        return None
+    return 0.0, top * 1.08 if top > 0.0 else 1.0
+
+
+def not_judged(table: ReportTable) -> list[str]:
+    """The table's languages whose answers' language cannot be judged, where the metric
+    depends on that check; empty otherwise."""
+    if base_name(table.metric) not in LANGUAGE_CHECKED:
+        return []
+    return [lang for lang in table.langs if lang in UNRELIABLE]
+
+
+def not_judged_caption(langs: list[str]) -> str:
+    return (
+        f"Hatched ({', '.join(langs)}): language not judged — no reliable language detector, so "
+        "wrong-language answers are not counted there; not evidence of clean answers."
+    )
 
 
 def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
@@ -29,13 +128,20 @@ def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
 def bar_chart(table: ReportTable) -> bytes:
     """One group of bars per language, one bar per model, whiskers from the 95% CI; a
     star over a bar whose gap to the reference language is significant."""
+    return _png(bar_figure(table))
+
+
+def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
+    """``bar_chart``'s matplotlib figure (the tests read its axes)."""
     plt = pyplot()
     models = list(table.rows)
     langs = table.langs
+    unjudged = set(not_judged(table))
     width = 0.8 / max(1, len(models))
     fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(langs) * max(1, len(models)) + 2.0), 4.2))
+    ends_low, ends_high = [], []
     for m, model in enumerate(models):
-        xs, heights, low, high, marks = [], [], [], [], []
+        xs, heights, low, high, marks, hatches = [], [], [], [], [], []
         for i, lang in enumerate(langs):
             cell = table.rows[model].get(lang)
             if cell is None or math.isnan(cell.value.value):
@@ -46,24 +152,49 @@ def bar_chart(table: ReportTable) -> bytes:
             low.append(max(0.0, v.value - v.ci_low))
             high.append(max(0.0, v.ci_high - v.value))
             marks.append(stars(cell.gap.p_holm) if cell.gap else "")
+            hatches.append(HATCH if lang in unjudged else "")
+        ends_low += [h - d for h, d in zip(heights, low)] + heights
+        ends_high += [h + u for h, u in zip(heights, high)] + heights
         colour = OKABE_ITO[m % len(OKABE_ITO)]
-        ax.bar(xs, heights, width * 0.95, yerr=[low, high], capsize=2, color=colour, label=model, ecolor="#333333")
+        bars = ax.bar(
+            xs, heights, width * 0.95, yerr=[low, high], capsize=2, color=colour, label=model, ecolor="#333333"
+        )
+        for bar, hatch in zip(bars, hatches):
+            if hatch:
+                bar.set_hatch(hatch)
+                bar.set_edgecolor("#333333")
         for x, h, up, mark in zip(xs, heights, high, marks):
             if mark:
                 ax.text(x, h + up, mark, ha="center", va="bottom", fontsize=8)
+    limits = value_axis(table.metric, ends_low, ends_high)
+    if limits is not None:
+        ax.set_ylim(*limits)
+    for lang in unjudged:
+        # Above the axis' floor, where a bar of 0 would otherwise look like a clean answer.
+        ax.text(
+            langs.index(lang), ax.get_ylim()[1] * 0.98, "not judged", rotation=90, ha="center", va="top", fontsize=7
+        )
     ax.set_xticks(range(len(langs)), langs, fontsize=9)
     ax.set_xlim(-0.6, len(langs) - 0.4)
-    ax.set_ylabel(table.metric)
+    ax.set_ylabel(f"{table.metric} (share, 0–1)" if is_share(table.metric) else table.metric)
     ax.set_title(f"{table.title} by language (95% CI; * gap vs {table.ref_lang} after Holm)", fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
     if len(models) > 1:
         ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return _png(fig)
+    if unjudged:
+        fig.text(0.01, -0.02, not_judged_caption(sorted(unjudged, key=langs.index)), fontsize=8, va="top", wrap=True)
+    return fig
 
 
 def heatmap(table: ReportTable) -> bytes:
     """Models × languages, each cell the value (and the gap's stars)."""
+    return _png(heatmap_figure(table))
+
+
+def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
+    """``heatmap``'s matplotlib figure (the tests read its image and colourbar)."""
     import numpy as np
+    from matplotlib.patches import Rectangle
 
     plt = pyplot()
     models = list(table.rows)
@@ -73,20 +204,27 @@ def heatmap(table: ReportTable) -> bytes:
             cell = table.rows[model].get(lang)
             if cell is not None:
                 grid[i, j] = cell.value.value
+    scale = colour_scale(table.metric, grid[np.isfinite(grid)].tolist())
     fig, ax = plt.subplots(figsize=(0.62 * len(table.langs) + 3.0, 0.45 * len(models) + 1.6))
-    image = ax.imshow(grid, cmap="cividis", aspect="auto")
+    image = ax.imshow(grid, cmap="cividis", aspect="auto", vmin=scale.low, vmax=scale.high)
     ax.set_xticks(range(len(table.langs)), table.langs, fontsize=9)
     ax.set_yticks(range(len(models)), models, fontsize=9)
-    finite = grid[np.isfinite(grid)]
-    middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
+    middle = (scale.low + scale.high) / 2  # cividis is dark below the middle of its scale
     d = min(digits(table.metric), 2)
+    unjudged = not_judged(table)
     for i, model in enumerate(models):
         for j, lang in enumerate(table.langs):
+            if lang in unjudged:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch=HATCH, edgecolor="#bbbbbb", lw=0))
             if np.isfinite(grid[i, j]):
                 cell = table.rows[model][lang]
                 mark = stars(cell.gap.p_holm) if cell.gap else ""
                 colour = "white" if grid[i, j] < middle else "black"
                 ax.text(j, i, f"{grid[i, j]:.{d}f}{mark}", ha="center", va="center", fontsize=7, color=colour)
-    fig.colorbar(image, ax=ax, label=table.metric, shrink=0.9)
+            elif lang in table.rows[model]:  # a value that could not be computed: say so, not blank
+                ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="#555555")
+    fig.colorbar(image, ax=ax, label=scale.label, shrink=0.9)
     ax.set_title(f"{table.title}: model × language", fontsize=10)
-    return _png(fig)
+    if unjudged:
+        fig.text(0.01, -0.02, not_judged_caption(unjudged), fontsize=8, va="top", wrap=True)
+    return fig

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -28,8 +29,14 @@ def draw_figures(tables: list[ReportTable]) -> dict[str, dict[str, bytes]]:
     return {
         t.title: {figure_name(t, "heatmap"): heatmap(t), figure_name(t, "bars"): bar_chart(t)}
         for t in tables
-        if t.headline and t.rows
+        if t.headline and _has_values(t)
     }
+
+
+def _has_values(table: ReportTable) -> bool:
+    """Some cell has a value: a table of n/a cells only (an AUC that no language could
+    compute) has nothing to draw."""
+    return any(not math.isnan(cell.value.value) for cells in table.rows.values() for cell in cells.values())
 
 
 def write_report(

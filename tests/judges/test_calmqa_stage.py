@@ -118,7 +118,7 @@ def test_the_run_applies_the_surface_checks(calmqa_run):
     assert results["fj"]["groups"]["agnostic"]["n-samples"] == 1
     assert results["fj"]["groups"]["agnostic"]["surface_issue"]["value"] == 1.0
     table = (calmqa_run / "table.md").read_text(encoding="utf-8")
-    assert "## Surface issues of the generated answers" in table and "| fj† | 2 | 0 | 50.0 [" in table
+    assert "## Surface issues of the generated answers" in table and "| fj† | 2 | 0 | 0.500 [" in table
     assert "## By language and kind" in table and "| en | specific | 1 |" in table
     assert "† low-resource language" in table
 

@@ -57,7 +57,7 @@ def test_verdicts_are_added_and_tables_rebuilt(run_dir):
     assert after["results"]["en"]["truthful"]["value"] == 0.25
     assert after["config"]["judges"]["truth"]["scoring"] == "logprob"
     assert after["config"]["judges"]["truth"]["chat"] is False  # the scripted judge has no template
-    assert "| truthful | 0.2500 [" in (run_dir / "table.md").read_text()
+    assert "| truthful | 0.250 [" in (run_dir / "table.md").read_text()
     assert backend.closed
     # Never regenerates: 4 samples × 2 languages × 8 spellings, no generation at all.
     assert len(backend.loglikelihood_requests) == 64 and not backend.generation_requests

@@ -18,8 +18,11 @@ def test_report_prints_tables_and_writes_every_file(two_models, tmp_path):
     out = tmp_path / "out"
     result = report(two_models, "--format", "md,csv,latex,html,json", "--plots", "--out", out)
     assert result.exit_code == 0, result.output
-    assert "mlbench report · truthfulqa_multi" in result.output and "org/gap-model" in result.output
+    assert "truthfulqa_multi · org/gap-model" in result.output and "truthfulqa_multi · org/flat-model" in result.output
     assert "***" in result.output  # the Basque gap, marked in the terminal too
+    # Languages go down the rows: the tables and their caption fit 80 columns.
+    narrow = runner.invoke(app, ["report", str(two_models)], env={"COLUMNS": "80"})
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 80
     assert f"wrote 9 file(s) to {out}" in result.output
     assert {p.name for p in out.iterdir()} == {
         "report.md",
@@ -52,7 +55,7 @@ def test_another_reference_language(two_models, tmp_path):
     assert result.exit_code == 0, result.output
     table = json.loads((tmp_path / "report.json").read_text())["tables"][0]
     assert table["langs"][0] == "eu"
-    assert table["rows"][1]["cells"]["en"]["significant"] is True  # en vs eu for gap-model
+    assert table["rows"][1]["cells"]["en"]["significant_holm"] is True  # en vs eu for gap-model
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,8 @@ from mlbench.report import make_report, write_report
 from .synthetic_runs import LANGS, write_run
 
 FORMATS = ["md", "csv", "latex", "html", "json"]
+# The column headers of LANGS: † marks the low-resource languages (Galician, Basque).
+LABELS = ["en", "es", "ca", "gl†", "eu†"]
 
 
 def write_all(root, out, ref_lang=None):
@@ -67,7 +69,10 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
     mc1 = next(t for t in data["tables"] if t["metric"] == "mc1")
     assert [row["model"] for row in mc1["rows"]] == models
     eu = mc1["rows"][1]["cells"]["eu"]
-    assert eu["significant"] is True and eu["test"] == "mcnemar" and eu["n"] == 200
+    assert eu["significant_holm"] is True and eu["test"] == "mcnemar" and eu["n"] == 200
+    assert eu["gap_ci95_unadjusted_low"] < eu["gap"] < eu["gap_ci95_unadjusted_high"] < 0
+    assert "not adjusted for multiplicity" in data["fields"]["gap_ci95_unadjusted_low, gap_ci95_unadjusted_high"]
+    assert mc1["low_resource"] == ["gl", "eu"]
     assert "gap" not in mc1["rows"][1]["cells"]["en"]
     assert {r["model"] for r in data["runs"]} == set(models)
 
@@ -75,22 +80,30 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
     rows = list(csv.DictReader(io.StringIO((out / "report.csv").read_text())))
     assert len(rows) == 3 * 2 * 5
     row = next(r for r in rows if (r["metric"], r["model"], r["lang"]) == ("mc1", "org/gap-model", "eu"))
-    assert float(row["value"]) == eu["value"] and float(row["p_holm"]) == eu["p_holm"]
-    assert row["significant"] == "True" and row["paired"] == "True"
+    # CSV numbers to 6 significant digits; JSON has full precision.
+    assert float(row["value"]) == float(f"{eu['value']:.6g}") and float(row["p_holm"]) == float(f"{eu['p_holm']:.6g}")
+    assert row["significant_holm"] == "True" and row["paired"] == "True"
     assert next(r for r in rows if r["lang"] == "en")["gap"] == ""
+    numbers = [r[c] for r in rows for c in ("value", "ci_low", "ci_high", "gap", "p", "p_holm") if r[c]]
+    assert all(len(text.lstrip("-").replace(".", "").split("e")[0].lstrip("0")) <= 6 for text in numbers)
 
     # Markdown: a value table and a gap table per metric, every row complete.
     md = (out / "report.md").read_text()
     md_tables = re.findall(r"((?:^\|.*\|\n)+)", md, flags=re.M)
     assert len(md_tables) == 2 * len(gap_tables)
-    for block in md_tables:
+    for i, block in enumerate(md_tables):
         lines = block.strip().splitlines()
         widths = {line.count("|") for line in lines}
-        assert len(widths) == 1 and len(lines) == 2 + len(models)
+        # A value table: a row per model; a gap table: the gap row and the p row of each.
+        assert len(widths) == 1 and len(lines) == 2 + len(models) * (1 if i % 2 == 0 else 2)
+    assert md_tables[0].startswith("| model | en | es | ca | gl† | eu† |") and "† low-resource language" in md
     assert "| org/gap-model |" in md and "(n=200)" in md
     assert "Gap vs en (McNemar):" in md and "Gap vs en (Wilcoxon signed-rank):" in md
-    eu_gap = md_tables[1].strip().splitlines()[-1].split("|")[-2]
-    assert eu_gap.strip().endswith("***") and eu_gap.strip().startswith("−")
+    gap_row, p_row = ([c.strip() for c in line.split("|")[1:-1]] for line in md_tables[1].strip().splitlines()[-2:])
+    assert gap_row[:2] == ["org/gap-model", "gap [95% CI, unadjusted]"] and p_row[:2] == ["", "p (Holm)"]
+    assert gap_row[-1].startswith("−") and "*" not in gap_row[-1]  # the star is the p's
+    assert p_row[-1] == "<0.001 ***"
+    assert md.count("so they can disagree") == len(gap_tables)
     assert "![truthfulqa_multi · mc1](plots/truthfulqa_multi__mc1__bars.png)" in md
 
     # LaTeX: a table per metric, as many cells in each row as columns, escaped names.
@@ -100,8 +113,10 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
     for body in re.findall(r"\\midrule\n(.*?)\\bottomrule", tex, flags=re.S):
         for line in body.splitlines():
             if line.endswith(r"\\") and not line.startswith((r"\multicolumn", r"\midrule")):
-                assert line.count(" & ") == len(LANGS), line
-    assert "$^{***}$" in tex
+                assert line.count(" & ") == len(LANGS) + 1, line
+    assert r"$<$0.001$^{***}$" in tex and r"gl$^{\dagger}$" in tex
+    assert tex.count("not adjusted for multiplicity") == 2 * len(gap_tables)  # the heading and the caption
+    assert "−" not in tex  # U+2212 is not in pdflatex's default fonts
 
     # HTML: the tables, the figures embedded as PNG data, no script, nothing fetched.
     html = (out / "report.html").read_text()
@@ -110,9 +125,12 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
     assert reader.scripts == 0 and "http://" not in html and "https://" not in html
     assert len(reader.tables) == 2 * len(gap_tables)
     values = reader.tables[0]
-    assert values[0] == ["model", *LANGS] and [r[0] for r in values[1:]] == models
+    assert values[0] == ["model", *LABELS] and [r[0] for r in values[1:]] == models
     gaps = reader.tables[1]
-    assert gaps[0] == ["model", *LANGS[1:]] and "***" in gaps[2][-1]
+    assert gaps[0] == ["model", "", *LABELS[1:]]
+    assert gaps[3][:2] == ["org/gap-model", "gap [95% CI, unadjusted]"] and "*" not in gaps[3][-1]
+    assert gaps[4][1:] == ["p (Holm)", "1.000", "1.000", "1.000", "<0.001 ***"]
+    assert "not adjusted for multiplicity" in html and "so they can disagree" in html
     assert 'class="significant"' in html and "<details>" in html
     # Heatmap and bars for the headline metrics present (mc1, mc2; not bleu_max).
     assert len(reader.images) == 2 * 2

@@ -1,0 +1,79 @@
+"""`--help` reads at 80 columns: options grouped by concern, no names cut short, and each
+command's help says what its own --seed seeds."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+PANELS = (
+    "Model",
+    "Data",
+    "Prompts and generation",
+    "Judges",
+    "Output and run control",
+    "CaLMQA",
+    "XLingHealth",
+    "MSQAD",
+    "Engine (vLLM)",
+    "Server (--backend openai)",
+)
+
+
+def help_text(*command: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "mlbench", *command, "--help"],
+        env={**os.environ, "COLUMNS": "80", "TERM": "dumb", "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def option_help(text: str, option: str) -> str:
+    """The help of ``option`` (its row and the rows wrapped under it) in a panel."""
+    rows = text.splitlines()
+    start = next(i for i, row in enumerate(rows) if re.search(rf"│\s+(\*\s+)?{re.escape(option)}\s", row))
+    block = [rows[start]]
+    for row in rows[start + 1 :]:
+        if re.match(r"│\s+(\*\s+)?--", row) or not row.startswith("│"):
+            break
+        block.append(row)
+    return " ".join(" ".join(row.strip("│ ").split()) for row in block)
+
+
+@pytest.fixture(scope="module")
+def run_help() -> str:
+    return help_text("run")
+
+
+def test_run_help_fits_80_columns_in_panels_per_concern(run_help):
+    lines = run_help.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert "…" not in run_help  # no option name or default cut short
+    titles = [m.group(1) for m in re.finditer(r"╭─ (.+?) ─", run_help)]
+    assert titles == ["Options", *PANELS]
+    assert len(lines) < 230, len(lines)  # 287 lines before the panels and metavars
+    # The switches list their "on" name only; their --no-… names still work (hidden).
+    assert "--no-chat-template" not in run_help and "--no-judge-chat-template:" in run_help
+
+
+def test_each_seed_says_what_it_seeds(run_help):
+    assert "--limit subset" in option_help(run_help, "--seed")
+    for command in ("judge", "agree", "surface"):
+        seed = option_help(help_text(command), "--seed")
+        assert "--limit" not in seed, (command, seed)
+    assert "judge model" in option_help(help_text("judge"), "--seed")
+    assert "bootstrap" in option_help(help_text("agree"), "--seed")
+
+
+def test_report_help_has_no_space_before_a_period():
+    text = help_text("report")
+    assert not re.search(r"\w \.", text), text
+    assert "(default: en)" in option_help(text, "--ref-lang")
+    assert "(default: RESULTS_DIR/report)" in option_help(text, "--out")
