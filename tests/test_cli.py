@@ -75,8 +75,10 @@ def test_report_collects_every_run(finished_run):
     out, _ = finished_run
     result = runner.invoke(app, ["report", str(out)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    for text in ("truthfulqa_multi", "veritasqa", "mc3", "bleu_acc", "en", "es"):
+    for text in ("truthfulqa_multi", "veritasqa", "mc1", "bleu_acc", "en", "es"):
         assert text in result.output
+    chosen = runner.invoke(app, ["report", str(out), "--metric", "mc3"], env={"COLUMNS": "200"})
+    assert chosen.exit_code == 0 and "mc3" in chosen.output  # any metric, when asked for
 
 
 def test_a_run_saves_each_questions_values_for_the_report(finished_run, tiny_model):

@@ -84,6 +84,6 @@ def test_judge_stage_judges_every_run_under_out_then_reports(tiny_model, tmp_pat
         JUDGE_ARGS=f"--judge {tiny_model} --judge-kind truth --judge-backend hf --no-cache",
     )  # fmt: skip
     assert judged.returncode == 0, judged.stderr
-    assert "--resume" in judged.stdout and "truthful" in judged.stdout  # the report's table
+    assert "--resume" in judged.stdout and "veritasqa · tiny" in judged.stdout  # the report's table
     results = json.loads((out / tiny_model.name / "veritasqa" / "results.json").read_text())
     assert "truthful" in results["results"]["en"]
