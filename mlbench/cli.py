@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -119,6 +119,7 @@ def run(
     base_url: opt.BaseUrlOpt = None,
     api_key_env: opt.ApiKeyEnvOpt = None,
     max_concurrency: opt.MaxConcurrencyOpt = 8,
+    request_timeout: opt.RequestTimeoutOpt = 120.0,
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
     parameters = dict(locals())
@@ -203,15 +204,23 @@ def run(
             chunk_size=chunk_size,
             search=search_client(search_url, search_api_key_env, search_results),
         )
+    from mlbench.run_failures import SamplesFailed
+
     observer = RichObserver(wide_console(), quiet=quiet)
+    failed = None
     try:
-        results = run_pipeline(config, observer, backend_factory=checked_backend(config))
+        try:
+            results = run_pipeline(config, observer, backend_factory=checked_backend(config))
+        except SamplesFailed as error:  # written like any run: judged and shown, then exit 1
+            failed, results = error, error.results
         if judge_config is not None:
             judge_after_run(config, judge_config, [r.task for r in results], observer)
     finally:
         observer.close()
     observer.print_summaries()  # once, after the judges: the numbers as they end up
     print(final_line(output, time.perf_counter() - started))
+    if failed is not None:
+        raise failed
 
 
 @app.command("judge")
@@ -240,6 +249,7 @@ def judge_command(
     base_url: opt.BaseUrlOpt = None,
     api_key_env: opt.ApiKeyEnvOpt = None,
     max_concurrency: opt.MaxConcurrencyOpt = 8,
+    request_timeout: opt.RequestTimeoutOpt = 120.0,
     tokenizer: opt.TokenizerOpt = None,
     search_url: opt.SearchUrlOpt = None,
     search_api_key_env: opt.SearchKeyEnvOpt = None,
@@ -426,9 +436,38 @@ def main() -> None:
     from mlbench.process_exit import end_process
 
     try:
-        app()
+        code = _invoke_app()
     except SystemExit as finished:
         code = finished.code
-    else:
-        code = 0
     end_process(code if isinstance(code, int) else 0 if code is None else 1)
+
+
+def _click_exceptions() -> Any:
+    """click's exception classes as typer raises them: newer typer vendors click."""
+    try:
+        from typer._click import exceptions
+    except ImportError:  # typer before it vendored click
+        from click import exceptions  # type: ignore[no-redef]
+    return exceptions
+
+
+def _invoke_app() -> Any:
+    """Run the app with click's own error display turned off, so that a bad option value
+    (``--limit 0``, ``--seed abc``) ends like every other bad input: one ``mlbench: error:``
+    line and exit 2, not a boxed usage message. ``--help``/``--version`` exit through
+    click's Exit, which non-standalone mode returns as the code."""
+    exceptions = _click_exceptions()
+    # click < 8.2 prints the help itself for a bare ``mlbench``; later ones raise this.
+    no_args = getattr(exceptions, "NoArgsIsHelpError", ())
+    try:
+        return app(standalone_mode=False)
+    except no_args as error:  # bare ``mlbench``: the help, as before
+        print(error.ctx.get_help())
+        return 2
+    except exceptions.ClickException as error:
+        message = " ".join(error.format_message().split())
+        print(f"mlbench: error: {message}", file=sys.stderr)
+        return 2 if isinstance(error, exceptions.UsageError) else error.exit_code
+    except exceptions.Abort:
+        print("mlbench: aborted", file=sys.stderr)
+        return 1

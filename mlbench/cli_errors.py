@@ -1,4 +1,5 @@
-"""How every command ends on bad input: one line on stderr and exit code 2."""
+"""How every command ends on bad input: one line on stderr and exit code 2 (and a run
+whose samples mostly failed: a line per such language and exit code 1)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any, TypeVar
 import typer
 
 from mlbench.errors import MlbenchError
+from mlbench.run_failures import EXIT_FAILED, SamplesFailed
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,6 +27,11 @@ def user_errors(command: F) -> F:
             message = " ".join(str(error).split())
             print(f"mlbench: error: {message}", file=sys.stderr)
             raise typer.Exit(2) from None
+        except SamplesFailed as failed:
+            # Not bad input: the run ran and wrote its results, but measured (mostly) nothing.
+            for line in failed.lines():
+                print(line, file=sys.stderr)
+            raise typer.Exit(EXIT_FAILED) from None
         except KeyboardInterrupt:
             print("mlbench: interrupted; rerun with --resume to continue", file=sys.stderr)
             raise typer.Exit(130) from None

@@ -207,6 +207,15 @@ ApiKeyEnvOpt = Annotated[
 MaxConcurrencyOpt = Annotated[
     int, typer.Option(min=1, metavar="N", help="Requests in flight at once.", rich_help_panel=SERVER)
 ]
+RequestTimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        min=0.001,
+        metavar="SECONDS",
+        help="Give up on a server request after this long (then retry it, up to 5 times).",
+        rich_help_panel=SERVER,
+    ),
+]
 
 TaskOpt = Annotated[
     str,

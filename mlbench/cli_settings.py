@@ -63,7 +63,7 @@ def cache_dir_path(cache_dir: Path | None, no_cache: bool) -> Path | None:
 MODEL_SETTINGS = (
     "dtype", "device", "batch_size", "trust_remote_code", "seed", "tensor_parallel_size", "data_parallel_size",
     "gpu_memory_utilization", "max_model_len", "enforce_eager", "quantization", "model_arg", "base_url",
-    "api_key_env", "max_concurrency", "tokenizer",
+    "api_key_env", "max_concurrency", "tokenizer", "request_timeout",
 )  # fmt: skip
 
 
@@ -104,6 +104,7 @@ def model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
         api_key_env=settings["api_key_env"],
         max_concurrency=settings["max_concurrency"],
         tokenizer=settings["tokenizer"],
+        request_timeout=settings["request_timeout"],
     )
 
 

@@ -252,6 +252,7 @@ def chained_judge_options(run: ModelOptions, judge: str, backend: str, base_url:
         base_url=base_url,
         api_key_env=run.api_key_env if base_url else None,
         max_concurrency=run.max_concurrency,
+        request_timeout=run.request_timeout,
     )
     if resolve_backend(options) != "vllm":
         return options

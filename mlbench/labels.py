@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
-from mlbench.jsonlines import json_objects
+from mlbench.jsonlines import allow_long_csv_fields, json_objects, read_text
 from mlbench.results import read_samples, samples_path, written_languages
 from mlbench.stats.agreement import Agreement, agreement
 
@@ -20,9 +20,13 @@ def read_label_table(path: Path) -> list[Row]:
     """Rows of a ``.csv`` (header line) or ``.jsonl`` (one object per line) file."""
     if not path.is_file():
         raise MlbenchError(f"no such label file: {path}")
-    text = path.read_text(encoding="utf-8-sig")
     if path.suffix.lower() == ".csv":
-        rows = list(csv.DictReader(text.splitlines()))
+        allow_long_csv_fields()
+        text = read_text(path, encoding="utf-8-sig")
+        try:
+            rows = list(csv.DictReader(text.splitlines()))
+        except csv.Error as error:
+            raise MlbenchError(f"{path}: not a readable CSV file ({error})") from None
         if rows and None in rows[0]:
             raise MlbenchError(f"{path}: a row has more cells than the header")
     elif path.suffix.lower() in (".jsonl", ".json"):
@@ -54,9 +58,28 @@ def judge_labels(run_dir: Path, kind: str) -> list[Row]:
     return rows
 
 
-def join_human(judged: list[Row], human: list[Row], column: str) -> tuple[list[Row], int]:
+def duplicate_keys(rows: list[Row]) -> list[str]:
+    """``id`` (``lang``) of every (id, lang) that more than one row labels, in file order."""
+    seen: set[tuple[str, str]] = set()
+    repeated: dict[tuple[str, str], None] = {}
+    for row in rows:
+        key = (str(row["id"]), str(row["lang"]))
+        if key in seen:
+            repeated[key] = None
+        seen.add(key)
+    return [f"{sample_id} ({lang})" for sample_id, lang in repeated]
+
+
+def join_human(
+    judged: list[Row], human: list[Row], column: str, source: str = "the human label file"
+) -> tuple[list[Row], int]:
     """Rows with ``human`` and ``judge`` labels for every human-labelled item of the run,
-    and how many human rows name an (id, lang) the run does not have."""
+    and how many human rows name an (id, lang) the run does not have. Two human rows for
+    one item are an error: each would be counted as a sample of its own, inflating n."""
+    repeated = duplicate_keys(human)
+    if repeated:
+        shown = ", ".join(repeated[:5]) + (f" and {len(repeated) - 5} more" if len(repeated) > 5 else "")
+        raise MlbenchError(f"{source}: more than one row for id {shown}; keep one label per (id, lang)")
     by_key = {(row["id"], row["lang"]): row["judge"] for row in judged}
     joined, unmatched = [], 0
     for row in human:
@@ -110,7 +133,7 @@ def human_label_rows(run_dir: Path, human_file: Path, kind: str, column: str | N
         raise MlbenchError(f"with --human, SOURCE is a run folder; {run_dir} is not a folder")
     human = read_label_table(human_file)
     require_columns(human, ["id", "lang"], str(human_file))
-    rows, unmatched = join_human(judge_labels(run_dir, kind), human, human_column(human, kind, column))
+    rows, unmatched = join_human(judge_labels(run_dir, kind), human, human_column(human, kind, column), str(human_file))
     if not rows:
         raise MlbenchError(f"no human label in {human_file} matches a sample (id, lang) of {run_dir}")
     return rows, f"{unmatched} of {len(human)}" if unmatched else ""

@@ -56,8 +56,12 @@ def seed_cache() -> Path:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(shipped_bpe())
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(shipped_bpe())
+        os.replace(tmp, path)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)  # a full disk leaves a partial file: not ours to leave behind
+        raise MlbenchError(f"could not write {path}: {error.strerror or error}") from None
     return path
 
 

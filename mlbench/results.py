@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import not_utf8, read_text
 from mlbench.schema import LanguageResult, MetricValue, RunResult, SampleResult
 from mlbench.tables import run_tables, to_markdown
 
@@ -43,7 +44,11 @@ def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = T
         with path.open("r+b") as handle:
             handle.truncate(complete_end)
     records: dict[str, dict[str, Any]] = {}
-    for line_no, line in enumerate(raw[:complete_end].decode("utf-8").splitlines(), start=1):
+    try:
+        text = raw[:complete_end].decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise not_utf8(path, error) from None
+    for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -70,8 +75,15 @@ def append_samples(path: Path, results: Iterable[SampleResult]) -> None:
 
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as error:
+        # A full disk (or quota) leaves a half-written temp file: remove it, so that the
+        # folder holds only the old complete file, and end with one line, not a traceback.
+        tmp.unlink(missing_ok=True)
+        reason = error.strerror or str(error)
+        raise MlbenchError(f"could not write {path}: {reason}; {path.name} is left as it was") from None
 
 
 def run_to_json(run: RunResult) -> dict[str, Any]:
@@ -123,10 +135,12 @@ def read_language(run_dir: Path, lang: str) -> dict[str, Any]:
     """``results_<lang>.json``: its ``config_hash``, ``config`` and ``result`` block."""
     path = language_path(run_dir, lang)
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
+        payload = json.loads(read_text(path))
         payload["config_hash"], payload["config"], payload["result"]  # noqa: B018 - a shape check
     except FileNotFoundError:
         raise MlbenchError(f"{path} not found: run the model on {lang} first") from None
+    except IsADirectoryError:
+        raise MlbenchError(f"{path} is a folder, not an mlbench language result") from None
     except (json.JSONDecodeError, KeyError, TypeError) as error:
         raise MlbenchError(f"{path}: not an mlbench language result ({error})") from None
     return payload
@@ -228,10 +242,19 @@ def find_runs(root: Path) -> list[tuple[Path, RunResult]]:
         raise MlbenchError(f"no such results folder: {root}")
     runs = []
     for path in sorted(root.rglob("results.json")):
+        if path.is_dir():
+            raise MlbenchError(f"{path} is a folder, not an mlbench results file: rename or move it")
         try:
-            runs.append((path, run_from_json(json.loads(path.read_text(encoding="utf-8")))))
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
-            raise MlbenchError(f"{path}: not an mlbench results file ({error})") from None
+            run = run_from_json(json.loads(path.read_text(encoding="utf-8")))
+            if not isinstance(run.model, str) or not isinstance(run.task, str):
+                raise TypeError("model and task must be strings")
+        # Any other shape (a list, "results" that is not an object, a count that is not a
+        # number) fails one of these while parsing: one line naming the file.
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise MlbenchError(f"{path}: not an mlbench results file ({type(error).__name__}: {error})") from None
+        except OSError as error:
+            raise MlbenchError(f"{path}: cannot be read ({error.strerror or error})") from None
+        runs.append((path, run))
     if not runs:
         raise MlbenchError(f"no results.json under {root}")
     return runs

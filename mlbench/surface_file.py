@@ -10,6 +10,7 @@ from typing import Any
 from mlbench.aggregation import aggregate
 from mlbench.errors import MlbenchError
 from mlbench.jsonlines import json_objects
+from mlbench.languages import LANGUAGES
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.schema import RunResult
 
@@ -24,11 +25,25 @@ def field_value(row: dict[str, Any], path: str) -> Any:
     return value
 
 
+def checked_lang(value: Any, where: str) -> str:
+    """``value`` if it is a language code mlbench knows, as written (lower case); else an
+    error naming ``where`` and the value. The surface checks look the code up in their
+    script and marker tables: an unknown one (``EN``, ``eng``, ``5``) would score every
+    answer as the wrong language instead of failing."""
+    if not isinstance(value, str) or value not in LANGUAGES:
+        raise MlbenchError(
+            f"{where}: language {value!r} is not a known lower-case ISO code (known: {', '.join(sorted(LANGUAGES))})"
+        )
+    return value
+
+
 def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str | None) -> list[dict[str, Any]]:
     """(id, lang, text) of every line; a line without the text or language is an error,
     never skipped. ``lang`` gives every row the same language when the file has none."""
     if not path.is_file():
         raise MlbenchError(f"no such file: {path}")
+    if lang is not None:
+        checked_lang(lang, "--lang")
     answers = []
     for position, (where, row) in enumerate(json_objects(path), start=1):
         try:
@@ -42,9 +57,10 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
         row_lang = lang
         if row_lang is None:
             try:
-                row_lang = str(field_value(row, lang_field or "lang"))
+                value = field_value(row, lang_field or "lang")
             except KeyError:
                 raise MlbenchError(f"{where}: no field {lang_field or 'lang'!r} (use --lang-field or --lang)") from None
+            row_lang = checked_lang(value, where)
         # Without an id, an answer is known by its place in the file.
         answers.append({"id": str(row.get("id", position)), "lang": row_lang, "text": text})
     if not answers:

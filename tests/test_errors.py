@@ -161,7 +161,8 @@ def test_vllm_with_a_missing_model_path(tmp_path):
     assert_one_line_error(result, "model path not found")
 
 
-def test_unreachable_server_fails_the_samples_not_the_run(tiny_model, tmp_path, monkeypatch):
+def test_unreachable_server_fails_the_samples_and_the_run(tiny_model, tmp_path, monkeypatch):
+    """Every sample failed: recorded (for --resume), and the run exits 1 saying so."""
     import mlbench.backends.openai as openai_backend
 
     # Nothing listens on port 9: every request fails after its retries (made instant here).
@@ -170,7 +171,8 @@ def test_unreachable_server_fails_the_samples_not_the_run(tiny_model, tmp_path, 
         tiny_model, tmp_path / "out", "--sample", "--task", "veritasqa", "--lang", "en", "--limit", "2",
         "--mode", "gen", "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1",
     )  # fmt: skip
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
+    assert "mlbench: error: veritasqa en: 2 of 2 samples failed (first: gen: connection failed" in result.stderr
     samples = [
         json.loads(line) for line in (tmp_path / "out" / tiny_model.name / "veritasqa" / "samples_en.jsonl").open()
     ]

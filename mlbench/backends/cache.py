@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
@@ -28,6 +30,26 @@ def _generation_from_json(data: dict[str, Any]) -> Generation:
     return Generation(**{**data, "alternatives": tuple(data.get("alternatives", ()))})
 
 
+def _open(path: Path) -> sqlite3.Connection:
+    # Several jobs of one cluster run may share the file: wait for locks, don't fail.
+    db = sqlite3.connect(path, timeout=120)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE IF NOT EXISTS requests (key TEXT PRIMARY KEY, value TEXT)")
+        db.commit()
+        db.execute("SELECT key FROM requests LIMIT 1").fetchall()
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def _corrupt(error: sqlite3.DatabaseError) -> bool:
+    """Damage (not a database, malformed image), as opposed to a lock or a full disk, which
+    OperationalError reports and which moving the file aside would not cure."""
+    return not isinstance(error, sqlite3.OperationalError)
+
+
 class CachedBackend:
     """Wraps ``inner``; answers from the cache and sends only the misses on."""
 
@@ -35,16 +57,46 @@ class CachedBackend:
         self.inner = inner
         self.name = inner.name
         self.fingerprint = inner.fingerprint
+        self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        # Several jobs of one cluster run may share the file: wait for locks, don't fail.
-        self._db = sqlite3.connect(path, timeout=120)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS requests (key TEXT PRIMARY KEY, value TEXT)")
-        self._db.commit()
+        try:
+            self._db = _open(path)
+        except sqlite3.DatabaseError as error:
+            if not _corrupt(error):
+                raise
+            self._db = self._start_afresh(error)
         self.hits = 0
         self.misses = 0
 
+    def _start_afresh(self, error: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """A cache is only a cache: a damaged file (a job killed mid-write on a full disk,
+        a truncated copy) is moved aside, kept for a look, and the run goes on with an empty one."""
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):  # the journal belongs to the damaged file, not the new one
+            part = self.path.with_name(self.path.name + suffix)
+            if part.exists():
+                part.replace(aside.with_name(aside.name + suffix))
+        print(
+            f"mlbench: warning: the request cache {self.path} is damaged ({error}); moved it to {aside.name} "
+            "and started an empty one",
+            file=sys.stderr,
+        )
+        return _open(self.path)
+
     def _lookup(self, keys: list[str]) -> dict[str, str]:
+        try:
+            return self._select(keys)
+        except sqlite3.DatabaseError as error:
+            # Damage can hide in pages the open did not read.
+            if not _corrupt(error):
+                raise
+            self._db = self._start_afresh(error)
+            return {}
+
+    def _select(self, keys: list[str]) -> dict[str, str]:
         found: dict[str, str] = {}
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
@@ -52,6 +104,17 @@ class CachedBackend:
             rows = self._db.execute(f"SELECT key, value FROM requests WHERE key IN ({marks})", chunk)
             found.update(rows.fetchall())
         return found
+
+    def _store(self, rows: list[tuple[str, str]]) -> None:
+        try:
+            self._db.executemany("INSERT OR REPLACE INTO requests VALUES (?, ?)", rows)
+            self._db.commit()
+        except sqlite3.DatabaseError as error:
+            if not _corrupt(error):
+                raise
+            self._db = self._start_afresh(error)
+            self._db.executemany("INSERT OR REPLACE INTO requests VALUES (?, ?)", rows)
+            self._db.commit()
 
     def _through(
         self, kind: str, requests: list[Any], compute: Any, decode: Any, progress: ProgressCallback | None
@@ -72,8 +135,7 @@ class CachedBackend:
                 # A failure (API error, context overflow) is retried next time, not remembered.
                 if result.error is None:
                     rows.append((keys[i], json.dumps(asdict(result))))
-            self._db.executemany("INSERT OR REPLACE INTO requests VALUES (?, ?)", rows)
-            self._db.commit()
+            self._store(rows)
         return [results[i] if i in results else decode(json.loads(cached[keys[i]])) for i in range(len(requests))]
 
     def loglikelihood(

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
@@ -53,7 +55,8 @@ class OpenAIBackend:
         seed: int = 0,
         max_retries: int = 5,
         backoff_s: float = 1.0,
-        timeout_s: float = 300.0,
+        timeout_s: float = 120.0,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
         import httpx
 
@@ -63,6 +66,10 @@ class OpenAIBackend:
         self.seed = seed
         self.max_retries = max_retries
         self.backoff_s = backoff_s
+        self.timeout_s = timeout_s
+        # Each retry is reported as it happens: a hanging server is otherwise silent for
+        # timeout × attempts.
+        self.warn = warn or _warn
         self.tokenizer_name = tokenizer or model
         self.trust_remote_code = trust_remote_code
         self._tokenizer: Any = None
@@ -109,9 +116,12 @@ class OpenAIBackend:
             else:
                 if response.status_code == 200:
                     try:
-                        return response.json()
+                        answer = response.json()
                     except ValueError:
                         raise RequestFailed(f"{url} answered 200 with a body that is not JSON") from None
+                    if not isinstance(answer, dict):
+                        raise RequestFailed(f"{url} answered 200 with JSON that is not an object")
+                    return answer
                 problem = f"HTTP {response.status_code}: {_error_message(response)}"
                 if response.status_code in FATAL_STATUS:
                     raise MlbenchError(f"{url}: {problem}")
@@ -121,14 +131,19 @@ class OpenAIBackend:
                     raise RequestFailed(problem)
                 retry_after = _retry_after(response)
                 if retry_after is not None and attempt < self.max_retries:
-                    self.stats["retries"] += 1
-                    time.sleep(min(retry_after, 60.0))
+                    self._retrying(url, problem, attempt, min(retry_after, 60.0))
                     continue
             if attempt < self.max_retries:
-                self.stats["retries"] += 1
                 # Exponential backoff with jitter, so many clients do not retry in step.
-                time.sleep(self.backoff_s * (2**attempt) * (0.5 + random.random()))
+                self._retrying(url, problem, attempt, self.backoff_s * (2**attempt) * (0.5 + random.random()))
         raise RequestFailed(f"{problem} (after {self.max_retries + 1} attempts)")
+
+    def _retrying(self, url: str, problem: str, attempt: int, wait_s: float) -> None:
+        self.stats["retries"] += 1
+        if problem == "timed out":
+            problem = f"timed out after {self.timeout_s:g} s (--request-timeout)"
+        self.warn(f"{url}: {problem}; retry {attempt + 1} of {self.max_retries} in {wait_s:.1f} s")
+        time.sleep(wait_s)
 
     def _map(self, work: Any, items: list[Any], progress: ProgressCallback | None) -> list[Any]:
         """``work(item)`` for every item, ``max_concurrency`` at a time, in item order."""
@@ -169,19 +184,23 @@ class OpenAIBackend:
         except (RequestFailed, UnsupportedByServer) as error:
             self.stats["failed"] += 1
             return Generation("", 0, "error", error=str(error))
-        choices = sorted(answer.get("choices") or [], key=lambda c: c.get("index", 0))
+        try:
+            choices, n_tokens = _completion_choices(answer)
+        except _BadShape as error:
+            # A proxy or a non-OpenAI server answering 200 with other JSON: this sample
+            # records the error (like a failed request); the run goes on.
+            self.stats["failed"] += 1
+            return Generation("", 0, "error", error=f"the server's answer is not a completion: {error}")
         if not choices:
             self.stats["failed"] += 1
             return Generation("", 0, "error", error="the server answered with no choices")
         texts = []
-        for choice in choices:
-            text = choice["message"].get("content") or "" if "message" in choice else choice.get("text") or ""
+        for text, finish_reason in choices:
             text, stopped = cut_at_stop(text, request.stop)
-            cut_by_length = not stopped and choice.get("finish_reason") == "length"
+            cut_by_length = not stopped and finish_reason == "length"
             texts.append((drop_partial_character(text) if cut_by_length else text, cut_by_length))
         first_text, cut_by_length = texts[0]
         reason = "length" if cut_by_length else "stop"
-        n_tokens = int((answer.get("usage") or {}).get("completion_tokens") or 0) // max(1, len(choices))
         return Generation(first_text, n_tokens, reason, alternatives=tuple(t for t, _ in texts[1:]))
 
     # -- log-likelihoods ---------------------------------------------------------------
@@ -224,6 +243,40 @@ class OpenAIBackend:
 
     def close(self) -> None:
         self._client.close()
+
+
+class _BadShape(Exception):
+    """A 200 answer whose JSON is not shaped like a completion."""
+
+
+def _completion_choices(answer: dict[str, Any]) -> tuple[list[tuple[str, Any]], int]:
+    """(text, finish_reason) of each choice in index order, and completion tokens per choice."""
+    choices = answer.get("choices")
+    if choices is None:
+        choices = []
+    if not isinstance(choices, list) or not all(isinstance(c, dict) for c in choices):
+        raise _BadShape(f"choices is {_short(choices)}, not a list of objects")
+    texts = []
+    for choice in sorted(choices, key=lambda c: c.get("index", 0) if isinstance(c.get("index", 0), int) else 0):
+        message = choice.get("message")
+        if "message" in choice and not isinstance(message, dict):
+            raise _BadShape(f"a choice's message is {_short(message)}, not an object")
+        text = (message.get("content") if isinstance(message, dict) else choice.get("text")) or ""
+        if not isinstance(text, str):
+            raise _BadShape(f"a choice's text is {_short(text)}, not a string")
+        texts.append((text, choice.get("finish_reason")))
+    usage = answer.get("usage") or {}
+    tokens = usage.get("completion_tokens") if isinstance(usage, dict) else None
+    n_tokens = tokens // max(1, len(texts)) if isinstance(tokens, int) else 0
+    return texts, n_tokens
+
+
+def _short(value: Any) -> str:
+    return repr(value)[:60]
+
+
+def _warn(message: str) -> None:
+    print(f"mlbench: warning: {message}", file=sys.stderr, flush=True)
 
 
 def _api_key(env_name: str | None) -> str | None:

@@ -38,6 +38,7 @@ class ModelOptions:
     api_key_env: str | None = None
     max_concurrency: int = 8
     tokenizer: str | None = None
+    request_timeout: float = 120.0  # seconds per server request, before it is retried
 
 
 def gpu_visible() -> bool:
@@ -122,6 +123,7 @@ def _single_backend(options: ModelOptions, backend: str) -> Backend:
         tokenizer=options.tokenizer,
         trust_remote_code=options.trust_remote_code,
         seed=options.seed,
+        timeout_s=options.request_timeout,
     )
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from mlbench import datastore
 from mlbench.errors import MlbenchError
-from mlbench.jsonlines import json_objects
+from mlbench.jsonlines import json_objects, read_text
 from mlbench.languages import LANGUAGES
 from mlbench.loaders.source import DataSource
 from mlbench.schema import Sample
@@ -37,14 +37,6 @@ from mlbench.schema import Sample
 HUB_ID = "shanearora/CaLMQA"
 KINDS = ("specific", "agnostic")
 
-# The hub's column → our field. (The local file keeps the release's own names.)
-HUB_COLUMNS = {
-    "language": "language",
-    "question_type": "kind",
-    "question": "question",
-    "question_english": "question_english",
-    "answer": "answer",
-}
 # The hub's ClassLabel names, in label order. Only a fallback: the labels are read from the
 # dataset's own features; these decode a column that arrives as plain integers (a snapshot
 # whose ClassLabel metadata was lost), and would be wrong if the hub reordered its labels.
@@ -82,17 +74,47 @@ def question_kind(value: str) -> str | None:
     return next((kind for kind in KINDS if kind in lowered), None)
 
 
+def _text_field(row: dict[str, Any], name: str, where: str, *, required: bool) -> str | None:
+    """``row[name]`` when it is a string (None when absent or null and not ``required``).
+    Anything else is an error: str() of a list would run its repr ("['...']") as text."""
+    value = row.get(name)
+    if value is None:
+        if required:
+            raise MlbenchError(f"{where}: missing field {name}")
+        return None
+    if not isinstance(value, str):
+        raise MlbenchError(f"{where}: {name} must be a string, not {type(value).__name__}")
+    return value
+
+
 def normalize_row(row: dict[str, Any], where: str) -> dict[str, Any]:
     """One question in either schema → our fields; a malformed row is an error."""
-    if "question_text" in row:  # the release's own layout (local file)
-        language, kind, question = row.get("file_language"), row.get("kind"), row.get("question_text")
-        references = [a.get("text", "") for a in row.get("human_answers") or [] if isinstance(a, dict)]
-        sample_id = row.get("name")
+    # The hub's rows are known by its column names; any other row is the release's layout,
+    # so a release row that lacks question_text is told so (not "unknown language None").
+    if "question_text" in row or not ("question" in row or "language" in row):
+        language = _text_field(row, "file_language", where, required=True)
+        kind = _text_field(row, "kind", where, required=True)
+        question = _text_field(row, "question_text", where, required=True)
+        answers = row.get("human_answers") or []
+        if not isinstance(answers, list) or not all(
+            isinstance(a, dict) and isinstance(a.get("text", ""), str) for a in answers
+        ):
+            # Never dropped silently: a reference the judge does not see changes its verdicts.
+            raise MlbenchError(f'{where}: human_answers must be a list of objects with a "text" string')
+        references = [a.get("text", "") for a in answers]
+        name = row.get("name")
+        if name is not None and not isinstance(name, (str, int)):
+            raise MlbenchError(f"{where}: name must be a string, not {type(name).__name__}")
+        sample_id = name
     else:  # the hub's columns
-        fields = {ours: row.get(theirs) for theirs, ours in HUB_COLUMNS.items()}
-        language, kind, question = fields["language"], fields["kind"], fields["question"]
-        references = [fields["answer"]] if fields["answer"] else []
+        language = _text_field(row, "language", where, required=True)
+        kind = _text_field(row, "question_type", where, required=True)
+        question = _text_field(row, "question", where, required=True)
+        answer = _text_field(row, "answer", where, required=False)
+        references = [answer] if answer else []
         sample_id = None
+    english_text = _text_field(row, "question_english", where, required=False)
+    category = _text_field(row, "category", where, required=False)
     code = language_code(str(language or ""))
     if code is None:
         raise MlbenchError(f"{where}: unknown language {language!r}")
@@ -101,7 +123,7 @@ def normalize_row(row: dict[str, Any], where: str) -> dict[str, Any]:
     normalized_kind = question_kind(str(kind or ""))
     if normalized_kind is None:
         raise MlbenchError(f"{where}: kind {kind!r} is neither culturally specific nor agnostic")
-    english = str(row.get("question_english") or "")
+    english = english_text or ""
     if not sample_id:
         # The hub has no ids: agnostic questions are translations of one English question,
         # so their id comes from it and is shared across languages, as the release's is.
@@ -113,7 +135,7 @@ def normalize_row(row: dict[str, Any], where: str) -> dict[str, Any]:
         "kind": normalized_kind,
         "question": question.strip(),
         "question_english": english,
-        "category": row.get("category") or "",
+        "category": category or "",
         "references": [r.strip() for r in references if isinstance(r, str) and r.strip()],
     }
 
@@ -207,8 +229,8 @@ def read_release_file(path: Path) -> list[dict[str, Any]]:
     if code is None:
         raise MlbenchError(f"{path}: unknown language {file_language!r} in the file name")
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = json.loads(read_text(path, encoding="utf-8-sig"))
+    except (OSError, json.JSONDecodeError) as error:
         raise MlbenchError(f"{path}: not a readable CaLMQA release file ({error})") from None
     entries = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(entries, list):

@@ -33,26 +33,34 @@ def _answers(value: object, where: str, name: str) -> tuple[str, ...]:
     raise MlbenchError(f"{where}: {name} must be a list of strings or a ';'-separated string")
 
 
+def _require_text(row: dict[str, object], names: tuple[str, ...], where: str) -> None:
+    # str() of a list or number would put its Python repr ("['a']") in the prompt.
+    for name in names:
+        if not isinstance(row[name], str):
+            raise MlbenchError(f"{where}: {name} must be a string, not {type(row[name]).__name__}")
+
+
 def load_jsonl(path: Path) -> JsonlData:
     if not path.is_file():
         raise MlbenchError(f"data file not found: {path}")
     data = JsonlData()
     for where, row in json_objects(path):
         require_fields(row, FIELDS, where)
-        lang = str(row["lang"])
+        _require_text(row, ("lang", "question", "best_answer"), where)
+        lang = row["lang"]
         if row.get("split") == "train":
             data.primers.setdefault(lang, []).append((row["question"].strip(), row["best_answer"].strip()))
             continue
         correct = _answers(row["correct_answers"], where, "correct_answers")
         incorrect = _answers(row["incorrect_answers"], where, "incorrect_answers")
-        if not str(row["question"]).strip() or not correct or not incorrect:
+        if not row["question"].strip() or not correct or not incorrect:
             raise MlbenchError(f"{where}: needs a question and at least one correct and incorrect answer")
         data.samples.setdefault(lang, []).append(
             Sample(
                 id=str(row["id"]),
                 lang=lang,
-                question=str(row["question"]).strip(),
-                best_answer=str(row["best_answer"]).strip(),
+                question=row["question"].strip(),
+                best_answer=row["best_answer"].strip(),
                 correct_answers=correct,
                 incorrect_answers=incorrect,
             )

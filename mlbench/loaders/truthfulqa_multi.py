@@ -14,6 +14,7 @@ from typing import Any
 
 from mlbench.datastore import source_folder
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import read_text
 from mlbench.loaders.source import (
     DataSource,
     read_hub_snapshot,
@@ -43,8 +44,20 @@ class TruthfulQASplit:
     primer: list[tuple[str, str]]  # (question, best answer) pairs of the train split
 
 
+def require_text(row: dict[str, Any], names: tuple[str, ...], where: str) -> None:
+    """Each field in ``names`` is a string: anything else would reach the prompt as its
+    Python repr, or fail later with a traceback."""
+    for name in names:
+        if not isinstance(row[name], str):
+            raise MlbenchError(f"{where}: {name} must be a string, not {type(row[name]).__name__}")
+
+
 def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
     require_fields(row, ROW_FIELDS, where)
+    require_text(row, ("question", "best_answer"), where)
+    for name in ("correct_answers", "incorrect_answers"):
+        if not isinstance(row[name], list) or not all(isinstance(v, str) for v in row[name]):
+            raise MlbenchError(f"{where}: {name} must be a list of strings")
     mc1, mc2 = row["mc1_targets"], row["mc2_targets"]
     for name, targets in (("mc1_targets", mc1), ("mc2_targets", mc2)):
         if not isinstance(targets, dict) or len(targets.get("choices", [])) != len(targets.get("labels", [None])):
@@ -69,7 +82,7 @@ def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
 
 def _read_json_array(path: Path) -> list[Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
     except json.JSONDecodeError as error:
         raise MlbenchError(f"{path}:{error.lineno}: invalid JSON ({error.msg})") from None
     if not isinstance(data, list):
@@ -90,6 +103,7 @@ def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str) -
     primer = []
     for i, row in enumerate(primer_rows):
         require_fields(row, ("question", "best_answer"), f"{where} train row {i + 1}")
+        require_text(row, ("question", "best_answer"), f"{where} train row {i + 1}")
         primer.append((row["question"], row["best_answer"]))
     return TruthfulQASplit(samples, primer)
 

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 from typing import Any
 
 from mlbench.datastore import source_folder
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import allow_long_csv_fields, check_no_nul, read_text
 from mlbench.loaders.source import DataSource, read_hub_snapshot, require_file
 from mlbench.schema import Sample
 
@@ -31,6 +33,8 @@ def split_answers(field: str) -> tuple[str, ...]:
 
 def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
     for key in ("id", "question", "best_answer", "correct_answers", "incorrect_answers"):
+        if row.get(key) is not None and not isinstance(row[key], str):
+            raise MlbenchError(f"{where}: {key} must be a string, not {type(row[key]).__name__}")
         if not (row.get(key) or "").strip():
             raise MlbenchError(f"{where}: empty or missing {key}")
     correct = split_answers(row["correct_answers"])
@@ -49,17 +53,25 @@ def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
 
 
 def _read_csv(path: Path, lang: str) -> list[Sample]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
+    # utf-8-sig: a spreadsheet's BOM would otherwise stick to the first header ("\ufeffid").
+    text = read_text(path, encoding="utf-8-sig")
+    check_no_nul(path, text)
+    allow_long_csv_fields()  # a long answer list is one field; csv's default cap is 131,072 chars
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    samples = []
+    try:
         missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
             raise MlbenchError(f"{path}: missing column(s) {', '.join(missing)}")
-        samples = []
         for row in reader:
             renamed = {CSV_COLUMNS.get(k, k): v for k, v in row.items() if k is not None}
             if None in row:  # more cells than headers: a broken quote or delimiter
                 raise MlbenchError(f"{path}:{reader.line_num}: more cells than columns")
+            if None in row.values():  # fewer: the file ends mid-row (truncated?)
+                raise MlbenchError(f"{path}:{reader.line_num}: fewer cells than columns (a truncated file?)")
             samples.append(row_to_sample(renamed, lang, f"{path}:{reader.line_num}"))
+    except csv.Error as error:
+        raise MlbenchError(f"{path}:{reader.line_num}: not readable as CSV ({error})") from None
     return samples
 
 

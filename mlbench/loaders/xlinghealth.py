@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import allow_long_csv_fields, check_no_nul, read_text
 from mlbench.schema import Sample
 
 SOURCE = "claws-lab/XLingEval (XLingHealth_Dataset)"
@@ -76,12 +78,22 @@ def _check_columns(path: Path, columns: set[str]) -> None:
 
 def _read_csv(path: Path) -> tuple[dict[str, str], ...]:
     try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle)
-            _check_columns(path, set(reader.fieldnames or ()))
-            return tuple(reader)
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise MlbenchError(f"cannot read {path}: {error}") from None
+        text = read_text(path)
+    except OSError as error:
+        raise MlbenchError(f"cannot read {path}: {error.strerror or error}") from None
+    check_no_nul(path, text)
+    allow_long_csv_fields()
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        _check_columns(path, set(reader.fieldnames or ()))
+        rows = []
+        for row in reader:
+            if None in row or None in row.values():  # a broken quote, or a file that ends mid-row
+                raise MlbenchError(f"{path}:{reader.line_num}: the row's cells do not match the columns (truncated?)")
+            rows.append(row)
+        return tuple(rows)
+    except csv.Error as error:
+        raise MlbenchError(f"{path}:{reader.line_num}: not readable as CSV ({error})") from None
 
 
 def cell_text(value: Any) -> str:

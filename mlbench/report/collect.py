@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.jsonlines import read_text
 from mlbench.report.questions import QuestionValues
 from mlbench.results import find_runs, language_path, read_samples, samples_path
 from mlbench.schema import LanguageResult, RunResult
@@ -70,6 +71,17 @@ def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()
         entry.configs[str(run_dir)] = run.config
         for lang, result in run.languages.items():
             values = _question_values(run_dir, lang, run.config_hash)
+            if values.ids and len(values.ids) != result.n:
+                # E.g. results_<lang>.json gone and samples_<lang>.jsonl cut short: its gaps
+                # would test other questions than the mean beside them. The mean and interval
+                # of results.json stand on their own, so only this language's gaps are left
+                # untested (refusing would lose every other run of the report).
+                notes.append(
+                    f"{label} · {run.task} · {lang} in {run_dir}: the per-question values hold "
+                    f"{len(values.ids)} questions but results.json counts n={result.n}; "
+                    f"{lang}'s gaps are left untested (rerun the language, or restore results_{lang}.json)"
+                )
+                values = QuestionValues([])
             candidate = LanguageEntry(result, values, run_dir, run.config_hash)
             kept = entry.languages.get(lang)
             if kept is not None:
@@ -104,10 +116,14 @@ def _written_at(entry: LanguageEntry) -> float:
 def _question_values(run_dir: Path, lang: str, config_hash: str) -> QuestionValues:
     path = language_path(run_dir, lang)
     if path.exists():
+        if path.is_dir():
+            raise MlbenchError(f"{path} is a folder, not an mlbench language result")
         try:
-            payload = json.loads(path.read_text(encoding="utf-8"))
+            payload = json.loads(read_text(path))
         except json.JSONDecodeError as error:
             raise MlbenchError(f"{path}: not an mlbench language result ({error.msg})") from None
+        if not isinstance(payload, dict):
+            raise MlbenchError(f"{path}: not an mlbench language result (a JSON {type(payload).__name__})")
         same_run = not config_hash or payload.get("config_hash") == config_hash
         if same_run and isinstance(payload.get("per_question"), dict):
             return _from_columns(path, payload["per_question"])

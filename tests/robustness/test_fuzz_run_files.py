@@ -1,0 +1,55 @@
+"""`mlbench report` and `mlbench judge` over a run folder whose files were damaged: every
+file of a finished run × six damages. Each must give exit 2 with one line (or, where the
+damaged file is one the command can do without, a clean result) — never a traceback, and
+the run's files are left as they were."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mlbench.cli import app
+from tests.report.synthetic_runs import planted_values, write_run
+
+DAMAGES = {
+    "truncated": lambda b: b[: len(b) // 2],
+    "non_utf8": lambda b: b[: len(b) // 3] + b"\xff\xfe" + b[len(b) // 3 :],
+    "nul": lambda b: b[: len(b) // 2] + b"\x00" + b[len(b) // 2 :],
+    "empty": lambda b: b"",
+    "wrong_shape": lambda b: json.dumps(["not", "a", "run"]).encode(),
+    "directory": None,  # the file replaced by a folder of the same name
+}
+FILES = ["results.json", "results_en.json", "results_es.json"]
+
+
+@pytest.fixture
+def run_root(tmp_path):
+    root = tmp_path / "results"
+    write_run(root, "org/model", "truthfulqa_multi", planted_values(1, gap_lang="es"))
+    return root
+
+
+def _snapshot(root):
+    return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+@pytest.mark.parametrize("name", FILES)
+def test_report_on_a_damaged_run(run_root, name, damage):
+    target = next(run_root.rglob(name))
+    if DAMAGES[damage] is None:
+        target.unlink()
+        target.mkdir()
+    else:
+        target.write_bytes(DAMAGES[damage](target.read_bytes()))
+    before = _snapshot(run_root)
+    result = CliRunner().invoke(app, ["report", str(run_root)])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    if result.exit_code != 0:
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("mlbench: error: "), result.stderr
+    assert _snapshot(run_root) == before  # report reads; it never rewrites a run
