@@ -28,7 +28,6 @@ from mlbench.results import (
     append_samples,
     language_path,
     merge_run,
-    model_slug,
     read_language,
     read_samples,
     rewrite_samples,
@@ -36,8 +35,10 @@ from mlbench.results import (
     write_language,
     written_languages,
 )
+from mlbench.run_checks import check_not_overwriting, check_size, check_writable, run_dir_of
 from mlbench.run_failures import LanguageFailures, SamplesFailed, language_failures, too_many
 from mlbench.run_lock import lock_languages
+from mlbench.sample_progress import SampleProgress
 from mlbench.schema import Generation, GenerationRequest, RunResult, Sample, SampleResult
 from mlbench.tasks import get_task
 from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions
@@ -48,7 +49,6 @@ Mode = str  # "all", or one of the task's modes (mc, gen; XLingHealth's correctn
 DEFAULT_CHUNK_SIZE = 32
 # Above this many generated texts a run asks for --yes first (XLingHealth consistency at
 # the paper's settings is 50 texts per question and language).
-CONFIRM_GENERATIONS = 10_000
 
 
 @dataclass(frozen=True)
@@ -144,64 +144,15 @@ def plan(
                 raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
             languages.append(PlannedLanguage(lang, data, samples))
         planned.append(PlannedTask(task, modes, languages))
-    _check_writable(config.output)
+    check_writable(config.output)
     if locks is not None:
         # Before the check for existing results: a run already writing them is the
         # reason to give, not "pass --resume", which would then write every sample twice.
         for item in planned:
             lock_languages(locks, run_dir_of(config, item.task.name), [p.lang for p in item.languages], warn)
     for item in planned:
-        _check_not_overwriting(config, item)
+        check_not_overwriting(config, item)
     return planned
-
-
-def run_dir_of(config: RunConfig, task_name: str) -> Path:
-    """Where a task's results go: OUTPUT/<model slug>/<task>."""
-    return config.output / model_slug(config.model.model) / task_name
-
-
-def _check_not_overwriting(config: RunConfig, item: PlannedTask) -> None:
-    """Refuse a run that would replace results already written for one of its languages,
-    unless it was asked to continue them (--resume) or replace them (--overwrite). Other
-    languages in the same folder are another job's (a Slurm array writes one language
-    each) and stay as they are."""
-    if config.resume or config.overwrite:
-        return
-    run_dir = run_dir_of(config, item.task.name)
-    if any(samples_path(run_dir, p.lang).exists() or language_path(run_dir, p.lang).exists() for p in item.languages):
-        raise MlbenchError(
-            f"{run_dir} already holds results: pass --resume to continue them or --overwrite to start again"
-        )
-
-
-def generation_count(config: RunConfig, planned: list[PlannedTask]) -> int:
-    """Texts the run will ask the model to write (every sample, done or not)."""
-    return sum(
-        item.task.generation_count(item.modes, lang.samples, lang.data, config.task_options)
-        for item in planned
-        for lang in item.languages
-    )
-
-
-def check_size(config: RunConfig, planned: list[PlannedTask], observer: RunObserver) -> None:
-    count = generation_count(config, planned)
-    if count:
-        observer.note(f"this run generates {count:,} texts")
-    if count > CONFIRM_GENERATIONS and not config.yes:
-        raise MlbenchError(
-            f"this run generates {count:,} texts (over {CONFIRM_GENERATIONS:,}); "
-            "pass --yes to go ahead, or fewer --samples/--temperatures or a --limit"
-        )
-
-
-def _check_writable(output: Path) -> None:
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-        probe = output / ".mlbench-write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as error:
-        raise MlbenchError(f"cannot write to output dir {output}: {error.strerror or error}") from None
 
 
 def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerprint: str) -> str:
@@ -285,54 +236,6 @@ def score_samples(
     for result in results:
         result.metrics.update(task.combined_metrics(result.to_json()))
     return results
-
-
-class SampleProgress:
-    """The requests a backend reports finished, as whole samples on a progress bar.
-
-    Backends report progress in requests (an MC question is one request per option, a
-    generated answer one request), and a chunk's requests go to the backend in one call
-    so that they batch well: a bar advanced once per chunk sat still for minutes. Each
-    mode counts as an equal share of every sample (an MC option costs far less than a
-    generated answer, so counting requests would rush through MC and stall on
-    generation), and the bar moves by one call per whole sample finished."""
-
-    def __init__(self, advance: Callable[[int], None], samples: int, modes: int) -> None:
-        self.advance, self.samples, self.modes = advance, samples, max(modes, 1)
-        self.work = 0.0  # finished share of the chunk, 0 to 1
-        self.shown = 0  # samples the bar has been advanced by
-
-    def mode(self, requests: int) -> Callable[[int], None]:
-        """The backend's progress callback for one mode's ``requests`` requests."""
-        if requests == 0:  # nothing to wait for: this mode's share is done
-            self.work += 1 / self.modes
-            self._show()
-            return lambda n: None
-        share = 1 / (self.modes * requests)
-
-        def finished(n: int) -> None:
-            self.work += n * share
-            self._show()
-
-        return finished
-
-    def _show(self) -> None:
-        # A little slack for float sums: 3 × (1/3) must count as the whole sample.
-        whole = min(self.samples, int(self.work * self.samples + 1e-9))
-        while self.shown < whole:
-            self.shown += 1
-            self.advance(1)
-
-    def finish(self) -> None:
-        """Every sample is scored: a backend that reports less (or nothing) is made up for."""
-        self.work = 1.0
-        self._show()
-
-    def undo(self) -> None:
-        """Take back what this chunk showed, before the chunk is scored again."""
-        if self.shown:
-            self.advance(-self.shown)
-        self.work, self.shown = 0.0, 0
 
 
 def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int], None] | None = None) -> list[Result]:
