@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from mlbench import cli_options as opt
+from mlbench import cli_options_tools as topt
 from mlbench.cli import app, wide_console
 from mlbench.cli_errors import user_errors
 from mlbench.cli_settings import (
@@ -25,14 +26,14 @@ from mlbench.errors import MlbenchError
 @user_errors
 def agree(
     source: Annotated[Path, typer.Argument(help="A CSV/JSONL of labels, or a run folder (with --human).")],
-    a: opt.ColumnAOpt = None,
-    b: opt.ColumnBOpt = None,
-    by: opt.ByOpt = None,
-    human: opt.HumanOpt = None,
-    kind: opt.KindOpt = "truth",
-    human_column: opt.HumanColumnOpt = None,
+    a: topt.ColumnAOpt = None,
+    b: topt.ColumnBOpt = None,
+    by: topt.ByOpt = None,
+    human: topt.HumanOpt = None,
+    kind: topt.KindOpt = "truth",
+    human_column: topt.HumanColumnOpt = None,
     seed: opt.BootstrapSeedOpt = 0,
-    output: opt.AgreeOutputOpt = None,
+    output: topt.AgreeOutputOpt = None,
 ) -> None:
     """Cohen's κ between two label columns, per group, with a 95% bootstrap interval."""
     from mlbench.console import agreement_table
@@ -101,15 +102,15 @@ def surface(
 @user_errors
 def report(
     results_dir: Path = typer.Argument(..., help="Folder searched for results.json files."),
-    task: opt.ReportTaskOpt = "",
-    model: opt.ReportModelOpt = "",
-    metric: opt.ReportMetricOpt = "",
-    ref_lang: opt.RefLangOpt = None,
-    fmt: opt.ReportFormatOpt = "",
-    out: opt.ReportOutOpt = None,
-    plots: opt.PlotsOpt = False,
-    resamples: opt.ResamplesOpt = 1000,
-    seed: opt.ReportSeedOpt = 0,
+    task: topt.ReportTaskOpt = "",
+    model: topt.ReportModelOpt = "",
+    metric: topt.ReportMetricOpt = "",
+    ref_lang: topt.RefLangOpt = None,
+    fmt: topt.ReportFormatOpt = "",
+    out: topt.ReportOutOpt = None,
+    plots: topt.PlotsOpt = False,
+    resamples: topt.ResamplesOpt = 1000,
+    seed: topt.ReportSeedOpt = 0,
 ) -> None:
     """Per-language tables of every run under RESULTS_DIR, with each language's gap to
     --ref-lang tested question by question; --format and --plots write report files."""

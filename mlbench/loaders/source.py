@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,7 +38,16 @@ def sample_dir() -> Path:
 
 def read_hub_snapshot(folder: Path, name: str, config: str | None = None) -> Any:
     """A hub dataset from its snapshot in mlbench's data cache (``datasets`` reads the card's
-    configs and features, e.g. ClassLabel names); the ``DatasetDict`` of ``config``."""
+    configs and features, e.g. ClassLabel names); the ``DatasetDict`` of ``config``.
+
+    Read once per process: every language of a run asks for the same snapshot (VeritasQA's
+    splits are its languages). Keyed by the folder's modification time too, so a snapshot
+    fetched again is read again."""
+    return _read_hub_snapshot(folder, name, config, folder.stat().st_mtime_ns if folder.exists() else 0)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_hub_snapshot(folder: Path, name: str, config: str | None, mtime_ns: int) -> Any:
     try:
         import datasets
 
