@@ -142,8 +142,8 @@ def tasks() -> None:
     """List the benchmarks with their languages, modes and data sources."""
     from rich.table import Table
 
+    from mlbench.benchmarks import all_tasks
     from mlbench.datastore.catalog import SOURCES
-    from mlbench.tasks import all_tasks
 
     table = Table(title="mlbench tasks", title_justify="left")
     table.add_column("task", no_wrap=True)

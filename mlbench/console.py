@@ -96,7 +96,7 @@ def _value(metric: str, value: MetricValue | None) -> str:
 
 
 def _headline(task: str) -> tuple[str, ...]:
-    from mlbench.tasks import get_task
+    from mlbench.benchmarks import get_task
 
     try:
         return get_task(task).headline_metrics

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from mlbench.aggregation import aggregate
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
+from mlbench.benchmarks import get_task
 from mlbench.errors import MlbenchError
 from mlbench.evidence import SearchClient, SearchError, evidence_text
 from mlbench.judges import Judge, JudgeSpec, load_spec
@@ -37,7 +38,6 @@ from mlbench.results import (
     written_languages,
 )
 from mlbench.schema import JudgeItem, RunResult, Verdict
-from mlbench.tasks import get_task
 from mlbench.tasks.base import Task
 
 ScoringChoice = Literal["auto", "logprob", "generate"]

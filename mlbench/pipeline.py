@@ -19,6 +19,7 @@ from mlbench.aggregation import aggregate
 from mlbench.answer_checks import check_answer, surface_metric_names
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
+from mlbench.benchmarks import get_task
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.heatmaps import write_figures
 from mlbench.loaders.source import subset
@@ -40,7 +41,6 @@ from mlbench.run_failures import LanguageFailures, SamplesFailed, language_failu
 from mlbench.run_lock import lock_languages
 from mlbench.sample_progress import SampleProgress
 from mlbench.schema import Generation, GenerationRequest, RunResult, Sample, SampleResult
-from mlbench.tasks import get_task
 from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions
 
 Mode = str  # "all", or one of the task's modes (mc, gen; XLingHealth's correctness, ...)

@@ -219,7 +219,7 @@ def model_needs(options: ModelOptions, flag: str = "--model", instead: str | Non
 def helper_needs(config: RunConfig) -> list[Needed]:
     """The models a run's tasks load when a language finishes (NLI, embedder, BERTScore):
     what MSQAD's and XLingHealth's ``finish_language`` read from the options."""
-    from mlbench.tasks import get_task
+    from mlbench.benchmarks import get_task
 
     options = config.task_options
     embedder = Needed(

@@ -1,21 +1,20 @@
-"""Read prompt templates shipped under ``prompts/``."""
+"""Read the prompt templates a benchmark or judge ships in its ``prompts/`` folder."""
 
 from __future__ import annotations
 
 import hashlib
 from functools import cache
-
-from mlbench.resources import resource_dir
+from pathlib import Path
 
 
 @cache
-def load_prompt(task: str, name: str) -> str:
-    """The template ``prompts/<task>/<name>.txt`` (or ``<name>`` when it names its
-    extension, e.g. ``prompts.toml``) without its final newline."""
+def load_prompt(folder: Path, name: str) -> str:
+    """The template ``folder/<name>.txt`` (or ``folder/<name>`` when it names its extension,
+    e.g. ``prompts.toml``) without its final newline."""
     filename = name if "." in name else f"{name}.txt"
-    text = (resource_dir("prompts") / task / filename).read_text(encoding="utf-8")
+    text = (folder / filename).read_text(encoding="utf-8")
     return text[:-1] if text.endswith("\n") else text
 
 
-def prompt_hash(task: str, name: str) -> str:
-    return hashlib.sha256(load_prompt(task, name).encode()).hexdigest()[:16]
+def prompt_hash(folder: Path, name: str) -> str:
+    return hashlib.sha256(load_prompt(folder, name).encode()).hexdigest()[:16]

@@ -13,12 +13,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS
 from mlbench.languages import LANGUAGES
 from mlbench.metric_names import base_name, expand_order
 from mlbench.metrics.markers import MARKERS
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.schema import LanguageResult, MetricValue, RunResult
-from mlbench.verifiability import VERIFY_METRICS
 
 LOW_RESOURCE_MARK = "†"
 SURFACE_COLUMNS = {

@@ -41,8 +41,8 @@ def main() -> None:
     parser.add_argument("--max-new-tokens", type=int, default=64)
     args = parser.parse_args()
 
+    from mlbench.benchmarks import get_task
     from mlbench.loaders.source import DataSource, subset
-    from mlbench.tasks import get_task
     from mlbench.tasks.base import TaskOptions
 
     model = args.model

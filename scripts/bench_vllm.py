@@ -44,8 +44,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from mlbench.backends.vllm import EngineOptions, VLLMBackend
+    from mlbench.benchmarks import get_task
     from mlbench.loaders.source import DataSource, subset
-    from mlbench.tasks import get_task
     from mlbench.tasks.base import TaskOptions
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -15,7 +15,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from mlbench.loaders.calmqa import load_rows
+from mlbench.benchmarks.calmqa.loader import load_rows
 from mlbench.loaders.source import DataSource
 from mlbench.metrics.langid import UNRELIABLE, detect, polyglot_available
 

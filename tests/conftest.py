@@ -85,8 +85,8 @@ def tqa_en_six_shot(fixture_datasets):
     """MC requests of 12 English TruthfulQA-Multi questions with the 6-shot primer (the
     benchmark's own QA primer): long enough contexts (several KV blocks) for the prefix
     cache to matter."""
+    from mlbench.benchmarks import get_task
     from mlbench.loaders.source import DataSource
-    from mlbench.tasks import get_task
     from mlbench.tasks.base import TaskOptions
 
     task = get_task("truthfulqa_multi")

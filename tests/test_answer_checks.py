@@ -7,9 +7,9 @@ import pytest
 
 from mlbench.aggregation import aggregate
 from mlbench.answer_checks import check_answer, checks_answers
+from mlbench.benchmarks import get_task
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.pipeline import metric_order
-from mlbench.tasks import get_task
 
 ENGLISH = "Older people living alone should be visited during a heatwave."
 

@@ -12,8 +12,8 @@ from judges.scripted import ScriptedBackend
 from typer.testing import CliRunner
 
 from mlbench.backends.registry import ModelOptions
+from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS
 from mlbench.cli import app
-from mlbench.loaders.msqad import LANGUAGE_COLUMNS
 from mlbench.loaders.source import DataSource
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.pipeline import RunConfig, run

@@ -159,7 +159,7 @@ def _xlinghealth_run(failed: int = 0) -> RunResult:
 
 
 def _render(run: RunResult, width: int) -> list[str]:
-    from mlbench.tasks import get_task
+    from mlbench.benchmarks import get_task
 
     console = Console(width=width, record=True, color_system=None, file=io.StringIO())
 

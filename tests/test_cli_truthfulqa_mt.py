@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from mlbench.benchmarks import get_task
 from mlbench.cli import app
 from mlbench.loaders.source import sample_dir
 from mlbench.prompt_templates import prompt_hash
@@ -53,7 +54,7 @@ def test_mc_run_uses_the_truthfulqa_multi_prompts(tiny_model, mt_data_dir, tmp_p
     data = json.loads((run_dir / "results.json").read_text())
     assert data["task"] == "truthfulqa_multi_mt" and data["config"]["fewshot"] == 6
     assert data["config"]["prompt_hashes"] == {
-        name: prompt_hash("truthfulqa_multi", name) for name in ("shot", "question")
+        name: prompt_hash(get_task("truthfulqa_multi").prompt_dir, name) for name in ("shot", "question")
     }
     for lang in LANGS:
         block = data["results"][lang]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mlbench.consistency import add_model_metrics
+from mlbench.benchmarks.xlinghealth.consistency import add_model_metrics
 from mlbench.loaders.source import DataSource
 from mlbench.tasks.base import TaskOptions
 

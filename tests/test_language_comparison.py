@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mlbench.language_comparison import compare_languages
+from mlbench.benchmarks.xlinghealth.language_comparison import compare_languages
 
 
 def _records(values, group="liveqa", metric="sim_1gram@0"):

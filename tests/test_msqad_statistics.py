@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from mlbench.benchmarks.msqad.response_embeddings import encode_vector
+from mlbench.benchmarks.msqad.statistics import ALL_TOPICS, competition_ranks, permanova_rows, refusal_tables
 from mlbench.heatmaps import figures_from_rows, write_figures
-from mlbench.msqad_statistics import ALL_TOPICS, competition_ranks, permanova_rows, refusal_tables
-from mlbench.response_embeddings import encode_vector
 
 ORDER = ("en", "ko", "zh", "es", "de", "hi")
 

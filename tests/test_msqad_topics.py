@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mlbench.loaders.msqad import LANGUAGE_COLUMNS, TOPICS
-from mlbench.refusal import hypotheses, msqad_prompts
+from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, TOPICS
+from mlbench.benchmarks.msqad.refusal import hypotheses, msqad_prompts
 
 
 def test_the_release_has_seventeen_topics():

@@ -3,10 +3,10 @@ from dataclasses import replace
 import pytest
 
 from mlbench.aggregation import aggregate
+from mlbench.benchmarks import get_task
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.pipeline import resolve_languages
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from mlbench.benchmarks.msqad.refusal import add_nli_scores, decision, evidence, hypotheses, refusal_metrics
 from mlbench.metrics.markers import markers
-from mlbench.refusal import add_nli_scores, decision, evidence, hypotheses, refusal_metrics
 
 # (language, response) pairs we wrote: outright refusals...
 REFUSALS = [

@@ -63,7 +63,7 @@ def test_big_model_uses_every_gpu_of_the_node_for_tensor_parallelism():
 
 
 def test_example_job_list_names_real_tasks_and_languages():
-    from mlbench.tasks import get_task
+    from mlbench.benchmarks import get_task
 
     lines = [line.split() for line in (SLURM / "jobs.example.txt").read_text().splitlines() if not line.startswith("#")]
     assert len(lines) == 9

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS
 from mlbench.schema import LanguageResult, MetricValue, RunResult
 from mlbench.tables import (
     decimals,
@@ -19,7 +20,6 @@ from mlbench.tables import (
     to_markdown,
     undefined_metrics,
 )
-from mlbench.verifiability import VERIFY_METRICS
 
 
 def value(v: float) -> MetricValue:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score, roc_auc_score
 
-from mlbench.verifiability import tempered_yes, verifiability_metrics
+from mlbench.benchmarks.xlinghealth.verifiability import tempered_yes, verifiability_metrics
 
 
 def _logprob_record(log_odds: list[float], temperatures=(0.0, 1.0)):

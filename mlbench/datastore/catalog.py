@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
 
+from mlbench.benchmarks.msqad.loader import TOPICS
 from mlbench.errors import MlbenchError
-from mlbench.loaders.msqad import TOPICS
 
 Home = Literal["github", "hub"]
 

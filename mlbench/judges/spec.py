@@ -13,11 +13,14 @@ import string
 import sys
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
 from mlbench.errors import MlbenchError
 from mlbench.judges.parsing import YES_NO, label_vocabulary
-from mlbench.resources import resource_dir
+
+# One judge per file, <kind>.toml, shipped beside this module.
+PROMPTS = Path(__file__).parent / "prompts"
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -50,7 +53,7 @@ class JudgeSpec:
 
 
 def judge_kinds() -> tuple[str, ...]:
-    return tuple(sorted(path.stem for path in (resource_dir("prompts") / "judges").glob("*.toml")))
+    return tuple(sorted(path.stem for path in PROMPTS.glob("*.toml")))
 
 
 @cache
@@ -58,7 +61,7 @@ def load_spec(kind: str) -> JudgeSpec:
     kinds = judge_kinds()
     if kind not in kinds:
         raise MlbenchError(f"unknown judge kind {kind!r}; available: {', '.join(kinds)}")
-    raw = (resource_dir("prompts") / "judges" / f"{kind}.toml").read_bytes()
+    raw = (PROMPTS / f"{kind}.toml").read_bytes()
     data = tomllib.loads(raw.decode("utf-8"))
     spec = JudgeSpec(
         kind=kind,

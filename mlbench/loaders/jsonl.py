@@ -12,8 +12,8 @@ from pathlib import Path
 
 from mlbench.errors import MlbenchError
 from mlbench.jsonlines import json_objects
+from mlbench.loaders.answers import split_answers
 from mlbench.loaders.source import require_fields
-from mlbench.loaders.veritasqa import split_answers
 from mlbench.schema import Sample
 
 FIELDS = ("id", "lang", "question", "best_answer", "correct_answers", "incorrect_answers")

@@ -94,8 +94,8 @@ def build_tables(
 def _task_facts(task: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """A task's languages (in its table order) and headline metrics; none for a task this
     version does not know (results of a newer or a user's task)."""
+    from mlbench.benchmarks import get_task
     from mlbench.errors import MlbenchError
-    from mlbench.tasks import get_task
 
     try:
         known = get_task(task)

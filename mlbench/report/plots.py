@@ -24,6 +24,7 @@ import io
 import math
 from dataclasses import dataclass
 
+from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS
 from mlbench.heatmaps import pyplot
 from mlbench.metric_names import base_name
 from mlbench.metrics.judged import CORRECTNESS_METRICS, YES_NO_METRICS
@@ -31,7 +32,6 @@ from mlbench.metrics.langid import UNRELIABLE
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import digits, stars
-from mlbench.verifiability import VERIFY_METRICS
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 DPI = 110

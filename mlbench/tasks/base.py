@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -90,15 +91,16 @@ class Task(ABC):
     # What `--judge` judges when no --judge-kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]
-    # The folder under prompts/ that holds ``prompt_files``: the task's name unless a class
-    # names another (a variant of a benchmark, such as TruthfulQA-Multi's machine
-    # translations, reads its original's prompts rather than a copy).
-    prompt_dir: ClassVar[str]
+    # The folder that holds ``prompt_files``: ``prompts/`` beside the module that defines
+    # the task, unless a class names another (a variant of a benchmark, such as
+    # TruthfulQA-Multi's machine translations, reads its original's prompts).
+    prompt_dir: ClassVar[Path]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "name" in vars(cls) and "prompt_dir" not in vars(cls):
-            cls.prompt_dir = cls.name
+            module_file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+            cls.prompt_dir = Path(module_file).parent / "prompts" if module_file else Path("prompts")
 
     def fewshot(self, options: TaskOptions) -> int:
         return self.default_fewshot if options.fewshot is None else options.fewshot

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from mlbench.metrics import bleu_metrics
 from mlbench.prompt_templates import load_prompt
@@ -13,7 +14,7 @@ _LEADING_ANSWER_LABEL = re.compile(r"^\s*A:\s*")
 
 
 def qa_prompt(
-    prompt_dir: str,
+    prompt_dir: Path,
     question: str,
     primer: list[tuple[str, str]],
     *,
@@ -21,7 +22,7 @@ def qa_prompt(
     system_prompt: str | None,
 ) -> Prompt:
     """Few-shot pairs then the question, as text (``shot`` and ``question`` templates joined
-    by blank lines, read from ``prompts/<prompt_dir>/``) or, for chat models, as
+    by blank lines, read from ``prompt_dir``) or, for chat models, as
     user/assistant turns."""
     if chat:
         turns = [ChatMessage("system", system_prompt)] if system_prompt else []

@@ -4,11 +4,11 @@ import pytest
 
 from mlbench.backends.base import cut_at_stop
 from mlbench.backends.hf import HFBackend
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
 from mlbench.schema import GenerationRequest, LoglikelihoodRequest, Prompt
-from mlbench.tasks import get_task
 from mlbench.tasks.base import LanguageData, TaskOptions
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mlbench.backends.nli import NliClassifier, _entailment_index
+from mlbench.benchmarks.msqad.refusal import hypotheses
 from mlbench.errors import MlbenchError
-from mlbench.refusal import hypotheses
 
 TEXTS = [
     ("en", "I'm sorry, but I can't help with that request."),

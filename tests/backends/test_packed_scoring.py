@@ -8,10 +8,10 @@ import pytest
 from mlbench.backends.hf import HFBackend
 from mlbench.backends.option_tree import allowed_keys, pack_options
 from mlbench.backends.prefix_cache import PrefixCache
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
 from mlbench.schema import LoglikelihoodRequest, Prompt
-from mlbench.tasks import get_task
 from mlbench.tasks.base import LanguageData, TaskOptions
 
 

@@ -8,12 +8,12 @@ import json
 import datasets
 import pytest
 
+from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
+from mlbench.benchmarks.veritasqa.loader import load_veritasqa
 from mlbench.datastore.catalog import Source
 from mlbench.datastore.store import fetch
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
-from mlbench.loaders.veritasqa import load_veritasqa
 from tests.datastore.conftest import COMMIT
 
 VERITAS_CARD = """---

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS
 from mlbench.datastore.catalog import MSQAD_FOLDER, PinnedFile, Source, get_source
 from mlbench.datastore.store import read_lock
-from mlbench.loaders.msqad import LANGUAGE_COLUMNS
 from mlbench.loaders.source import DataSource
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 from tests.datastore.conftest import COMMIT
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mlbench.loaders.calmqa import load_calmqa, load_rows
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.calmqa.loader import load_calmqa, load_rows
 from mlbench.loaders.source import DataSource
-from mlbench.tasks import get_task
 
 # The upstream files held here: (language, kind) → questions.
 UPSTREAM = {("en", "agnostic"): 38, ("en", "specific"): 58, ("fj", "specific"): 56}

@@ -11,15 +11,15 @@ from collections import Counter
 
 import pytest
 
-from mlbench.loaders.calmqa import load_calmqa
-from mlbench.loaders.msqad import LANGUAGE_COLUMNS as MSQAD_LANGUAGES
-from mlbench.loaders.msqad import available_topics, load_msqad
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.calmqa.loader import load_calmqa
+from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS as MSQAD_LANGUAGES
+from mlbench.benchmarks.msqad.loader import available_topics, load_msqad
+from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
+from mlbench.benchmarks.veritasqa.loader import load_veritasqa
+from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS as HEALTH_LANGUAGES
+from mlbench.benchmarks.xlinghealth.loader import dataset_path, load_xlinghealth
 from mlbench.loaders.source import DataSource, subset
-from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
-from mlbench.loaders.veritasqa import load_veritasqa
-from mlbench.loaders.xlinghealth import LANGUAGE_COLUMNS as HEALTH_LANGUAGES
-from mlbench.loaders.xlinghealth import dataset_path, load_xlinghealth
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
 TQA_LANGS = ("en", "es", "ca", "gl", "eu")

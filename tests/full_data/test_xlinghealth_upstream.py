@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS, load_health_questions, read_rows
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.xlinghealth import LANGUAGE_COLUMNS, load_health_questions, read_rows
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
 QUESTIONS = {"liveqa": ("LiveQA", 246, 5), "medicationqa": ("MedicationQA", 690, 5)}

@@ -9,10 +9,10 @@ from pathlib import Path
 import datasets
 import pytest
 
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.calmqa.loader import load_calmqa, load_rows, read_hub_folder
 from mlbench.errors import MlbenchError
-from mlbench.loaders.calmqa import load_calmqa, load_rows, read_hub_folder
 from mlbench.loaders.source import DataSource
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
 # The hub's label names, in label order (0-22 and 0-1).

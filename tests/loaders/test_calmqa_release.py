@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from mlbench.benchmarks.calmqa.loader import load_calmqa, load_rows
 from mlbench.errors import MlbenchError
-from mlbench.loaders.calmqa import load_calmqa, load_rows
 from mlbench.loaders.source import DataSource
 
 ONIONS = "Why do onions make people cry?"

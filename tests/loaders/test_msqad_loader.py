@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, available_topics, load_msqad
 from mlbench.errors import MlbenchError
-from mlbench.loaders.msqad import LANGUAGE_COLUMNS, available_topics, load_msqad
 
 TOPIC_ROWS = {
     "Crisis and Conflict": 6,

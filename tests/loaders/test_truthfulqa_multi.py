@@ -2,9 +2,9 @@ import json
 
 import pytest
 
+from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource, subset
-from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
 
 LANGS = ("en", "es", "ca", "gl", "eu")
 
@@ -99,7 +99,7 @@ def test_row_missing_a_field_is_named(tmp_path):
 def test_questions_keep_their_spaces_as_released(tmp_path):
     """lm-eval puts the raw question in the prompt; 15 released questions end in a space,
     which is a token of its own, so stripping it changes those questions' scores."""
-    from mlbench.tasks import get_task
+    from mlbench.benchmarks import get_task
     from mlbench.tasks.base import LanguageData, TaskOptions
 
     targets = {"choices": ["Yes.", "No."], "labels": [1, 0]}

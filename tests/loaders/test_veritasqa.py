@@ -2,9 +2,9 @@ import csv
 
 import pytest
 
+from mlbench.benchmarks.veritasqa.loader import load_veritasqa, split_answers
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.veritasqa import load_veritasqa, split_answers
 
 LANGS = ("en", "es", "ca", "gl")
 

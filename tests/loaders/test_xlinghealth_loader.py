@@ -8,8 +8,13 @@ import csv
 
 import pytest
 
+from mlbench.benchmarks.xlinghealth.loader import (
+    LANGUAGE_COLUMNS,
+    dataset_path,
+    load_health_questions,
+    load_xlinghealth,
+)
 from mlbench.errors import MlbenchError
-from mlbench.loaders.xlinghealth import LANGUAGE_COLUMNS, dataset_path, load_health_questions, load_xlinghealth
 
 
 def _files(fixture_datasets):

@@ -11,8 +11,7 @@ from typing import Any
 import openpyxl
 import pytest
 
-from mlbench.errors import MlbenchError
-from mlbench.loaders.xlinghealth import (
+from mlbench.benchmarks.xlinghealth.loader import (
     LANGUAGE_COLUMNS,
     NEEDED_COLUMNS,
     cell_text,
@@ -22,6 +21,7 @@ from mlbench.loaders.xlinghealth import (
     load_health_questions,
     read_rows,
 )
+from mlbench.errors import MlbenchError
 
 
 def release_rows() -> list[list[Any]]:

@@ -150,7 +150,7 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
 
 
 def test_plots_widen_for_23_languages(tmp_path):
-    from mlbench.tasks import get_task
+    from mlbench.benchmarks import get_task
 
     langs = get_task("calmqa").languages
     assert len(langs) == 23

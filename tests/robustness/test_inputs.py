@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from mlbench.benchmarks.calmqa.loader import load_calmqa, normalize_row
+from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
+from mlbench.benchmarks.veritasqa.loader import load_veritasqa
 from mlbench.cli import app
 from mlbench.errors import MlbenchError
 from mlbench.labels import read_label_table
-from mlbench.loaders import veritasqa
-from mlbench.loaders.calmqa import load_calmqa, normalize_row
+from mlbench.benchmarks.veritasqa import loader as veritasqa
 from mlbench.loaders.jsonl import load_jsonl
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
-from mlbench.loaders.veritasqa import load_veritasqa
 from mlbench.surface_file import read_answers
 from tests.fixture_data import write_fixture_datasets
 

@@ -7,13 +7,13 @@ from collections import Counter
 
 import pytest
 
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.calmqa.loader import language_code, load_calmqa, normalize_row, question_kind
+from mlbench.benchmarks.calmqa.task import overall_scores
 from mlbench.errors import MlbenchError
-from mlbench.loaders.calmqa import language_code, load_calmqa, normalize_row, question_kind
 from mlbench.loaders.source import DataSource
 from mlbench.schema import Generation
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
-from mlbench.tasks.calmqa import overall_scores
 
 # Rows in the release's layout (questions written for these tests).
 RELEASE_ROWS = [
@@ -151,7 +151,7 @@ def test_prompt_is_the_question_alone():
 
 
 def load_sample():
-    from mlbench.loaders.calmqa import to_sample
+    from mlbench.benchmarks.calmqa.loader import to_sample
 
     return to_sample(normalize_row(RELEASE_ROWS[2], "row"))
 

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
+from mlbench.benchmarks import get_task
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.schema import Generation
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
 

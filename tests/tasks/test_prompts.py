@@ -1,11 +1,11 @@
 import pytest
 
+from mlbench.benchmarks import all_tasks, get_task
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.metrics import close_answer
 from mlbench.prompt_templates import load_prompt
 from mlbench.schema import Generation, LoglikelihoodResult, Sample
-from mlbench.tasks import all_tasks, get_task
 from mlbench.tasks.base import LanguageData, TaskOptions
 from mlbench.tasks.qa_prompt import clean_answer
 
@@ -129,8 +129,8 @@ def test_clean_answer():
 def test_every_task_finds_its_prompt_files():
     # Variants share their original's prompt folder (no copied files): the MT variant of
     # TruthfulQA-Multi reads prompts/truthfulqa_multi/.
-    assert get_task("truthfulqa_multi_mt").prompt_dir == "truthfulqa_multi"
-    assert get_task("veritasqa").prompt_dir == "veritasqa"
+    assert get_task("truthfulqa_multi_mt").prompt_dir == get_task("truthfulqa_multi").prompt_dir
+    assert get_task("veritasqa").prompt_dir.parent.name == "veritasqa"
     for task in all_tasks():
         for name in task.prompt_files:
             assert load_prompt(task.prompt_dir, name), (task.name, name)

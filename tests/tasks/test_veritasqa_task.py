@@ -9,14 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from mlbench.backends.registry import ModelOptions
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.veritasqa.task import VeritasQA
 from mlbench.cli import app
 from mlbench.loaders.source import DataSource
 from mlbench.metrics import mc_metrics
 from mlbench.pipeline import RunConfig, config_hash
 from mlbench.schema import Generation, LoglikelihoodRequest
-from mlbench.tasks import get_task
 from mlbench.tasks.base import Task, TaskOptions
-from mlbench.tasks.veritasqa import VeritasQA
 
 # The released layout (``;``-separated answers), answers unclosed as in the release, except
 # one already closed and one true answer given both with and without its period.

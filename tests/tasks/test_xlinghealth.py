@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
+from mlbench.benchmarks import get_task
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
 from mlbench.loaders.source import DataSource
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
 TASK = get_task("xlinghealth")

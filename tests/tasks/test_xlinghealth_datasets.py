@@ -12,10 +12,10 @@ import openpyxl
 import pytest
 
 from mlbench import datastore
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS, NEEDED_COLUMNS
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.xlinghealth import LANGUAGE_COLUMNS, NEEDED_COLUMNS
-from mlbench.tasks import get_task
 from mlbench.tasks.base import TaskOptions
 
 TASK = get_task("xlinghealth")

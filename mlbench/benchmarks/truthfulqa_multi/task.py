@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mlbench.benchmarks import register
+from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
 from mlbench.languages import no_comment
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.truthfulqa_multi import HUB_IDS, load_truthfulqa_multi
 from mlbench.metrics import mc_metrics, normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
-from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions, require_primer
 from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
 
@@ -100,4 +100,4 @@ class TruthfulQAMultiMT(TruthfulQAMulti):
     title = "TruthfulQA-Multi (machine translations)"
     hub_id = HUB_IDS["mt"]
     variant = "mt"
-    prompt_dir = TruthfulQAMulti.name  # the same prompts; only the translations differ
+    prompt_dir = TruthfulQAMulti.prompt_dir  # the same prompts; only the translations differ

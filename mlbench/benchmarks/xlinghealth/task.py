@@ -21,29 +21,29 @@ from pathlib import Path
 from typing import Any
 
 from mlbench import datastore
-from mlbench.consistency import CONSISTENCY_METRICS, add_model_metrics
-from mlbench.errors import MlbenchError
-from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
-from mlbench.judges.parsing import parse_yes_no
-from mlbench.judges.spec import tomllib
-from mlbench.language_comparison import compare_languages
-from mlbench.loaders.source import DataSource
-from mlbench.loaders.xlinghealth import (
+from mlbench.benchmarks import register
+from mlbench.benchmarks.xlinghealth.consistency import CONSISTENCY_METRICS, add_model_metrics
+from mlbench.benchmarks.xlinghealth.language_comparison import compare_languages
+from mlbench.benchmarks.xlinghealth.loader import (
     SOURCE,
     UPSTREAM_NAMES,
     dataset_candidates,
     find_dataset,
     load_xlinghealth,
 )
+from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS, verifiability_metrics
+from mlbench.errors import MlbenchError
+from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
+from mlbench.judges.parsing import parse_yes_no
+from mlbench.judges.spec import tomllib
+from mlbench.loaders.source import DataSource
 from mlbench.metric_names import temperature_key
 from mlbench.metrics.judged import log_odds, yes_probability
 from mlbench.metrics.similarity import ngram_consistency
 from mlbench.prompt_templates import load_prompt
 from mlbench.schema import ChatMessage, Generation, GenerationRequest, LoglikelihoodRequest, MetricValue, Prompt, Sample
-from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Request, Result, Scored, StartProgress, Task, TaskOptions
 from mlbench.tasks.qa_prompt import clean_answer
-from mlbench.verifiability import VERIFY_METRICS, verifiability_metrics
 
 MODES = ("correctness", "consistency", "verifiability")
 ANSWER_TOKENS = 512  # long enough for a few paragraphs
@@ -56,7 +56,7 @@ NOT_A_SOURCE = (
 
 @cache
 def _prompts() -> dict[str, dict[str, str]]:
-    return tomllib.loads(load_prompt("xlinghealth", "prompts.toml"))
+    return tomllib.loads(load_prompt(Path(__file__).parent / "prompts", "prompts.toml"))
 
 
 def _data_folder(source: DataSource) -> Path:

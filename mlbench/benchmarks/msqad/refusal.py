@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from mlbench.judges.spec import tomllib
@@ -34,7 +35,7 @@ JUDGE_LABELS = ("refused", "answered")
 
 @cache
 def msqad_prompts() -> dict[str, Any]:
-    return tomllib.loads(load_prompt("msqad", "prompts.toml"))
+    return tomllib.loads(load_prompt(Path(__file__).parent / "prompts", "prompts.toml"))
 
 
 def evidence(text: str, lang: str, detector: str, threshold: float) -> dict[str, Any]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlbench.benchmarks import register
+from mlbench.benchmarks.calmqa.loader import HUB_ID, KINDS, load_calmqa
 from mlbench.errors import MlbenchError
-from mlbench.loaders.calmqa import HUB_ID, KINDS, load_calmqa
 from mlbench.loaders.source import DataSource
 from mlbench.schema import (
     ChatMessage,
@@ -22,7 +23,6 @@ from mlbench.schema import (
     Prompt,
     Sample,
 )
-from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
 
 MAX_NEW_TOKENS = 2048

@@ -11,6 +11,7 @@ from typing import Any
 from mlbench.datastore import source_folder
 from mlbench.errors import MlbenchError
 from mlbench.jsonlines import allow_long_csv_fields, check_no_nul, read_text
+from mlbench.loaders.answers import split_answers
 from mlbench.loaders.source import DataSource, read_hub_snapshot, require_file
 from mlbench.schema import Sample
 
@@ -24,11 +25,6 @@ CSV_COLUMNS = {
     "Correct Answers": "correct_answers",
     "Incorrect Answers": "incorrect_answers",
 }
-
-
-def split_answers(field: str) -> tuple[str, ...]:
-    """``"a; b;c"`` → ``("a", "b", "c")``; empty pieces are dropped."""
-    return tuple(piece.strip() for piece in field.split(";") if piece.strip())
 
 
 def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mlbench.benchmarks import register
+from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
+from mlbench.benchmarks.veritasqa.loader import HUB_ID, load_veritasqa
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
-from mlbench.loaders.truthfulqa_multi import load_truthfulqa_multi
-from mlbench.loaders.veritasqa import HUB_ID, load_veritasqa
 from mlbench.metrics import close_answer, mc_metrics, normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
-from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
 from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
 

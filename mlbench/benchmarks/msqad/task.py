@@ -17,13 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mlbench.errors import MlbenchError
-from mlbench.heatmaps import Figure, figures_from_rows
-from mlbench.loaders.msqad import LANGUAGE_COLUMNS, SOURCE, load_msqad
-from mlbench.loaders.source import DataSource
-from mlbench.metric_names import base_name
-from mlbench.msqad_statistics import MODES, permanova_rows, refusal_tables
-from mlbench.refusal import (
+from mlbench.benchmarks import register
+from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, SOURCE, load_msqad
+from mlbench.benchmarks.msqad.refusal import (
     DETECTORS,
     add_nli_scores,
     decision,
@@ -34,9 +30,13 @@ from mlbench.refusal import (
     responses,
     settle_record,
 )
-from mlbench.response_embeddings import add_embeddings
+from mlbench.benchmarks.msqad.response_embeddings import add_embeddings
+from mlbench.benchmarks.msqad.statistics import MODES, permanova_rows, refusal_tables
+from mlbench.errors import MlbenchError
+from mlbench.heatmaps import Figure, figures_from_rows
+from mlbench.loaders.source import DataSource
+from mlbench.metric_names import base_name
 from mlbench.schema import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample
-from mlbench.tasks import register
 from mlbench.tasks.base import LanguageData, Request, Result, Scored, StartProgress, Task, TaskOptions
 from mlbench.tasks.qa_prompt import clean_answer
 

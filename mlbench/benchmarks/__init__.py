@@ -1,0 +1,67 @@
+"""The benchmarks mlbench knows, found rather than listed.
+
+Every sub-package here is a benchmark (its task, loader, data sources, prompts, options,
+statistics and figures) and registers its ``Task`` classes when imported. Benchmarks
+installed by other packages are found through the ``mlbench.benchmarks`` entry-point
+group, and ``mlbench run --include PATH`` adds those in a file or folder outside any
+package (see ``mlbench.benchmarks.include``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from importlib.metadata import entry_points
+
+from mlbench.errors import MlbenchError
+from mlbench.tasks.base import Task
+
+ENTRY_POINT_GROUP = "mlbench.benchmarks"
+TASKS: dict[str, type[Task]] = {}
+_discovered = False
+
+
+def register(task: type[Task]) -> type[Task]:
+    """Class decorator: make ``task`` known by its name. A second class under the same
+    name is refused, so a user benchmark cannot silently replace a built-in one."""
+    existing = TASKS.get(task.name)
+    if existing is not None and existing is not task and _qualified(existing) != _qualified(task):
+        raise MlbenchError(f"two benchmarks are called {task.name!r}: {_qualified(existing)} and {_qualified(task)}")
+    TASKS[task.name] = task
+    return task
+
+
+def get_task(name: str) -> Task:
+    discover()
+    if name not in TASKS:
+        raise MlbenchError(f"unknown task {name!r}; available: {', '.join(sorted(TASKS))}")
+    return TASKS[name]()
+
+
+def all_tasks() -> list[Task]:
+    discover()
+    return [TASKS[name]() for name in sorted(TASKS)]
+
+
+def discover() -> None:
+    """Import every built-in benchmark package and every installed entry point, once."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            importlib.import_module(f"{__name__}.{module.name}")
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = entry.load()
+        except Exception as error:  # a broken plug-in names itself instead of a traceback
+            raise MlbenchError(
+                f"benchmark entry point {entry.name!r} ({entry.value}) failed to load: {error}"
+            ) from None
+        if isinstance(loaded, type) and issubclass(loaded, Task):
+            register(loaded)
+
+
+def _qualified(task: type[Task]) -> str:
+    return f"{task.__module__}.{task.__qualname__}"

@@ -1,0 +1,3 @@
+"""veritasqa: see task.py."""
+
+from mlbench.benchmarks.veritasqa import task  # noqa: F401  (registers the task)
