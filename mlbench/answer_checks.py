@@ -1,6 +1,6 @@
 """The surface checks of the answers a run writes, wherever a task keeps them.
 
-A task names, per mode, where the mode's answer sits in its outputs (``Task.answer_paths``);
+A task's modes say which write answers and where each sits in its outputs (``Mode.answer``);
 the pipeline never guesses from mode names or output keys. Where the answer is saved says
 where its ``surface`` block goes: the answer at the top of the outputs is the sample's
 answer, and its block is the sample's ``surface`` (judges read it there); an answer inside
@@ -18,7 +18,7 @@ from mlbench.tasks.base import Task
 
 def checks_answers(task: Task, modes: tuple[str, ...]) -> bool:
     """Whether some mode of ``modes`` writes answers that get the surface checks."""
-    return any(mode in task.answer_paths for mode in modes)
+    return any(task.mode(mode).writes_answers for mode in modes)
 
 
 def surface_metric_names(task: Task, modes: tuple[str, ...]) -> list[str]:
@@ -31,7 +31,7 @@ def surface_name(task: Task, metric: str, mode: str) -> str:
     sample keeps the plain names; one with several (MSQAD's direct and adversarial
     responses) names each mode's: ``wrong_language@adversarial``. The rule reads the task,
     not the run's modes, so a task's names are the same in every run."""
-    return at(metric, mode) if len(task.answer_paths) > 1 else metric
+    return at(metric, mode) if len(task.answer_modes) > 1 else metric
 
 
 def check_answer(
@@ -40,10 +40,11 @@ def check_answer(
     """Surface-check the answer ``mode`` wrote into ``outputs`` (what ``Task.score``
     returned): the block to save as the sample's ``surface`` (None when the answer sits
     inside a block of the outputs: its block is put beside it there), and the metrics.
-    A mode without an answer path, or outputs without the answer, give (None, {})."""
-    path = task.answer_paths.get(mode)
-    if not path:
+    A mode that writes no answer, or outputs without the answer, give (None, {})."""
+    declared = task.mode(mode)
+    if not declared.writes_answers:
         return None, {}
+    path = declared.answer
     holder: Any = outputs
     for key in path[:-1]:
         holder = holder.get(key) if isinstance(holder, dict) else None

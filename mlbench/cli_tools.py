@@ -153,7 +153,7 @@ def tasks() -> None:
     table.add_column("data (mlbench data list)", no_wrap=True)
     for item in all_tasks():
         home = next((f"{s.name}: {s.home} {s.repo}" for s in SOURCES.values() if item.name in s.tasks), item.hub_id)
-        table.add_row(item.name, item.title, ", ".join(item.languages), ", ".join(item.modes), home)
+        table.add_row(item.name, item.title, ", ".join(item.languages), ", ".join(item.mode_names), home)
     wide_console().print(table)
     print(
         "Data: fetched into mlbench's cache on first use (`mlbench data list`); or --data-dir DIR (a local copy, "

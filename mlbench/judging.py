@@ -360,7 +360,7 @@ def _judge_run_dir(
             # Read again under the lock: another judging job may have added its verdicts.
             payload = read_language(run_dir, lang)
             run_config = {**payload["config"], "judges": {**payload["config"].get("judges", {}), kind: settings}}
-            order = metric_order(task, tuple(run_config.get("modes", task.modes)))
+            order = metric_order(task, tuple(run_config.get("modes", task.mode_names)))
             records = read_samples(path, chash)
             seed, data_counts = int(run_config.get("seed", 0)), run_config.get("data_counts", {}).get(lang)
             language = aggregate(lang, list(records.values()), order, seed, task, data_counts)

@@ -133,9 +133,9 @@ def plan(
         if kind != "all" and kind not in task.question_kinds:
             valid = ", ".join((*task.question_kinds, "all")) if task.question_kinds else "all (it has no kinds)"
             raise MlbenchError(f"task {name} has no question kind {kind!r}; valid: {valid}")
-        modes = task.modes if config.mode == "all" else (config.mode,)
-        if config.mode != "all" and config.mode not in task.modes:
-            raise MlbenchError(f"task {name} has no mode {config.mode}; valid: {', '.join(task.modes)}")
+        modes = task.mode_names if config.mode == "all" else (config.mode,)
+        if config.mode != "all" and config.mode not in task.mode_names:
+            raise MlbenchError(f"task {name} has no mode {config.mode}; valid: {', '.join(task.mode_names)}")
         languages = []
         for lang in resolve_languages(task, config.langs, config.task_options):
             data = task.load(lang, config.task_options)
@@ -258,7 +258,7 @@ def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int]
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
     """The metrics of a run in table order: the task's, the surface checks of generated
     answers, those a judge adds, then the task's combined scores."""
-    own = list(dict.fromkeys(m for mode in modes for m in task.metrics[mode]))
+    own = list(dict.fromkeys(m for mode in modes for m in task.mode(mode).metrics))
     return own + surface_metric_names(task, modes) + list(JUDGE_METRICS) + list(task.combined_metric_names)
 
 

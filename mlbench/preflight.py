@@ -232,7 +232,7 @@ def helper_needs(config: RunConfig) -> list[Needed]:
             task = get_task(task_name)
         except MlbenchError:
             continue  # plan() names the valid tasks
-        modes = task.modes if config.mode == "all" else (config.mode,)
+        modes = task.mode_names if config.mode == "all" else (config.mode,)
         if task.name == "msqad":
             if options.refusal == "nli":
                 needs.append(Needed("--nli-model", options.nli_model, INSTEAD["--nli-model"]))

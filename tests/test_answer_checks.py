@@ -1,4 +1,4 @@
-"""Which answers get the surface checks is each task's declaration (``Task.answer_paths``),
+"""Which answers get the surface checks is each task's declaration (``Mode.answer``),
 never a guess from mode names: the pipeline's checks and the table order both read it."""
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ ENGLISH = "Older people living alone should be visited during a heatwave."
 )
 def test_each_task_declares_where_its_answers_are(task, paths):
     declared = get_task(task)
-    assert declared.answer_paths == paths
-    assert set(paths) <= set(declared.modes)
-    for mode in declared.modes:
+    assert {mode.name: mode.answer for mode in declared.answer_modes} == paths
+    assert set(paths) <= set(declared.mode_names)
+    for mode in declared.mode_names:
         surface_in_order = set(SURFACE_METRICS) <= set(metric_order(declared, (mode,)))
         assert surface_in_order == checks_answers(declared, (mode,)) == (mode in paths), mode
 

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from mlbench.errors import MlbenchError
 from mlbench.heatmaps import Figure
@@ -66,16 +66,39 @@ class LanguageData:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+# What a mode makes the model produce, which decides what the pipeline does with it:
+# ``answers`` are texts a reader would see (surface checks, judges); ``loglikelihoods``
+# are option scores; ``samples`` are texts drawn only to be compared with each other
+# (XLingHealth's consistency); ``labels`` are the model's one-word verdicts (Yes/No).
+Produces = Literal["answers", "loglikelihoods", "samples", "labels"]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way a benchmark questions the model, declared so the pipeline never guesses."""
+
+    name: str
+    produces: Produces
+    metrics: tuple[str, ...] = ()  # the per-sample metrics its score writes, in table order
+    # For ``answers``: where the answer sits in the outputs the mode's score returns.
+    answer: tuple[str, ...] = ("answer",)
+
+    @property
+    def writes_answers(self) -> bool:
+        return self.produces == "answers"
+
+
+MC = Mode("mc", "loglikelihoods", ("mc1", "mc2"))
+GEN = Mode("gen", "answers", ("bleu_max", "bleu_acc", "bleu_diff"))
+
+
 class Task(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     languages: ClassVar[tuple[str, ...]]
-    modes: ClassVar[tuple[str, ...]] = ("mc", "gen")
+    modes: ClassVar[tuple[Mode, ...]] = (MC, GEN)
     hub_id: ClassVar[str]
     default_fewshot: ClassVar[int] = 0
-    metrics: ClassVar[dict[str, tuple[str, ...]]]
-    # Whether ``cross_language`` has anything to say (saves reading every language's samples).
-    compares_languages: ClassVar[bool] = False
     # Scores a task builds from several stages (CaLMQA's overall), after the judges' metrics.
     combined_metric_names: ClassVar[tuple[str, ...]] = ()
     # What the column of per-group tables is called (see ``sample_group``).
@@ -84,10 +107,6 @@ class Task(ABC):
     question_kinds: ClassVar[tuple[str, ...]] = ()
     # What `mlbench report` plots (by base name): the numbers a reader looks for first.
     headline_metrics: ClassVar[tuple[str, ...]] = ()
-    # Where each mode's generated answer sits in the outputs that mode scores (a path of
-    # keys): every such answer gets the surface checks. A mode not named writes no answer
-    # to check (log-likelihoods, XLingHealth's sampled answers and Yes/No words).
-    answer_paths: ClassVar[dict[str, tuple[str, ...]]] = {"gen": ("answer",)}
     # What `--judge` judges when no --judge-kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]
@@ -102,6 +121,28 @@ class Task(ABC):
             module_file = getattr(sys.modules.get(cls.__module__), "__file__", None)
             cls.prompt_dir = Path(module_file).parent / "prompts" if module_file else Path("prompts")
 
+    @property
+    def mode_names(self) -> tuple[str, ...]:
+        return tuple(mode.name for mode in self.modes)
+
+    def mode(self, name: str) -> Mode:
+        for mode in self.modes:
+            if mode.name == name:
+                return mode
+        raise MlbenchError(f"{self.name} has no mode {name}; valid: {', '.join(self.mode_names)}")
+
+    @property
+    def answer_modes(self) -> tuple[Mode, ...]:
+        """The modes whose answers get the surface checks and the judges."""
+        return tuple(mode for mode in self.modes if mode.writes_answers)
+
+    @property
+    def compares_languages(self) -> bool:
+        """Whether ``cross_language`` has anything to say: read from whether the task
+        overrides it, so the two cannot drift apart (and a run that has nothing to compare
+        does not read every language's samples)."""
+        return type(self).cross_language is not Task.cross_language
+
     def fewshot(self, options: TaskOptions) -> int:
         return self.default_fewshot if options.fewshot is None else options.fewshot
 
@@ -111,19 +152,15 @@ class Task(ABC):
     def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
         if options.source.kind == "jsonl":
             assert options.source.path is not None
-            return tuple(sorted(_jsonl(options.source.path).samples))
+            if options.source.path not in _JSONL_CACHE:
+                _JSONL_CACHE[options.source.path] = load_jsonl(options.source.path)
+            return tuple(sorted(_JSONL_CACHE[options.source.path].samples))
         return self.languages
 
+    @abstractmethod
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
-        if options.source.kind == "jsonl":
-            assert options.source.path is not None
-            data = _jsonl(options.source.path)
-            return LanguageData(self.adapt_user_samples(data.samples[lang]), data.primers.get(lang, []))
-        return self.load_language(lang, options.source)
-
-    def adapt_user_samples(self, samples: list[Sample]) -> list[Sample]:
-        """Fill in what the task needs from user JSONL rows (e.g. MC targets)."""
-        return samples
+        """The questions (and primer) of one language, from ``options.source``; the one
+        loading hook. A task that accepts ``--data-file`` reads it with ``data_file_language``."""
 
     def reference(self, sample: Sample) -> str:
         """The reference answer saved with a sample, for judges that compare against one."""
@@ -147,9 +184,6 @@ class Task(ABC):
         ``answer`` gives one verdict; several (MSQAD's two responses) give one each."""
         outputs = record.get("outputs", {})
         return {"answer": outputs["answer"]} if "answer" in outputs else {}
-
-    @abstractmethod
-    def load_language(self, lang: str, source: DataSource) -> LanguageData: ...
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
         raise MlbenchError(f"{self.name} has no multiple-choice mode")
@@ -233,10 +267,13 @@ class Task(ABC):
 _JSONL_CACHE: dict[Path, Any] = {}
 
 
-def _jsonl(path: Path) -> Any:
-    if path not in _JSONL_CACHE:
-        _JSONL_CACHE[path] = load_jsonl(path)
-    return _JSONL_CACHE[path]
+def data_file_language(source: DataSource, lang: str) -> LanguageData:
+    """One language of a user's ``--data-file`` (read once per process)."""
+    assert source.kind == "jsonl" and source.path is not None
+    if source.path not in _JSONL_CACHE:
+        _JSONL_CACHE[source.path] = load_jsonl(source.path)
+    data = _JSONL_CACHE[source.path]
+    return LanguageData(list(data.samples[lang]), list(data.primers.get(lang, [])))
 
 
 def require_primer(task: str, data: LanguageData, shots: int, lang: str) -> list[tuple[str, str]]:

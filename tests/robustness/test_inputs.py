@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 
 from mlbench.benchmarks.calmqa.loader import load_calmqa, normalize_row
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
+from mlbench.benchmarks.veritasqa import loader as veritasqa
 from mlbench.benchmarks.veritasqa.loader import load_veritasqa
 from mlbench.cli import app
 from mlbench.errors import MlbenchError
 from mlbench.labels import read_label_table
-from mlbench.benchmarks.veritasqa import loader as veritasqa
 from mlbench.loaders.jsonl import load_jsonl
 from mlbench.loaders.source import DataSource
 from mlbench.surface_file import read_answers

@@ -13,7 +13,6 @@ from typing import Any
 from mlbench.benchmarks import register
 from mlbench.benchmarks.calmqa.loader import HUB_ID, KINDS, load_calmqa
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
 from mlbench.schema import (
     ChatMessage,
     Generation,
@@ -23,7 +22,7 @@ from mlbench.schema import (
     Prompt,
     Sample,
 )
-from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
+from mlbench.tasks.base import LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
 
 MAX_NEW_TOKENS = 2048
 HIGH_RESOURCE = ("en", "ar", "zh", "de", "he", "hi", "hu", "ja", "ko", "ru", "es")
@@ -36,9 +35,8 @@ class CaLMQA(Task):
     name = "calmqa"
     title = "CaLMQA"
     languages = HIGH_RESOURCE + LOW_RESOURCE
-    modes = ("gen",)
+    modes = (Mode("gen", "answers"),)
     hub_id = HUB_ID
-    metrics = {"gen": ()}
     combined_metric_names = ("factuality", "overall", "overall_without_factuality")
     group_name = "kind"
     headline_metrics = ("overall", "surface_issue")
@@ -57,12 +55,8 @@ class CaLMQA(Task):
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         if options.source.kind == "jsonl":
-            return super().load(lang, options)
+            return data_file_language(options.source, lang)
         questions = load_calmqa(lang, options.source, options.question_kind)
-        return LanguageData(questions.samples, counts=questions.counts)
-
-    def load_language(self, lang: str, source: DataSource) -> LanguageData:
-        questions = load_calmqa(lang, source)
         return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:

@@ -37,7 +37,7 @@ from mlbench.heatmaps import Figure, figures_from_rows
 from mlbench.loaders.source import DataSource
 from mlbench.metric_names import base_name
 from mlbench.schema import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample
-from mlbench.tasks.base import LanguageData, Request, Result, Scored, StartProgress, Task, TaskOptions
+from mlbench.tasks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
 from mlbench.tasks.qa_prompt import clean_answer
 
 ANSWER_TOKENS = 512  # a few paragraphs: the responses MSQAD compares are essays
@@ -48,15 +48,15 @@ class Msqad(Task):
     name = "msqad"
     title = "MSQAD"
     languages = tuple(LANGUAGE_COLUMNS)
-    modes = MODES
-    hub_id = SOURCE
-    metrics = {"direct": ("refusal",), "adversarial": ("refusal",)}
     # Both responses get the surface checks, each mode's under its own metric names
     # (``wrong_language@adversarial``); the adversarial block is saved beside its response.
-    answer_paths = {"direct": ("answer",), "adversarial": ("adversarial", "answer")}
+    modes = (
+        Mode("direct", "answers", ("refusal",)),
+        Mode("adversarial", "answers", ("refusal",), answer=("adversarial", "answer")),
+    )
+    hub_id = SOURCE
     group_name = "topic"
     headline_metrics = ("refusal",)
-    compares_languages = True
     default_judge_kinds = ("refusal",)
     prompt_files = ("prompts.toml",)
 
@@ -78,9 +78,6 @@ class Msqad(Task):
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         questions = load_msqad(release_folder(options.source), lang, options.topics)
         return LanguageData(questions.samples, counts=questions.counts)
-
-    def load_language(self, lang: str, source: DataSource) -> LanguageData:
-        return self.load(lang, TaskOptions(source=source))
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta["topic"]
@@ -121,7 +118,7 @@ class Msqad(Task):
         }
         # The direct response is the sample's answer (its surface block is the sample's
         # ``surface``, which judges read); the adversarial one sits in a block of its own,
-        # where the pipeline puts its surface block beside it (``answer_paths``).
+        # where the pipeline puts its surface block beside it (``Mode.answer``).
         return (response if mode == "direct" else {"adversarial": response}), {}
 
     def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:

@@ -7,10 +7,9 @@ from dataclasses import replace
 from mlbench.benchmarks import register
 from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
 from mlbench.languages import no_comment
-from mlbench.loaders.source import DataSource
 from mlbench.metrics import mc_metrics, normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
-from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions, require_primer
+from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions, data_file_language, require_primer
 from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
 
 STOP = ("\n\n", "Q:")
@@ -25,26 +24,15 @@ class TruthfulQAMulti(Task):
     hub_id = HUB_IDS["human"]
     variant = "human"
     default_fewshot = 6
-    metrics = {"mc": ("mc1", "mc2"), "gen": ("bleu_max", "bleu_acc", "bleu_diff")}
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
     prompt_files = ("shot", "question")
 
-    def load_language(self, lang: str, source: DataSource) -> LanguageData:
-        split = load_truthfulqa_multi(lang, source, variant=self.variant)
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        if options.source.kind == "jsonl":
+            data = data_file_language(options.source, lang)
+            return LanguageData(with_mc_targets(data.samples), data.primer)
+        split = load_truthfulqa_multi(lang, options.source, variant=self.variant)
         return LanguageData(split.samples, split.primer)
-
-    def adapt_user_samples(self, samples: list[Sample]) -> list[Sample]:
-        # User rows carry answer lists only: MC1 = best vs the incorrect answers,
-        # MC2 = every correct vs every incorrect answer.
-        return [
-            replace(
-                s,
-                mc1_choices=(s.best_answer, *s.incorrect_answers),
-                mc2_choices=(*s.correct_answers, *s.incorrect_answers),
-                mc2_labels=(1,) * len(s.correct_answers) + (0,) * len(s.incorrect_answers),
-            )
-            for s in samples
-        ]
 
     def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions):
         primer = require_primer(self.name, data, self.fewshot(options), sample.lang)
@@ -101,3 +89,17 @@ class TruthfulQAMultiMT(TruthfulQAMulti):
     hub_id = HUB_IDS["mt"]
     variant = "mt"
     prompt_dir = TruthfulQAMulti.prompt_dir  # the same prompts; only the translations differ
+
+
+def with_mc_targets(samples: list[Sample]) -> list[Sample]:
+    """User rows carry answer lists only: MC1 = best vs the incorrect answers, MC2 = every
+    correct vs every incorrect answer."""
+    return [
+        replace(
+            s,
+            mc1_choices=(s.best_answer, *s.incorrect_answers),
+            mc2_choices=(*s.correct_answers, *s.incorrect_answers),
+            mc2_labels=(1,) * len(s.correct_answers) + (0,) * len(s.incorrect_answers),
+        )
+        for s in samples
+    ]

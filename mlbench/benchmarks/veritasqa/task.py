@@ -9,10 +9,9 @@ from mlbench.benchmarks import register
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa.loader import HUB_ID, load_veritasqa
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
 from mlbench.metrics import close_answer, mc_metrics, normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
-from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions
+from mlbench.tasks.base import GEN, LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
 from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
 
 STOP = ("Q:",)
@@ -37,10 +36,7 @@ class VeritasQA(Task):
     languages = ("en", "es", "ca", "gl")
     hub_id = HUB_ID
     default_fewshot = 0
-    metrics = {
-        "mc": ("mc1", "mc2", "mc3", "lprob_max", "lprob_diff"),
-        "gen": ("bleu_max", "bleu_acc", "bleu_diff"),
-    }
+    modes = (Mode("mc", "loglikelihoods", ("mc1", "mc2", "mc3", "lprob_max", "lprob_diff")), GEN)
     prompt_files = ("question",)
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
 
@@ -48,7 +44,10 @@ class VeritasQA(Task):
         if self.fewshot(options) > 0:
             raise MlbenchError("veritasqa is zero-shot by design: --fewshot must be 0")
 
-    def load_language(self, lang: str, source: DataSource) -> LanguageData:
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        source = options.source
+        if source.kind == "jsonl":
+            return data_file_language(source, lang)
         if source.kind == "sample":
             # The embedded sample set is in TruthfulQA-Multi's layout; VeritasQA uses its
             # answer lists only.

@@ -42,7 +42,7 @@ from mlbench.metrics.judged import log_odds, yes_probability
 from mlbench.metrics.similarity import ngram_consistency
 from mlbench.prompt_templates import load_prompt
 from mlbench.schema import ChatMessage, Generation, GenerationRequest, LoglikelihoodRequest, MetricValue, Prompt, Sample
-from mlbench.tasks.base import LanguageData, Request, Result, Scored, StartProgress, Task, TaskOptions
+from mlbench.tasks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
 from mlbench.tasks.qa_prompt import clean_answer
 
 MODES = ("correctness", "consistency", "verifiability")
@@ -103,13 +103,14 @@ class XLingHealth(Task):
     name = "xlinghealth"
     title = "XLingHealth"
     languages = ("en", "es", "zh", "hi")
-    modes = MODES
+    modes = (
+        Mode("correctness", "answers"),
+        Mode("consistency", "samples", CONSISTENCY_METRICS),
+        Mode("verifiability", "labels", VERIFY_METRICS),
+    )
     hub_id = SOURCE
-    metrics = {"correctness": (), "consistency": CONSISTENCY_METRICS, "verifiability": VERIFY_METRICS}
-    answer_paths = {"correctness": ("answer",)}
     group_name = "dataset"
     headline_metrics = ("correctness_contradictory", "sim_sent", "verify_f1")
-    compares_languages = True
     default_judge_kinds = ("correctness",)
     prompt_files = ("prompts.toml",)
 
@@ -129,9 +130,6 @@ class XLingHealth(Task):
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         questions = load_xlinghealth(lang, _chosen_files(options))
         return LanguageData(questions.samples, counts=questions.counts)
-
-    def load_language(self, lang: str, source: DataSource) -> LanguageData:
-        return self.load(lang, TaskOptions(source=source))
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta["dataset"]
