@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from mlbench.metric_names import base_name, expand_order
-from mlbench.schema import LanguageResult
+from mlbench.schema import LanguageResult, SampleRecord
 from mlbench.stats.intervals import summarize
 from mlbench.tasks.base import Task
 
 
 def aggregate(
     lang: str,
-    records: list[dict[str, Any]],
+    records: list[SampleRecord],
     metric_names: list[str],
     seed: int,
     task: Task | None = None,
@@ -25,29 +25,29 @@ def aggregate(
     failed, skipped and unreadable judge verdicts. ``task`` adds its pooled metrics (macro
     F1, AUC); ``data_counts`` are what the loader left out."""
     # In id order, so the bootstrap draws the same intervals whichever stage aggregates.
-    records = sorted(records, key=lambda r: str(r.get("id", "")))
+    records = sorted(records, key=lambda r: r.id)
     result = _summarize_records(lang, records, metric_names, seed, task)
     result.counts = {**(data_counts or {}), **result.counts}
     result.per_question = per_question_values(records, list(result.metrics))
-    for group in sorted({r["group"] for r in records if r.get("group") is not None}):
-        mine = [r for r in records if r.get("group") == group]
+    for group in sorted({r.group for r in records if r.group is not None}):
+        mine = [r for r in records if r.group == group]
         result.groups[group] = _summarize_records(lang, mine, metric_names, seed, task)
     return result
 
 
 def _summarize_records(
-    lang: str, records: list[dict[str, Any]], metric_names: list[str], seed: int, task: Task | None = None
+    lang: str, records: list[SampleRecord], metric_names: list[str], seed: int, task: Task | None = None
 ) -> LanguageResult:
     summary = {}
-    present = {name for r in records for name in r["metrics"]}
+    present = {name for r in records for name in r.metrics}
     for metric in expand_order(metric_names, present):
-        values = [r["metrics"][metric] for r in records if metric in r["metrics"]]
+        values = [r.metrics[metric] for r in records if metric in r.metrics]
         summary[metric] = summarize(values, seed=seed)
     pooled, pooled_counts = task.pooled_metrics(records, seed) if task is not None else ({}, {})
     summary.update(pooled)
     counts = {
-        "empty_generations": sum(bool(r["outputs"].get("empty")) for r in records),
-        "failed": sum(bool(r["outputs"].get("error")) for r in records),
+        "empty_generations": sum(bool(r.outputs.get("empty")) for r in records),
+        "failed": sum(r.error is not None for r in records),
         **language_not_judged(records),
         **judge_counts(records),
         **pooled_counts,
@@ -56,44 +56,40 @@ def _summarize_records(
     return LanguageResult(lang, len(records), ordered, {k: v for k, v in counts.items() if v})
 
 
-def per_question_values(records: list[dict[str, Any]], metrics: list[str]) -> dict[str, Any]:
+def per_question_values(records: list[SampleRecord], metrics: list[str]) -> dict[str, Any]:
     """Each question's value of each per-question metric (None where a question has none),
     aligned with the ids: what ``mlbench report`` pairs across languages without
     reading the samples files again."""
-    if any("id" not in r for r in records):
-        return {}  # nothing to pair questions by
-    ids = [str(r["id"]) for r in records]
+    ids = [r.id for r in records]
     values = {
-        name: [r["metrics"].get(name) for r in records]
-        for name in metrics
-        if any(name in r["metrics"] for r in records)
+        name: [r.metrics.get(name) for r in records] for name in metrics if any(name in r.metrics for r in records)
     }
     return {"ids": ids, "values": values} if values else {}
 
 
-def language_not_judged(records: list[dict[str, Any]]) -> dict[str, int]:
+def language_not_judged(records: list[SampleRecord]) -> dict[str, int]:
     """Checked answers whose language was not judged (no reliable detector, too short, code
     only): they have ``surface_issue`` but no ``wrong_language``. Counted under the setting
     of their surface metrics, so each mode of MSQAD has its own
     (``language_not_judged@adversarial``); one answer per sample gives the plain name."""
     counts: dict[str, int] = {}
     for record in records:
-        for name in record["metrics"]:
+        for name in record.metrics:
             if base_name(name) != "surface_issue":
                 continue
             setting = name[len("surface_issue") :]  # "" or "@<mode>"
-            if "wrong_language" + setting not in record["metrics"]:
+            if "wrong_language" + setting not in record.metrics:
                 key = "language_not_judged" + setting
                 counts[key] = counts.get(key, 0) + 1
     return counts
 
 
-def judge_counts(records: list[dict[str, Any]]) -> dict[str, int]:
+def judge_counts(records: list[SampleRecord]) -> dict[str, int]:
     """Verdicts that gave no metric, by kind: ``judge_errors_truth``, ``skipped_truth``,
     ``unparsed_relevance``."""
     counts: dict[str, int] = {}
     for record in records:
-        for kind, entry in record.get("judges", {}).items():
+        for kind, entry in record.judges.items():
             for name, happened in (
                 (f"judge_errors_{kind}", "judge_error" in entry),
                 (f"skipped_{kind}", "skipped" in entry),

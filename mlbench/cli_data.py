@@ -32,20 +32,28 @@ def _revision(source, lock) -> str:  # noqa: ANN001 - catalog.Source, store.Lock
     return f"{source.revision} (locked at fetch)"
 
 
+def discover_benchmarks() -> None:
+    from mlbench.benchmarks import discover
+
+    discover()
+
+
 @data_app.command("list")
 @user_errors
 def list_sources() -> None:
     """Every data source: where it comes from, its pinned revision, license, and whether it is cached."""
     from rich.table import Table
 
-    from mlbench.cli import wide_console
+    from mlbench.cli_app import wide_console
     from mlbench.datastore.catalog import SOURCES
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
     from mlbench.datastore.store import cached_folder, data_root, read_lock
 
     table = Table(title=f"mlbench data ({data_root()})", title_justify="left")
     for column in ("source", "tasks", "home", "revision", "license", "files", "size", "cached"):
         table.add_column(column, no_wrap=column in ("source", "cached"))
-    for source in SOURCES.values():
+    for source in sorted(SOURCES.values(), key=lambda source: source.name):
         lock = read_lock(source)
         cached = cached_folder(source) is not None
         pinned = sum(1 for f in source.files if f.sha256)
@@ -72,6 +80,8 @@ def fetch(
 ) -> None:
     """Download sources into the cache, checking every file's hash."""
     from mlbench.datastore.catalog import sources_of
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
     from mlbench.datastore.progress import download_progress
     from mlbench.datastore.store import cached_folder
     from mlbench.datastore.store import fetch as fetch_source
@@ -91,6 +101,8 @@ def fetch(
 def verify(names: NamesArg = None) -> None:
     """Re-hash cached files and count their rows; exit 1 when anything is off."""
     from mlbench.datastore.catalog import sources_of
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
     from mlbench.datastore.store import read_lock
     from mlbench.datastore.verify import verify as verify_source
 
@@ -118,5 +130,7 @@ def verify(names: NamesArg = None) -> None:
 def path(name: Annotated[str, typer.Argument(help="A source or task name.")]) -> None:
     """Print the folder holding a source's files (fetched first if needed); it can be given to --data-dir."""
     from mlbench.datastore.store import source_folder
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
 
     print(source_folder(name))

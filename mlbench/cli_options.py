@@ -1,15 +1,18 @@
 """Every CLI option, defined once and reused by each command that takes it.
 
-`run --help` lists some sixty options. Each panel holds one concern (the model, the data,
-prompts, judges, output, one benchmark's settings, an engine's) so that a reader finds an
-option by what it is about, and a short metavar (N, TEXT, DIR) stands where typer would
-print the type, so that each panel reads at 80 columns.
+`run --help` lists some fifty options in under 100 lines at 80 columns (tests/test_cli_help.py).
+Each panel holds one concern (the model, the data, prompts, judges, output, an engine's) so
+that a reader finds an option by what it is about; help texts are one line where they can
+be, a short metavar (N, TEXT, DIR) stands where typer would print the type, and ranges are
+checked by ``at_least`` rather than typer's min/max, which would print ``[x>=1]`` beside it.
+A benchmark's own options are not here: they are ``-T key=value`` (``mlbench tasks NAME``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -19,9 +22,6 @@ GENERATION = "Prompts and generation"
 JUDGE = "Judges"
 RUN = "Output and run control"
 OUT = RUN
-CALMQA = "CaLMQA"
-XLING = "XLingHealth"
-MSQAD = "MSQAD"
 ENGINE = "Engine (vLLM)"
 SERVER = "Server (--backend openai)"
 FLAG = ""  # a switch takes no value: no metavar
@@ -40,6 +40,25 @@ def package_version() -> str:
         return __version__
 
 
+def at_least(least: float, kind: type = int, most: float | None = None) -> Callable[[Any], Any]:
+    """A typer parser for a number in [least, most]: checked like typer's min/max, without
+    the ``[x>=1]`` it would print beside each metavar (80 columns have no room for it)."""
+    what = "an integer" if kind is int else "a number"
+
+    def parse(value: Any) -> Any:
+        try:
+            number = kind(str(value))
+        except ValueError:
+            raise ValueError(f"{value!r} is not {what}") from None
+        if number < least or (most is not None and number > most) or number != number:
+            bounds = f"between {least} and {most}" if most is not None else f"at least {least}"
+            raise ValueError(f"{value} must be {bounds}")  # click: "Invalid value for '--limit': ..."
+        return number
+
+    parse.__name__ = what.split()[-1]
+    return parse
+
+
 def _print_version(value: bool) -> None:
     if value:
         print(f"mlbench {package_version()}")
@@ -52,37 +71,30 @@ VersionOpt = Annotated[
 ]
 ModelArg = Annotated[
     str,
-    typer.Option(
-        "--model",
-        "-m",
-        metavar="NAME",
-        help="HF hub id, local folder or GGUF file of a causal LM.",
-        rich_help_panel=MODEL,
-    ),
+    typer.Option("--model", "-m", metavar="NAME", help="Hub id, folder or .gguf file.", rich_help_panel=MODEL),
 ]
 BackendOpt = Annotated[
     str,
     typer.Option(
         metavar="NAME",
-        help="auto | hf | vllm | openai. auto: vllm when it imports and a GPU is visible, else hf "
-        "(openai when --base-url is given).",
+        help="auto | hf | vllm | openai (auto: vllm with a GPU, else hf).",
         rich_help_panel=MODEL,
+        show_default=False,
     ),
 ]
 DtypeOpt = Annotated[
     str,
     typer.Option(
         metavar="NAME",
-        help="auto | float32 | bfloat16 | float16 (auto: float32 on CPU, the checkpoint's dtype on GPU).",
+        help="auto | float32 | bfloat16 | float16 (auto: float32 on CPU).",
         rich_help_panel=MODEL,
+        show_default=False,
     ),
 ]
 DeviceOpt = Annotated[str, typer.Option(metavar="NAME", help="auto | cpu | cuda.", rich_help_panel=MODEL)]
 BatchSizeOpt = Annotated[
     str,
-    typer.Option(
-        metavar="N", help="auto | N: options (MC) or prompts (generation) per forward pass.", rich_help_panel=MODEL
-    ),
+    typer.Option(metavar="N", help="auto | N options or prompts per pass.", rich_help_panel=MODEL, show_default=False),
 ]
 TrustRemoteCodeOpt = Annotated[
     bool,
@@ -90,12 +102,7 @@ TrustRemoteCodeOpt = Annotated[
 ]
 TokenizerOpt = Annotated[
     Optional[str],
-    typer.Option(
-        metavar="NAME",
-        help="Tokenizer (hub id or path) instead of the model's own: a GGUF's, or a server's for MC scoring "
-        "(default: --model).",
-        rich_help_panel=MODEL,
-    ),
+    typer.Option(metavar="NAME", help="Tokenizer, if not the model's own.", rich_help_panel=MODEL),
 ]
 
 # The switches of a setting whose "off" is the default or rarely typed: only the "on" name
@@ -104,91 +111,69 @@ TokenizerOpt = Annotated[
 ChatTemplateOpt = Annotated[
     bool,
     typer.Option(
-        "--chat-template",
-        metavar=FLAG,
-        help="Render prompts with the model's chat template (few-shot pairs become turns).",
-        rich_help_panel=GENERATION,
+        "--chat-template", metavar=FLAG, help="Prompt with the model's chat template.", rich_help_panel=GENERATION
     ),
 ]
 NoChatTemplateOpt = Annotated[bool, typer.Option("--no-chat-template", hidden=True)]
 MaxNewTokensOpt = Annotated[
     Optional[int],
     typer.Option(
-        min=1,
+        parser=at_least(1),
         metavar="N",
-        help="Generated tokens per answer (default: the benchmark's own: 256 TruthfulQA-Multi, 50 VeritasQA, "
-        "2048 CaLMQA).",
+        help="Tokens per answer (default: the benchmark's).",
         rich_help_panel=GENERATION,
         show_default=False,
     ),
 ]
 SystemPromptOpt = Annotated[
     Optional[str],
-    typer.Option(metavar="TEXT", help="System message (chat) or text before the prompt.", rich_help_panel=GENERATION),
+    typer.Option(metavar="TEXT", help="System message, or text before the prompt.", rich_help_panel=GENERATION),
 ]
 FewshotOpt = Annotated[
     Optional[int],
     typer.Option(
-        min=0,
-        metavar="N",
-        help="Few-shot primer pairs (default: the benchmark's own, 6 for TruthfulQA-Multi, 0 for VeritasQA).",
-        rich_help_panel=GENERATION,
+        parser=at_least(0), metavar="N", help="Primer pairs (default: the benchmark's).", rich_help_panel=GENERATION
     ),
-]
-QuestionKindOpt = Annotated[
-    str,
-    typer.Option("--kind", metavar="NAME", help="Which questions: specific | agnostic | all.", rich_help_panel=CALMQA),
 ]
 
 TensorParallelOpt = Annotated[
     int,
-    typer.Option(min=1, metavar="N", help="GPUs one model is split over (within a node).", rich_help_panel=ENGINE),
+    typer.Option(
+        parser=at_least(1), metavar="N", help="GPUs a model is split over.", rich_help_panel=ENGINE, show_default=False
+    ),
 ]
 DataParallelOpt = Annotated[
     int,
     typer.Option(
-        min=1,
-        metavar="N",
-        help="Model replicas, each in its own process on its own GPU(s); requests are split.",
-        rich_help_panel=ENGINE,
+        parser=at_least(1), metavar="N", help="Model replicas, one per GPU.", rich_help_panel=ENGINE, show_default=False
     ),
 ]
 GpuMemoryOpt = Annotated[
     Optional[float],
     typer.Option(
-        min=0.01,
-        max=1.0,
+        parser=at_least(0.01, float, most=1.0),
         metavar="X",
-        help="Share of each GPU's memory vLLM may take (vLLM's default: 0.9).",
+        help="GPU memory share (vLLM: 0.9).",
         rich_help_panel=ENGINE,
     ),
 ]
 MaxModelLenOpt = Annotated[
     Optional[int],
-    typer.Option(
-        min=1,
-        metavar="N",
-        help="Context length; longer prompts are recorded as failed samples.",
-        rich_help_panel=ENGINE,
-    ),
+    typer.Option(parser=at_least(1), metavar="N", help="Context length (longer prompts fail).", rich_help_panel=ENGINE),
 ]
 EnforceEagerOpt = Annotated[
-    bool,
-    typer.Option(
-        "--enforce-eager", metavar=FLAG, help="No CUDA graphs (faster start, slower run).", rich_help_panel=ENGINE
-    ),
+    bool, typer.Option("--enforce-eager", metavar=FLAG, help="No CUDA graphs.", rich_help_panel=ENGINE)
 ]
 QuantizationOpt = Annotated[
     Optional[str],
-    typer.Option(metavar="NAME", help="vLLM quantization method (awq, gptq, fp8, ...).", rich_help_panel=ENGINE),
+    typer.Option(metavar="NAME", help="vLLM quantization: awq, gptq, fp8, ...", rich_help_panel=ENGINE),
 ]
 ModelArgOpt = Annotated[
     Optional[list[str]],
     typer.Option(
         "--model-arg",
         metavar="K=V",
-        help="Passed to vllm.LLM as is (V read as JSON when it parses: 4, true, {...}); repeatable. "
-        "gguf_file=NAME (any backend): the model is the GGUF file NAME in the --model folder.",
+        help="To vllm.LLM (V as JSON), repeatable; gguf_file=NAME: a GGUF in the --model folder.",
         rich_help_panel=ENGINE,
     ),
 ]
@@ -198,77 +183,88 @@ BaseUrlOpt = Annotated[
 ]
 ApiKeyEnvOpt = Annotated[
     Optional[str],
-    typer.Option(
-        metavar="VAR",
-        help="Environment variable holding the API key (default: OPENAI_API_KEY if set).",
-        rich_help_panel=SERVER,
-    ),
+    typer.Option(metavar="VAR", help="Variable holding the key (OPENAI_API_KEY).", rich_help_panel=SERVER),
 ]
 MaxConcurrencyOpt = Annotated[
-    int, typer.Option(min=1, metavar="N", help="Requests in flight at once.", rich_help_panel=SERVER)
+    int,
+    typer.Option(
+        parser=at_least(1),
+        metavar="N",
+        help="Requests in flight (default: 8).",
+        rich_help_panel=SERVER,
+        show_default=False,
+    ),
 ]
 RequestTimeoutOpt = Annotated[
     float,
     typer.Option(
-        min=0.001,
+        parser=at_least(0.001, float),
         metavar="SECONDS",
-        help="Give up on a server request after this long (then retry it, up to 5 times).",
+        help="Seconds before a request is retried (default: 120).",
         rich_help_panel=SERVER,
+        show_default=False,
     ),
 ]
 
 TaskOpt = Annotated[
     str,
-    typer.Option(
-        "--task",
-        "-t",
-        metavar="LIST",
-        help="Benchmark name(s), comma-separated; see `mlbench tasks`.",
-        rich_help_panel=DATA,
-    ),
+    typer.Option("--task", "-t", metavar="LIST", help="Benchmarks (`mlbench tasks`).", rich_help_panel=DATA),
 ]
 LangOpt = Annotated[
     str,
     typer.Option(
-        "--lang", "-l", metavar="LIST", help="Language codes, comma-separated, or 'all'.", rich_help_panel=DATA
+        "--lang",
+        "-l",
+        metavar="LIST",
+        help="Languages, comma-separated (default: all).",
+        rich_help_panel=DATA,
+        show_default=False,
     ),
 ]
 ModeOpt = Annotated[
     str,
     typer.Option(
-        metavar="NAME",
-        help="all, or one of the benchmark's modes: mc | gen; XLingHealth: correctness | consistency | "
-        "verifiability; MSQAD: direct | adversarial.",
+        metavar="NAME", help="One of the benchmark's modes (default: all).", rich_help_panel=DATA, show_default=False
+    ),
+]
+TaskOptionOpt = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--task-option",
+        "-T",
+        metavar="K=V",
+        help="A benchmark's own option, repeatable (`mlbench tasks NAME`).",
         rich_help_panel=DATA,
+        show_default=False,
     ),
 ]
 DataDirOpt = Annotated[
-    Optional[Path],
-    typer.Option(metavar="DIR", help="Read a local copy of the datasets instead of the hub.", rich_help_panel=DATA),
+    Optional[Path], typer.Option(metavar="DIR", help="A local copy of the datasets.", rich_help_panel=DATA)
+]
+IncludeOpt = Annotated[
+    Optional[list[Path]],
+    typer.Option(
+        "--include",
+        metavar="PATH",
+        help="Your own benchmarks: a .py file that registers Tasks, a benchmark .toml, or a folder of them "
+        "(repeatable).",
+        rich_help_panel=DATA,
+    ),
 ]
 SampleOpt = Annotated[
     bool,
-    typer.Option(
-        "--sample",
-        metavar=FLAG,
-        help="Use the small embedded sample set (for demos and smoke tests).",
-        rich_help_panel=DATA,
-    ),
+    typer.Option("--sample", metavar=FLAG, help="The small embedded sample set (smoke tests).", rich_help_panel=DATA),
 ]
 DataFileOpt = Annotated[
     Optional[Path],
-    typer.Option(
-        metavar="FILE",
-        help="Your own questions as JSONL (id, lang, question, best_answer, correct_answers, incorrect_answers).",
-        rich_help_panel=DATA,
-    ),
+    typer.Option(metavar="FILE", help="Your own questions as JSONL (see README).", rich_help_panel=DATA),
 ]
 LimitOpt = Annotated[
     Optional[int],
     typer.Option(
-        min=1,
+        parser=at_least(1),
         metavar="N",
-        help="Seeded random subset of N question ids, the same in every language.",
+        help="A seeded subset of N question ids, the same in every language.",
         rich_help_panel=DATA,
     ),
 ]
@@ -276,9 +272,7 @@ LimitOpt = Annotated[
 SeedOpt = Annotated[
     int,
     typer.Option(
-        metavar="N",
-        help="Seed of the --limit subset, sampled answers, bootstrap intervals and permutation tests.",
-        rich_help_panel=DATA,
+        metavar="N", help="Seed of the --limit subset, sampling, statistics.", rich_help_panel=DATA, show_default=False
     ),
 ]
 JudgeSeedOpt = Annotated[
@@ -289,51 +283,30 @@ BootstrapSeedOpt = Annotated[int, typer.Option(metavar="N", help="Seed of the bo
 OutputOpt = Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Results folder.", rich_help_panel=RUN)]
 ResumeOpt = Annotated[
     bool,
-    typer.Option(
-        "--resume",
-        metavar=FLAG,
-        help="Keep the finished samples of an interrupted run and do the rest.",
-        rich_help_panel=RUN,
-    ),
+    typer.Option("--resume", metavar=FLAG, help="Keep an interrupted run's samples; do the rest.", rich_help_panel=RUN),
 ]
 OverwriteOpt = Annotated[
     bool,
     typer.Option(
-        "--overwrite",
-        metavar=FLAG,
-        help="Replace the results already in OUTPUT for these tasks and languages (a rerun without "
-        "--resume or --overwrite is refused).",
-        rich_help_panel=RUN,
+        "--overwrite", metavar=FLAG, help="Replace the results already in OUTPUT (else refused).", rich_help_panel=RUN
     ),
 ]
 QuietOpt = Annotated[
     bool,
-    typer.Option(
-        "--quiet",
-        "-q",
-        metavar=FLAG,
-        help="No progress bars or tables: only errors, warnings and the last line.",
-        rich_help_panel=RUN,
-    ),
+    typer.Option("--quiet", "-q", metavar=FLAG, help="Only errors, warnings and the last line.", rich_help_panel=RUN),
 ]
 YesOpt = Annotated[
-    bool,
-    typer.Option(
-        "--yes", metavar=FLAG, help="Go ahead with a run of more than 10,000 generations.", rich_help_panel=RUN
-    ),
+    bool, typer.Option("--yes", metavar=FLAG, help="Go ahead with over 10,000 generations.", rich_help_panel=RUN)
 ]
 CacheDirOpt = Annotated[
     Optional[Path],
     typer.Option(
-        metavar="DIR",
-        help="Request cache folder (default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench).",
-        rich_help_panel=RUN,
+        metavar="DIR", help="Request cache (default: $MLBENCH_CACHE_DIR or ~/.cache/mlbench).", rich_help_panel=RUN
     ),
 ]
 NoCacheOpt = Annotated[
-    bool,
-    typer.Option("--no-cache", metavar=FLAG, help="Do not read or write the request cache.", rich_help_panel=RUN),
+    bool, typer.Option("--no-cache", metavar=FLAG, help="Do not use the request cache.", rich_help_panel=RUN)
 ]
 ChunkSizeOpt = Annotated[
-    int, typer.Option(min=1, hidden=True, help="Samples written per step (tests use small values).")
+    int, typer.Option(parser=at_least(1), hidden=True, help="Samples written per step (tests use small values).")
 ]

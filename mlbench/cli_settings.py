@@ -4,21 +4,20 @@ the request cache, the search client. Every check here fails with one MlbenchErr
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mlbench.errors import MlbenchError
 from mlbench.resources import cache_folder
+from mlbench.tasks.options import OptionSetting
+
+if TYPE_CHECKING:
+    from mlbench.backends.registry import ModelOptions
 
 
 def split_list(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
-
-
-def existing_file(path: Path | None, flag: str) -> Path | None:
-    if path is not None and not path.is_file():
-        raise MlbenchError(f"{flag} {path}: no such file")
-    return path
 
 
 def choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -59,12 +58,33 @@ def cache_dir_path(cache_dir: Path | None, no_cache: bool) -> Path | None:
     return cache_folder()
 
 
-# The command parameters that become ModelOptions fields (run and judge take them all).
-MODEL_SETTINGS = (
-    "dtype", "device", "batch_size", "trust_remote_code", "seed", "tensor_parallel_size", "data_parallel_size",
-    "gpu_memory_utilization", "max_model_len", "enforce_eager", "quantization", "model_arg", "base_url",
-    "api_key_env", "max_concurrency", "tokenizer", "request_timeout",
-)  # fmt: skip
+@dataclass(frozen=True)
+class ModelFlags:
+    """The engine and server flags that run and judge both take, as typed values: what
+    ``model_options`` turns into ModelOptions (checked there)."""
+
+    dtype: str
+    device: str
+    batch_size: str
+    trust_remote_code: bool
+    seed: int
+    tensor_parallel_size: int
+    data_parallel_size: int
+    gpu_memory_utilization: float | None
+    max_model_len: int | None
+    enforce_eager: bool
+    quantization: str | None
+    model_arg: list[str] | None
+    base_url: str | None
+    api_key_env: str | None
+    max_concurrency: int
+    tokenizer: str | None
+    request_timeout: float
+
+    @classmethod
+    def of(cls, parameters: dict[str, Any]) -> ModelFlags:
+        """The flags among a command's parameters (its ``locals()``: typer gives them one by one)."""
+        return cls(**{item.name: parameters[item.name] for item in fields(cls)})
 
 
 def switch(on: bool | None, off: bool, name: str) -> bool | None:
@@ -75,36 +95,35 @@ def switch(on: bool | None, off: bool, name: str) -> bool | None:
     return False if off else on
 
 
-def model_options(model: str, backend: str, parameters: dict[str, Any]) -> Any:
-    """ModelOptions from a command's parameters (the MODEL_SETTINGS among them)."""
-    settings = {name: parameters[name] for name in MODEL_SETTINGS}
+def model_options(model: str, backend: str, flags: ModelFlags) -> ModelOptions:
+    """The model (or judge) to run, with its engine and server settings, checked."""
     from mlbench.backends.gguf import gguf_path
     from mlbench.backends.registry import BACKENDS, ModelOptions
 
     # --model DIR --model-arg gguf_file=NAME names the same model as --model DIR/NAME, and
     # gets the same results folder.
-    model, extra = gguf_path(model, model_args(settings["model_arg"] or []))
+    model, extra = gguf_path(model, model_args(flags.model_arg or []))
 
     return ModelOptions(
         model=model,
         backend=choice("backend", backend, BACKENDS),
-        dtype=choice("dtype", settings["dtype"], ("auto", "float32", "bfloat16", "float16")),  # type: ignore[arg-type]
-        device=choice("device", settings["device"], ("auto", "cpu", "cuda")),
-        batch_size=batch_size_value(settings["batch_size"]),  # type: ignore[arg-type]
-        trust_remote_code=settings["trust_remote_code"],
-        seed=settings["seed"],
-        tensor_parallel_size=settings["tensor_parallel_size"],
-        data_parallel_size=settings["data_parallel_size"],
-        gpu_memory_utilization=settings["gpu_memory_utilization"],
-        max_model_len=settings["max_model_len"],
-        enforce_eager=settings["enforce_eager"],
-        quantization=settings["quantization"],
+        dtype=choice("dtype", flags.dtype, ("auto", "float32", "bfloat16", "float16")),  # type: ignore[arg-type]
+        device=choice("device", flags.device, ("auto", "cpu", "cuda")),
+        batch_size=batch_size_value(flags.batch_size),  # type: ignore[arg-type]
+        trust_remote_code=flags.trust_remote_code,
+        seed=flags.seed,
+        tensor_parallel_size=flags.tensor_parallel_size,
+        data_parallel_size=flags.data_parallel_size,
+        gpu_memory_utilization=flags.gpu_memory_utilization,
+        max_model_len=flags.max_model_len,
+        enforce_eager=flags.enforce_eager,
+        quantization=flags.quantization,
         model_args=extra,
-        base_url=settings["base_url"],
-        api_key_env=settings["api_key_env"],
-        max_concurrency=settings["max_concurrency"],
-        tokenizer=settings["tokenizer"],
-        request_timeout=settings["request_timeout"],
+        base_url=flags.base_url,
+        api_key_env=flags.api_key_env,
+        max_concurrency=flags.max_concurrency,
+        tokenizer=flags.tokenizer,
+        request_timeout=flags.request_timeout,
     )
 
 
@@ -122,17 +141,13 @@ def search_client(url: str | None, key_env: str | None, results: int) -> Any:
     return client
 
 
-def temperature_list(value: str) -> tuple[float, ...]:
-    """``0,0.5,1`` → (0.0, 0.5, 1.0); each a number ≥ 0."""
-    temperatures = []
-    for item in split_list(value):
-        try:
-            temperature = float(item)
-        except ValueError:
-            raise MlbenchError(f"--temperatures: {item!r} is not a number") from None
-        if temperature < 0 or temperature != temperature or temperature == float("inf"):
-            raise MlbenchError(f"--temperatures: {item} must be a finite number ≥ 0")
-        temperatures.append(temperature)
-    if not temperatures:
-        raise MlbenchError("--temperatures needs at least one value")
-    return tuple(temperatures)
+def task_own_options(task_names: tuple[str, ...], settings: list[OptionSetting]) -> dict[str, Any]:
+    """Each task's own options (task name → its options dataclass) from ``settings`` in
+    the order given (the run file's, the deprecated flags', then -T: the later wins)."""
+    from mlbench.benchmarks import get_task
+    from mlbench.tasks.options import build_own_options
+
+    for setting in settings:
+        if setting.task is not None:
+            get_task(setting.task)  # a table for a task that does not exist: one line naming the valid ones
+    return build_own_options([get_task(name) for name in task_names], settings)

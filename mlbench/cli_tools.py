@@ -13,7 +13,7 @@ from rich.console import Console
 
 from mlbench import cli_options as opt
 from mlbench import cli_options_tools as topt
-from mlbench.cli import app, wide_console
+from mlbench.cli_app import app, wide_console
 from mlbench.cli_errors import user_errors
 from mlbench.cli_settings import (
     choice,
@@ -90,11 +90,12 @@ def surface(
     table = surface_table(result)
     assert table is not None  # every record has surface metrics
     console.print(rich_table(table))
-    empty = sum(r["outputs"]["empty"] for r in records)
+    empty = sum(r.outputs["empty"] for r in records)
     if empty:
         print(f"{empty} empty answer(s) checked as such", file=sys.stderr)
     if output is not None:
-        lines = [json.dumps({k: r[k] for k in ("id", "lang", "surface")}, ensure_ascii=False) for r in records]
+        rows = [{"id": r.id, "lang": r.lang, "surface": r.surface} for r in records]
+        lines = [json.dumps(row, ensure_ascii=False) for row in rows]
         output.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -112,8 +113,7 @@ def report(
     resamples: topt.ResamplesOpt = 1000,
     seed: topt.ReportSeedOpt = 0,
 ) -> None:
-    """Per-language tables of every run under RESULTS_DIR, with each language's gap to
-    --ref-lang tested question by question; --format and --plots write report files."""
+    """Per-language tables of the runs under RESULTS_DIR; each gap to --ref-lang tested per question."""
     from mlbench.report import FORMATS, make_report, write_report
     from mlbench.report.terminal import caption, render
 
@@ -138,12 +138,22 @@ def report(
 
 @app.command()
 @user_errors
-def tasks() -> None:
-    """List the benchmarks with their languages, modes and data sources."""
+def tasks(
+    name: Annotated[Optional[str], typer.Argument(help="One benchmark: its modes, options and data.")] = None,
+    include: opt.IncludeOpt = None,
+) -> None:
+    """List the benchmarks; with NAME, one in full (modes, metrics, options, data sources)."""
     from rich.table import Table
 
-    from mlbench.benchmarks import all_tasks
+    from mlbench.benchmarks import all_tasks, get_task, include_files
     from mlbench.datastore.catalog import SOURCES
+
+    include_files(include or [])
+    if name is not None:
+        from mlbench.cli_task_info import print_task
+
+        print_task(wide_console(), get_task(name), list(SOURCES.values()))
+        return
 
     table = Table(title="mlbench tasks", title_justify="left")
     table.add_column("task", no_wrap=True)

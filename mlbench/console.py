@@ -31,13 +31,14 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from mlbench.errors import MlbenchError
+from mlbench.metric_catalog import headline_metrics
 from mlbench.metric_names import base_name, expand_order
+from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.pipeline import RunObserver
 from mlbench.schema import MetricValue, RunResult
 from mlbench.stats.agreement import Agreement
-from mlbench.tables import LOW_RESOURCE_MARK, TextTable, decimals, language_label
+from mlbench.tables import LOW_RESOURCE_MARK, TextTable, decimals, describer, language_label
 
 # What a summary may take: a standard terminal. Wider consoles (a log file is drawn 200
 # wide) still get this width, so that the summary reads the same everywhere.
@@ -89,19 +90,10 @@ def _header(metric: str) -> str:
     return f"{short}@{setting}" if setting else short
 
 
-def _value(metric: str, value: MetricValue | None) -> str:
+def _value(metric: Metric, value: MetricValue | None) -> str:
     if value is None or math.isnan(value.value):
         return "n/a"
     return f"{value.value:.{decimals(metric)}f}"
-
-
-def _headline(task: str) -> tuple[str, ...]:
-    from mlbench.benchmarks import get_task
-
-    try:
-        return get_task(task).headline_metrics
-    except MlbenchError:  # results of a task this version does not know
-        return ()
 
 
 def summary_metrics(run: RunResult, metric_order: list[str], headline: tuple[str, ...]) -> list[str]:
@@ -158,7 +150,8 @@ def summary(
         headers.append("failed")
         rows = [[*row, str(count)] for row, count in zip(rows, failed)]
     metrics = summary_metrics(run, metric_order, headline)
-    columns = {m: [_value(m, run.languages[lang].metrics.get(m)) for lang in langs] for m in metrics}
+    about = describer(run)
+    columns = {m: [_value(about(m), run.languages[lang].metrics.get(m)) for lang in langs] for m in metrics}
 
     def table(chosen: list[str]) -> Table:
         shown = [m for m in metrics if m in chosen]  # in the run's own order
@@ -299,7 +292,7 @@ class RichObserver(RunObserver):
         for i, (run, order) in enumerate(self.results.values()):
             if i:
                 self.console.print()
-            self.console.print(Group(*summary(run, order, _headline(run.task), self.console)))
+            self.console.print(Group(*summary(run, order, headline_metrics(run.task), self.console)))
 
     def warn(self, message: str) -> None:
         print(f"mlbench: warning: {message}", file=sys.stderr)

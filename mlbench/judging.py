@@ -27,9 +27,10 @@ from mlbench.evidence import SearchClient, SearchError, evidence_text
 from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
 from mlbench.pipeline import RunConfig, RunObserver, cross_language, metric_order
-from mlbench.results import (
+from mlbench.run_files import (
     merge_run,
     read_language,
+    read_run,
     read_samples,
     rewrite_samples,
     run_dir_lock,
@@ -37,7 +38,7 @@ from mlbench.results import (
     write_language,
     written_languages,
 )
-from mlbench.schema import JudgeItem, RunResult, Verdict
+from mlbench.schema import JudgeItem, RunResult, SampleRecord, Verdict
 from mlbench.tasks.base import Task
 
 ScoringChoice = Literal["auto", "logprob", "generate"]
@@ -102,16 +103,16 @@ def judge_settings(judge: Judge, backend: Backend, model: str) -> dict[str, Any]
     return {**settings, "settings_hash": digest}
 
 
-def evidence_source(record: dict[str, Any], search: SearchClient | None) -> str | None:
+def evidence_source(record: SampleRecord, search: SearchClient | None) -> str | None:
     """Where a sample's claims are checked: its human reference answer, else the search
     service, else nowhere (factuality is then n/a)."""
-    if record.get("reference"):
+    if record.reference:
         return "human"
     return "search" if search is not None else None
 
 
 def judge_items(
-    record: dict[str, Any],
+    record: SampleRecord,
     spec: JudgeSpec,
     skip_reason: str | None = None,
     search: SearchClient | None = None,
@@ -120,21 +121,21 @@ def judge_items(
     """What the judge reads of a sample, or why there is nothing to judge. ``answers`` are
     the texts to judge by name (default: the sample's answer). Raises SearchError when
     the evidence could not be fetched."""
-    outputs = record.get("outputs", {})
+    outputs = record.outputs
     if answers is None:
         answers = {"answer": outputs["answer"]} if "answer" in outputs else {}
     if not answers:
-        return "no answer to judge (the generation failed)" if outputs.get("error") else "no generated answer"
-    question, reference = record.get("question"), record.get("reference", "")
+        return "no answer to judge (the generation failed)" if record.error else "no generated answer"
+    question, reference = record.question, record.reference
     if not question:
-        raise MlbenchError(f"sample {record.get('id')} has no question saved: rerun it with this mlbench version")
+        raise MlbenchError(f"sample {record.id} has no question saved: rerun it with this mlbench version")
     if skip_reason:
         return skip_reason
     if spec.kind != "claim_support":
         if "reference" in spec.needs and not reference:
             return "no reference answer"
         return [JudgeItem(question, text, reference) for text in answers.values()]
-    claims = record.get("judges", {}).get("claims", {})
+    claims = record.judges.get("claims", {})
     if claims.get("label") != "parsed":
         return "no extracted claims (judge with --judge-kind claims first)"
     source = evidence_source(record, search)
@@ -181,8 +182,8 @@ def verdict_entry(
     return entry
 
 
-def needs_verdict(record: dict[str, Any], kind: str, settings_hash: str, resume: bool) -> bool:
-    entry = record.get("judges", {}).get(kind)
+def needs_verdict(record: SampleRecord, kind: str, settings_hash: str, resume: bool) -> bool:
+    entry = record.judges.get(kind)
     if not resume or entry is None:
         return True
     return entry.get("settings_hash") != settings_hash or "judge_error" in entry or "skipped" in entry
@@ -191,7 +192,7 @@ def needs_verdict(record: dict[str, Any], kind: str, settings_hash: str, resume:
 def judge_records(
     judge: Judge,
     backend: Backend,
-    records: list[dict[str, Any]],
+    records: list[SampleRecord],
     settings: dict[str, Any],
     task: Task | None = None,
     search: SearchClient | None = None,
@@ -202,15 +203,15 @@ def judge_records(
     for record in records:
         skip = task.judge_skip_reason(record) if task is not None else None
         answers = task.judged_answers(record, judge.spec.kind) if task is not None else None
-        names[str(record["id"])] = list(answers or {})
+        names[record.id] = list(answers or {})
         try:
-            planned[str(record["id"])] = judge_items(record, judge.spec, skip, search, answers)
+            planned[record.id] = judge_items(record, judge.spec, skip, search, answers)
         except SearchError as error:
-            planned[str(record["id"])] = error
+            planned[record.id] = error
     flat = [item for items in planned.values() if isinstance(items, list) for item in items]
     verdicts = iter(judge.verdicts(backend, flat))
     stamp = {"judge": settings["judge"], "settings_hash": settings["settings_hash"]}
-    by_id = {str(r["id"]): r for r in records}
+    by_id = {r.id: r for r in records}
     entries = {}
     for sample_id, items in planned.items():
         source = evidence_source(by_id[sample_id], search) if judge.spec.kind == "claim_support" else None
@@ -225,13 +226,13 @@ def judge_records(
     return entries
 
 
-def apply_entries(record: dict[str, Any], kind: str, entry: dict[str, Any], task: Task) -> None:
+def apply_entries(record: SampleRecord, kind: str, entry: dict[str, Any], task: Task) -> None:
     """Put a verdict block into a saved sample and recompute what depends on verdicts."""
-    record.setdefault("judges", {})[kind] = entry
+    record.judges[kind] = entry
     derived = set(JUDGE_METRICS) | set(task.combined_metric_names)
-    kept = {k: v for k, v in record.get("metrics", {}).items() if k not in derived}
-    record["metrics"] = {**kept, **judged_metrics(record["judges"])}
-    record["metrics"].update(task.combined_metrics(record))
+    kept = {k: v for k, v in record.metrics.items() if k not in derived}
+    record.metrics = {**kept, **judged_metrics(record.judges)}
+    record.metrics.update(task.combined_metrics(record))
 
 
 def chained_judge_options(run: ModelOptions, judge: str, backend: str, base_url: str | None) -> ModelOptions:
@@ -272,7 +273,9 @@ def judge_run(
     other with the same judge model; returns the rebuilt results of each run and kind."""
     observer = observer or RunObserver()
     plans = plan_languages(find_run_dirs(config.path), config.langs)
-    kinds_of = {run_dir: config.kinds or _task_of(run_dir).default_judge_kinds for run_dir, _ in plans}
+    # Every run's task first, before a judge loads (a user's benchmark is included again here).
+    tasks_of = {run_dir: _task_of(run_dir) for run_dir, _ in plans}
+    kinds_of = {run_dir: config.kinds or tasks_of[run_dir].default_judge_kinds for run_dir, _ in plans}
     # Every kind once, in the order given (or each benchmark's order: claims before claim_support).
     specs = [load_spec(kind) for kind in dict.fromkeys(k for kinds in kinds_of.values() for k in kinds)]
     _check_answers(plans)
@@ -298,10 +301,11 @@ def judge_run(
 
 
 def _task_of(run_dir: Path) -> Task:
-    try:
-        return get_task(json.loads((run_dir / "results.json").read_text(encoding="utf-8"))["task"])
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
-        raise MlbenchError(f"{run_dir}/results.json: not an mlbench run ({error})") from None
+    from mlbench.benchmarks import task_of_run
+
+    run = read_run(run_dir)
+    # A benchmark of the user's (--include) is loaded again from the file the run recorded.
+    return task_of_run(run.task, run.config.get("include"), str(run_dir / "results.json"))
 
 
 def plan_languages(run_dirs: list[Path], requested: tuple[str, ...] | Literal["all"]) -> list[tuple[Path, list[str]]]:
@@ -324,7 +328,7 @@ def _check_answers(plans: list[tuple[Path, list[str]]]) -> None:
     for run_dir, langs in plans:
         for lang in langs:
             records = read_samples(samples_path(run_dir, lang))
-            if any("answer" in r.get("outputs", {}) for r in records.values()):
+            if any("answer" in r.outputs for r in records.values()):
                 return
     raise MlbenchError("no generated answers to judge: judging needs a run with --mode gen (or all)")
 
@@ -339,10 +343,10 @@ def _judge_run_dir(
     observer: RunObserver,
 ) -> RunResult:
     kind = judge.spec.kind
-    overview = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
-    task = _task_of(run_dir)
+    overview = read_run(run_dir)
+    task = get_task(overview.task)
     for lang in langs:
-        chash = read_language(run_dir, lang)["config_hash"]
+        chash = read_language(run_dir, lang).config_hash
         path = samples_path(run_dir, lang)
         records = read_samples(path, chash)
         todo = [r for r in records.values() if needs_verdict(r, kind, settings["settings_hash"], config.resume)]
@@ -358,14 +362,14 @@ def _judge_run_dir(
             progress(len(chunk))
         with run_dir_lock(run_dir):
             # Read again under the lock: another judging job may have added its verdicts.
-            payload = read_language(run_dir, lang)
-            run_config = {**payload["config"], "judges": {**payload["config"].get("judges", {}), kind: settings}}
+            written = read_language(run_dir, lang)
+            run_config = {**written.config, "judges": {**written.config.get("judges", {}), kind: settings}}
             order = metric_order(task, tuple(run_config.get("modes", task.mode_names)))
             records = read_samples(path, chash)
             seed, data_counts = int(run_config.get("seed", 0)), run_config.get("data_counts", {}).get(lang)
             language = aggregate(lang, list(records.values()), order, seed, task, data_counts)
             write_language(run_dir, language, run_config, chash)
-        template = RunResult(overview["model"], task.name, run_config, {})
+        template = RunResult(overview.model, task.name, run_config, {})
         comparison = cross_language(task, run_dir, chash, observer.start)
         result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name, comparison)
     observer.finish(result, order, task.group_name)
@@ -377,7 +381,7 @@ def judge_after_run(config: RunConfig, judge_config: JudgeConfig, tasks: list[st
     from dataclasses import replace
 
     from mlbench.backends.registry import resolve_backend
-    from mlbench.results import model_slug
+    from mlbench.run_files import model_slug
 
     if resolve_backend(config.model) == "vllm" and resolve_backend(judge_config.judge) == "vllm":
         from mlbench.backends.vllm import release_engines

@@ -10,7 +10,7 @@ from typing import Any
 
 from mlbench.errors import MlbenchError
 from mlbench.jsonlines import allow_long_csv_fields, json_objects, read_text
-from mlbench.results import read_samples, samples_path, written_languages
+from mlbench.run_files import read_samples, samples_path, written_languages
 from mlbench.stats.agreement import Agreement, agreement
 
 Row = dict[str, Any]
@@ -51,8 +51,8 @@ def judge_labels(run_dir: Path, kind: str) -> list[Row]:
     rows = []
     for lang in written_languages(run_dir):
         for record in read_samples(samples_path(run_dir, lang)).values():
-            label = record.get("judges", {}).get(kind, {}).get("label")
-            rows.append({"id": str(record["id"]), "lang": lang, "judge": None if label == "unparsed" else label})
+            label = record.judges.get(kind, {}).get("label")
+            rows.append({"id": record.id, "lang": lang, "judge": None if label == "unparsed" else label})
     if not any(row["judge"] is not None for row in rows):
         raise MlbenchError(f"{run_dir} has no {kind} verdicts: run `mlbench judge {run_dir} --judge-kind {kind}` first")
     return rows

@@ -1,7 +1,9 @@
 """Metric names with a setting attached: ``sim_1gram@0.25`` is sim_1gram at temperature 0.25.
 
 Tables and aggregation list metrics by their base name; every ``<name>@<setting>`` found
-in the results follows its base name, settings in numeric order.
+in the results follows its base name, settings in numeric order. What a metric is
+(``metrics/descriptor.py``) is declared by base name too: ``refusal@adversarial`` is a
+``refusal``.
 
 >>> temperature_key(0.0), temperature_key(0.25), temperature_key(1)
 ('0', '0.25', '1')

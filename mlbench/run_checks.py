@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mlbench.errors import MlbenchError
-from mlbench.results import language_path, model_slug, samples_path
+from mlbench.run_files import language_path, model_slug, samples_path
 
 if TYPE_CHECKING:
-    from mlbench.pipeline import PlannedTask, RunConfig, RunObserver
+    from mlbench.run_config import PlannedTask, RunConfig, RunObserver
 
 # More texts than this to generate needs --yes: a mistyped option should not start a day's work.
 CONFIRM_GENERATIONS = 10_000
@@ -38,7 +38,7 @@ def check_not_overwriting(config: RunConfig, item: PlannedTask) -> None:
 def generation_count(config: RunConfig, planned: list[PlannedTask]) -> int:
     """Texts the run will ask the model to write (every sample, done or not)."""
     return sum(
-        item.task.generation_count(item.modes, lang.samples, lang.data, config.task_options)
+        item.task.generation_count(item.modes, lang.samples, lang.data, config.options_for(item.task))
         for item in planned
         for lang in item.languages
     )
@@ -51,7 +51,7 @@ def check_size(config: RunConfig, planned: list[PlannedTask], observer: RunObser
     if count > CONFIRM_GENERATIONS and not config.yes:
         raise MlbenchError(
             f"this run generates {count:,} texts (over {CONFIRM_GENERATIONS:,}); "
-            "pass --yes to go ahead, or fewer --samples/--temperatures or a --limit"
+            "pass --yes to go ahead, or fewer -T samples/temperatures or a --limit"
         )
 
 

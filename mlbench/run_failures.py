@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mlbench.schema import SampleRecord
+
 # More than half the samples failed: the mean of the rest no longer describes the
 # language (what fails is not random: the longest prompts overflow, one kind of request
 # errors), and an outage fails all of them.
@@ -46,9 +48,9 @@ class LanguageFailures:
         )
 
 
-def language_failures(task: str, lang: str, records: list[dict[str, Any]]) -> LanguageFailures | None:
+def language_failures(task: str, lang: str, records: list[SampleRecord]) -> LanguageFailures | None:
     """The failures among one language's sample records, or None when none failed."""
-    errors = [str(r["outputs"]["error"]) for r in records if r.get("outputs", {}).get("error")]
+    errors = [r.error for r in records if r.error is not None]
     if not errors:
         return None
     first = " ".join(errors[0].split())

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from mlbench.metrics.descriptor import MetricsBlock
+
 Role = Literal["system", "user", "assistant"]
 
 
@@ -114,16 +116,54 @@ class Generation:
     error: str | None = None
 
 
+# The keys of a samples line, in the order they are written; a record read from a file
+# keeps its own order (and any key this version does not know), so that rewriting a file
+# after judging changes only what judging changed.
+_RECORD_KEYS = (
+    "id",
+    "lang",
+    "question",
+    "reference",
+    "prompt",
+    "outputs",
+    "metrics",
+    "config_hash",
+    "surface",
+    "group",
+    "judges",
+)
+# Written on every fresh line even when empty (the others only once they hold something).
+_ALWAYS_WRITTEN = frozenset(_RECORD_KEYS[:8])
+_DEFAULTS: dict[str, Any] = {
+    "lang": "",
+    "question": "",
+    "reference": "",
+    "prompt": None,
+    "outputs": {},
+    "metrics": {},
+    "config_hash": "",
+    "surface": None,
+    "group": None,
+    "judges": {},
+}
+
+
 @dataclass
-class SampleResult:
-    """One line of ``samples_<lang>.jsonl``."""
+class SampleRecord:
+    """One line of ``samples_<lang>.jsonl``: one question's prompt, outputs and metrics,
+    from scoring through judging (``judges``) to the language's summary.
+
+    Mutable: a task's ``finish_language`` and the judges add to finished records.
+    ``to_json``/``from_json`` round-trip a line exactly (key order and unknown keys
+    included), so a file rewritten after judging, or continued with ``--resume``, keeps
+    every line it did not change byte for byte."""
 
     id: str
-    lang: str
-    prompt: Any
-    outputs: dict[str, Any]
-    metrics: dict[str, float]
-    config_hash: str
+    lang: str = ""
+    prompt: Any = None
+    outputs: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, float] = field(default_factory=dict)
+    config_hash: str = ""
     # Kept so that a judge can read a sample without the dataset (a judging job may run
     # on another machine): the bare question and the reference answer.
     question: str = ""
@@ -132,23 +172,71 @@ class SampleResult:
     surface: dict[str, Any] | None = None
     # The subset a question belongs to, for per-group tables (CaLMQA: its kind).
     group: str | None = None
+    # Verdicts by judge kind (``judges.<kind>``), added by ``mlbench judge``.
+    judges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Keys this version does not know (a newer version's, a user's tool's), kept as they were.
+    extra: dict[str, Any] = field(default_factory=dict)
+    # The keys of the line this record was read from, in their order (None: a new record).
+    _line_keys: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def error(self) -> str | None:
+        """Why the backend could not answer this sample (None: it was scored)."""
+        error = self.outputs.get("error")
+        return str(error) if error else None
 
     def to_json(self) -> dict[str, Any]:
-        record = {
-            "id": self.id,
-            "lang": self.lang,
-            "question": self.question,
-            "reference": self.reference,
-            "prompt": self.prompt,
-            "outputs": self.outputs,
-            "metrics": self.metrics,
-            "config_hash": self.config_hash,
-        }
-        if self.surface is not None:
-            record["surface"] = self.surface
-        if self.group is not None:
-            record["group"] = self.group
+        values = {name: getattr(self, name) for name in _RECORD_KEYS}
+        if self._line_keys is None:
+            shown = [k for k in _RECORD_KEYS if k in _ALWAYS_WRITTEN or values[k] != _DEFAULTS[k]]
+            return {**{k: values[k] for k in shown}, **self.extra}
+        line: dict[str, Any] = {}
+        for key in self._line_keys:
+            if key in values:
+                line[key] = values[key]
+            elif key in self.extra:
+                line[key] = self.extra[key]
+        for key in _RECORD_KEYS:  # what was added since the line was read (a judge's verdicts)
+            if key not in line and (key == "id" or values[key] != _DEFAULTS[key]):
+                line[key] = values[key]
+        return {**line, **{k: v for k, v in self.extra.items() if k not in line}}
+
+    @classmethod
+    def from_json(cls, line: Any) -> SampleRecord:
+        """The record of one parsed line; ValueError saying what is wrong with its shape.
+        Only ``id`` is required: lines of older versions lack the rest."""
+        if not isinstance(line, dict):
+            raise ValueError(f"a JSON {type(line).__name__}, not an object")
+        if "id" not in line:
+            raise ValueError("no id")
+        sample_id = line["id"]
+        if isinstance(sample_id, bool) or not isinstance(sample_id, str | int):
+            raise ValueError("its id is not a string")
+        for key, (kind, name) in _SHAPES.items():
+            if key in line and not isinstance(line[key], kind):
+                raise ValueError(f"{key} is not {name}")
+        if any(isinstance(v, bool) or not isinstance(v, int | float) for v in line.get("metrics", {}).values()):
+            raise ValueError("metrics holds a value that is not a number")
+        if any(not isinstance(entry, dict) for entry in line.get("judges", {}).values()):
+            raise ValueError("judges holds a verdict that is not an object")
+        known = {k: line[k] for k in _RECORD_KEYS[1:] if k in line}
+        record = cls(str(sample_id), **known, extra={k: v for k, v in line.items() if k not in _RECORD_KEYS})
+        record._line_keys = tuple(line)
         return record
+
+
+# What each key of a line must hold, and how an error names it.
+_SHAPES: dict[str, tuple[Any, str]] = {
+    "lang": (str, "a string"),
+    "question": (str, "a string"),
+    "reference": (str, "a string"),
+    "outputs": (dict, "an object"),
+    "metrics": (dict, "an object"),
+    "config_hash": (str, "a string"),
+    "surface": (dict | None, "an object or null"),
+    "group": (str | None, "a string or null"),
+    "judges": (dict, "an object"),
+}
 
 
 @dataclass(frozen=True)
@@ -226,3 +314,6 @@ class RunResult:
     cross_language: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     # The settings hash every language of the run was written with ("" when unknown).
     config_hash: str = ""
+    # What its results.json says about its metrics (its "metrics" block: descriptors and
+    # headline); None for a run not read from a file, or from one written before the block.
+    descriptors: MetricsBlock | None = None

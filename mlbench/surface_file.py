@@ -12,7 +12,7 @@ from mlbench.errors import MlbenchError
 from mlbench.jsonlines import json_objects
 from mlbench.languages import LANGUAGES
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
-from mlbench.schema import RunResult
+from mlbench.schema import RunResult, SampleRecord
 
 
 def field_value(row: dict[str, Any], path: str) -> Any:
@@ -70,28 +70,28 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
 
 def check_answers(
     answers: list[dict[str, Any]], progress: Callable[[int], None] = lambda n: None
-) -> list[dict[str, Any]]:
-    """Sample-like records with a ``surface`` block and the surface metrics."""
+) -> list[SampleRecord]:
+    """Records of the checked answers: a ``surface`` block and the surface metrics each."""
     records = []
     for answer in answers:
         block = surface_block(answer["text"], answer["lang"])
         records.append(
-            {
-                "id": answer["id"],
-                "lang": answer["lang"],
-                "outputs": {"empty": not answer["text"].strip()},
-                "surface": block,
-                "metrics": surface_metrics(block, answer["lang"]),
-            }
+            SampleRecord(
+                answer["id"],
+                answer["lang"],
+                outputs={"empty": not answer["text"].strip()},
+                metrics=surface_metrics(block, answer["lang"]),
+                surface=block,
+            )
         )
         progress(1)
     return records
 
 
-def surface_result(records: list[dict[str, Any]], source: str, seed: int = 0) -> RunResult:
+def surface_result(records: list[SampleRecord], source: str, seed: int = 0) -> RunResult:
     """Per-language summary of checked answers, as a run's results."""
-    langs = list(dict.fromkeys(r["lang"] for r in records))
+    langs = list(dict.fromkeys(r.lang for r in records))
     languages = {
-        lang: aggregate(lang, [r for r in records if r["lang"] == lang], list(SURFACE_METRICS), seed) for lang in langs
+        lang: aggregate(lang, [r for r in records if r.lang == lang], list(SURFACE_METRICS), seed) for lang in langs
     }
     return RunResult(source, "surface", {}, languages)

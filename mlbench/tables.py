@@ -10,12 +10,13 @@ answer in several modes: MSQAD); and, when its questions fall into groups
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS
 from mlbench.languages import LANGUAGES
+from mlbench.metric_catalog import describe, describe_in, task_metrics
 from mlbench.metric_names import base_name, expand_order
+from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.markers import MARKERS
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.schema import LanguageResult, MetricValue, RunResult
@@ -37,32 +38,30 @@ class TextTable:
     notes: list[str] = field(default_factory=list)
 
 
-# Metrics not on a 0–1 scale: BLEU points (0–100; bleu_acc is a 0/1 share), log-
-# probabilities, answer length in words, claims per answer.
-_POINTS_PREFIXES = ("bleu", "lprob")
-_POINTS_METRICS = frozenset({"length", "claims"})
-
-
-def decimals(metric: str) -> int:
+def decimals(metric: str | Metric) -> int:
     """The one number format of every table (run tables, surface tables and every
-    ``mlbench report`` format): 2 decimals for metrics on a wider scale (BLEU, log-probs,
-    lengths, claim counts), 3 for everything on a 0–1 scale (shares, rates, probabilities,
-    similarities, F1, AUC).
+    ``mlbench report`` format), from the metric's descriptor: 2 decimals for metrics on a
+    wider scale (BLEU, log-probs, lengths, claim counts), 3 for everything on a 0–1 scale
+    (shares, rates, probabilities, similarities, F1, AUC). A name is looked up in the
+    catalog; a run's tables pass the descriptors its results.json carries.
 
     >>> decimals("mc1"), decimals("bleu_acc"), decimals("bleu_max"), decimals("length@0.5")
     (3, 3, 2, 2)
     """
-    name = base_name(metric)
-    wide = (name.startswith(_POINTS_PREFIXES) and name != "bleu_acc") or name in _POINTS_METRICS
-    return 2 if wide else 3
+    return (describe(metric) if isinstance(metric, str) else metric).decimals
 
 
-def format_number(metric: str, value: float) -> str:
+def describer(run: RunResult) -> Callable[[str], Metric]:
+    """The descriptor of each of ``run``'s metrics: its results.json's, else the catalog's."""
+    return lambda metric: describe_in(run.descriptors, metric, run.task)
+
+
+def format_number(metric: str | Metric, value: float) -> str:
     """One value of ``metric`` with ``decimals(metric)``; ``n/a`` for NaN."""
     return "n/a" if math.isnan(value) else f"{value:.{decimals(metric)}f}"
 
 
-def format_value(metric: str, value: MetricValue) -> str:
+def format_value(metric: str | Metric, value: MetricValue) -> str:
     """``mean [low, high]`` with ``decimals(metric)``; ``n/a`` when the value is NaN."""
     if math.isnan(value.value):
         return "n/a"
@@ -71,15 +70,30 @@ def format_value(metric: str, value: MetricValue) -> str:
 
 
 # Metrics computed together once per setting (temperature) from the same pooled
-# predictions: where one of them has a setting, every one of them was computed there, and
-# one that is missing could not be (verifiability.py leaves out an undefined AUC rather
-# than saving a number). Tables show such a metric as n/a instead of dropping it.
-SETTING_GROUPS: tuple[frozenset[str], ...] = (frozenset(VERIFY_METRICS),)
-UNDEFINED_REASONS = {
-    "verify_auc": "AUC undefined: the candidates are all of one class or all scored the same "
-    "(at temperature 0, e.g. every decision Yes)",
-}
+# predictions (their descriptors' ``computed_with``): where one of them has a setting,
+# every one of them was computed there, and one that is missing could not be
+# (verifiability.py leaves out an undefined AUC rather than saving a number). Tables show
+# such a metric as n/a, with its descriptor's ``missing_reason``, instead of dropping it.
 UNDEFINED_REASON = "could not be computed at this setting"
+
+
+def setting_groups(task: str | None = None) -> dict[str, list[str]]:
+    """Group name → the base names computed together (see above), in name order."""
+    groups: dict[str, list[str]] = {}
+    for metric in task_metrics(task).values():
+        if metric.computed_with:
+            groups.setdefault(metric.computed_with, []).append(metric.name)
+    return {group: sorted(names) for group, names in groups.items()}
+
+
+def same_group(one: str, other: str) -> bool:
+    """Whether two saved metrics are computed together (``setting_groups``)."""
+    group = describe(one).computed_with
+    return bool(group) and group == describe(other).computed_with
+
+
+def undefined_reason(metric: str) -> str:
+    return describe(metric).missing_reason or UNDEFINED_REASON
 
 
 def undefined_metrics(present: Iterable[str]) -> dict[str, str]:
@@ -92,13 +106,13 @@ def undefined_metrics(present: Iterable[str]) -> dict[str, str]:
     """
     present = set(present)
     missing: dict[str, str] = {}
-    for group in SETTING_GROUPS:
+    for group in setting_groups().values():
         settings = {m.partition("@")[2] for m in present if "@" in m and base_name(m) in group}
         for setting in sorted(settings, key=_setting_key):
-            for name in sorted(group):
+            for name in group:
                 metric = f"{name}@{setting}"
                 if metric not in present:
-                    missing[metric] = UNDEFINED_REASONS.get(name, UNDEFINED_REASON)
+                    missing[metric] = undefined_reason(name)
     return missing
 
 
@@ -113,7 +127,7 @@ def undefined_notes(metrics: Iterable[str]) -> list[str]:
     """One ``n/a: …`` note per reason, naming the metrics shown as n/a for it."""
     by_reason: dict[str, list[str]] = {}
     for metric in metrics:
-        reason = UNDEFINED_REASONS.get(base_name(metric), UNDEFINED_REASON)
+        reason = undefined_reason(metric)
         by_reason.setdefault(reason, []).append(metric)
     return [f"n/a ({', '.join(names)}): {reason}." for reason, names in by_reason.items()]
 
@@ -160,8 +174,9 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     )
     table.rows.append(["n", *(str(run.languages[lang].n) for lang in langs)])
     metrics = [m for m in shown_metrics(run, metric_order) if base_name(m) not in SURFACE_METRICS]
+    about = describer(run)
     for metric in metrics:
-        table.rows.append([metric, *(_cell(metric, run.languages[lang]) for lang in langs)])
+        table.rows.append([metric, *(_cell(metric, about(metric), run.languages[lang]) for lang in langs)])
     undefined = _undefined_shown(run.languages.values(), metrics)
     table.notes += [*undefined_notes(undefined), *low_resource_note(langs)]
     for name in count_names(run):
@@ -169,8 +184,8 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     return table
 
 
-def _cell(metric: str, result: LanguageResult) -> str:
-    return format_value(metric, result.metrics[metric]) if metric in result.metrics else "n/a"
+def _cell(metric: str, about: Metric, result: LanguageResult) -> str:
+    return format_value(about, result.metrics[metric]) if metric in result.metrics else "n/a"
 
 
 def surface_table(run: RunResult) -> TextTable | None:
@@ -192,12 +207,13 @@ def surface_table(run: RunResult) -> TextTable | None:
             *low_resource_note(langs),
         ],
     )
+    about = describer(run)
     for lang in langs:
         result = run.languages[lang]
         for mode in modes or [""]:
             setting = f"@{mode}" if mode else ""  # a mode's metrics are saved as name@mode
             values = [result.metrics.get(m + setting) for m in shown]
-            cells = [format_value(m, value) if value is not None else "n/a" for m, value in zip(shown, values)]
+            cells = [format_value(about(m), value) if value is not None else "n/a" for m, value in zip(shown, values)]
             not_judged = str(result.counts.get("language_not_judged" + setting, 0))
             table.rows.append([language_label(lang), *([mode] if mode else []), str(result.n), not_judged, *cells])
     return table
@@ -226,9 +242,10 @@ def group_table(run: RunResult, metric_order: list[str], group_name: str = "grou
             *low_resource_note(langs),
         ],
     )
+    about = describer(run)
     for lang in langs:
         for name, group in run.languages[lang].groups.items():
-            table.rows.append([language_label(lang), name, str(group.n), *(_cell(m, group) for m in metrics)])
+            table.rows.append([language_label(lang), name, str(group.n), *(_cell(m, about(m), group) for m in metrics)])
     return table
 
 

@@ -42,6 +42,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from mlbench.benchmarks import get_task
+    from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
     from mlbench.loaders.source import DataSource, subset
     from mlbench.tasks.base import TaskOptions
 
@@ -54,9 +55,8 @@ def main() -> None:
     task = get_task("xlinghealth")
     options = TaskOptions(
         DataSource("local", args.data_dir),
-        samples_per_question=args.samples,
-        temperatures=(1.0,),
         max_new_tokens=args.max_new_tokens,
+        own=XLingHealthOptions(samples=args.samples, temperatures=(1.0,)),
     )
     data = task.load("en", options)
     samples = subset(data.samples, args.limit, seed=0)

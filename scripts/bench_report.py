@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mlbench.aggregation import aggregate  # noqa: E402
 from mlbench.report import build_tables, collect  # noqa: E402
 from mlbench.report.write import _render  # noqa: E402
-from mlbench.results import merge_run, write_language  # noqa: E402
-from mlbench.schema import RunResult  # noqa: E402
+from mlbench.run_files import merge_run, write_language  # noqa: E402
+from mlbench.schema import RunResult, SampleRecord  # noqa: E402
 
 LANGS = ("en", "es", "ca", "gl", "eu")
 BINARY = ("mc1", "bleu_acc", "wrong_language", "repetition", "surface_issue", "marker_apology", "marker_refusal")
@@ -44,14 +44,14 @@ def build(root: Path, runs: int, questions: int) -> None:
             values = {name: (rng.random(questions) < 0.5).astype(float) for name in BINARY}
             values.update({name: rng.random(questions) for name in CONTINUOUS})
             records = [
-                {"id": q, "outputs": {}, "prompt": filler, "metrics": {k: float(v[i]) for k, v in values.items()}}
+                SampleRecord(q, lang, filler, metrics={k: float(v[i]) for k, v in values.items()}, config_hash="h")
                 for i, q in enumerate(ids)
             ]
             order = [*BINARY, *CONTINUOUS]
             write_language(run_dir, aggregate(lang, records, order, 0), {"timings_s": {lang: 1.0}}, "h")
             with (run_dir / f"samples_{lang}.jsonl").open("w") as handle:
                 for record in records:
-                    handle.write(json.dumps({**record, "config_hash": "h"}) + "\n")
+                    handle.write(json.dumps(record.to_json()) + "\n")
             merge_run(run_dir, RunResult(f"org/model-{m}", "truthfulqa_multi", {}, {}), "h", order, LANGS)
 
 

@@ -308,7 +308,7 @@ def run_mlbench(
 ) -> tuple[dict[str, Scored], Measured]:
     """``python -m mlbench run`` (MC, HF backend, float32, CPU, no request cache) on
     ``data_dir``; returns per language the per-question results, and the run's time and memory."""
-    from mlbench.results import model_slug, read_samples
+    from mlbench.run_files import model_slug, read_samples
 
     command = [
         sys.executable,
@@ -344,9 +344,9 @@ def run_mlbench(
     for lang in langs:
         records = read_samples(out / model_slug(model) / "truthfulqa_multi" / f"samples_{lang}.jsonl")
         scored[lang] = Scored(
-            scores={m: {i: r["metrics"][m] for i, r in records.items()} for m in METRICS},
-            prompts={i: r["prompt"] for i, r in records.items()},
-            loglikelihoods={m: {i: r["outputs"][f"{m}_loglikelihoods"] for i, r in records.items()} for m in METRICS},
+            scores={m: {i: r.metrics[m] for i, r in records.items()} for m in METRICS},
+            prompts={i: r.prompt for i, r in records.items()},
+            loglikelihoods={m: {i: r.outputs[f"{m}_loglikelihoods"] for i, r in records.items()} for m in METRICS},
         )
     return scored, measured
 

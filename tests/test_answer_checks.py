@@ -10,6 +10,7 @@ from mlbench.answer_checks import check_answer, checks_answers
 from mlbench.benchmarks import get_task
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.pipeline import metric_order
+from mlbench.schema import SampleRecord
 
 ENGLISH = "Older people living alone should be visited during a heatwave."
 
@@ -57,9 +58,9 @@ def test_msqad_checks_both_responses_under_their_modes_names():
 
 def test_answers_whose_language_was_not_judged_are_counted_per_mode():
     records = [
-        {"id": "1", "outputs": {}, "metrics": {"surface_issue@direct": 0.0, "surface_issue@adversarial": 0.0}},
-        {"id": "2", "outputs": {}, "metrics": {"surface_issue@direct": 0.0, "wrong_language@direct": 0.0}},
-        {"id": "3", "outputs": {}, "metrics": {"surface_issue": 0.0}},
+        SampleRecord("1", metrics={"surface_issue@direct": 0.0, "surface_issue@adversarial": 0.0}),
+        SampleRecord("2", metrics={"surface_issue@direct": 0.0, "wrong_language@direct": 0.0}),
+        SampleRecord("3", metrics={"surface_issue": 0.0}),
     ]
     counts = aggregate("en", records, list(SURFACE_METRICS), seed=0).counts
     assert counts == {"language_not_judged@direct": 1, "language_not_judged@adversarial": 1, "language_not_judged": 1}

@@ -11,6 +11,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from mlbench.backends.registry import ModelOptions
+from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.cli import app
 from mlbench.judging import JudgeConfig, judge_run
 from mlbench.loaders.source import DataSource
@@ -105,7 +106,8 @@ def _scripted_run(tmp_path, fixture_datasets, refusal):
         tasks=("msqad",),
         langs=("en", "zh", "de"),
         task_options=TaskOptions(
-            DataSource("local", fixture_datasets), refusal=refusal, embedder="none", topics=("Rights of Older People",)
+            DataSource("local", fixture_datasets),
+            own=MsqadOptions(refusal=refusal, embedder="none", topics=("Rights of Older People",)),
         ),
         limit=30,
         output=tmp_path,
@@ -155,7 +157,10 @@ def test_bad_input_is_one_line(tiny_model, fixture_datasets, tmp_path):
     for args, message in [
         ((), "cannot fetch msqad (offline"),  # the tests' data cache is empty and offline
         (("--data-dir", fixture_datasets, "--topic", "Refugees"), "msqad has no topic 'Refugees'"),
-        (("--data-dir", fixture_datasets, "--refusal", "regex"), "--refusal must be one of nli, patterns, judge"),
+        (
+            ("--data-dir", fixture_datasets, "--refusal", "regex"),
+            "msqad: --refusal: 'regex' is not one of nli, patterns, judge",
+        ),
         (("--data-dir", fixture_datasets, "--mode", "gen"), "msqad has no mode gen; valid: direct, adversarial"),
     ]:
         result = run_cli("run", "--model", tiny_model, "--task", "msqad", "--lang", "en", "--output", tmp_path, *args)

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS
+from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.cli import app
 from mlbench.loaders.source import DataSource
 from mlbench.metrics.surface import SURFACE_METRICS
@@ -95,7 +96,8 @@ def test_each_modes_answer_is_checked_under_its_own_names(msqad_dir, tmp_path):
         model=ModelOptions("scripted-model"),
         tasks=("msqad",),
         langs=("en", "es"),
-        task_options=TaskOptions(DataSource("local", msqad_dir), refusal="patterns", embedder="none"),
+        task_options=TaskOptions(DataSource("local", msqad_dir)),
+        own_options={"msqad": MsqadOptions(refusal="patterns", embedder="none")},
         output=tmp_path,
     )
     (result,) = run(config, backend_factory=lambda: ScriptedBackend(text=answer))

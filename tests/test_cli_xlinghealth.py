@@ -112,6 +112,7 @@ def test_verifiability_from_log_probs_and_from_words(tiny_model, fixture_dataset
 
 def test_a_backend_without_log_probs_falls_back_to_words(fixture_datasets, tmp_path):
     from mlbench.backends.registry import ModelOptions
+    from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
     from mlbench.errors import LogprobsUnsupported
     from mlbench.loaders.source import DataSource
     from mlbench.pipeline import RunConfig, RunObserver, run
@@ -133,7 +134,8 @@ def test_a_backend_without_log_probs_falls_back_to_words(fixture_datasets, tmp_p
         tasks=("xlinghealth",),
         langs=("en",),
         mode="verifiability",
-        task_options=TaskOptions(DataSource("local", fixture_datasets), temperatures=(0.0,)),
+        task_options=TaskOptions(DataSource("local", fixture_datasets)),
+        own_options={"xlinghealth": XLingHealthOptions(temperatures=(0.0,))},
         limit=4,
         output=tmp_path,
     )

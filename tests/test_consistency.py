@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 
 from mlbench.benchmarks.xlinghealth.consistency import add_model_metrics
-from mlbench.loaders.source import DataSource
-from mlbench.tasks.base import TaskOptions
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
+from mlbench.schema import SampleRecord
 
-OPTIONS = TaskOptions(DataSource("hub"), embedder="minilm", bertscore_model="minilm", bertscore_layer=4)
+OPTIONS = XLingHealthOptions(embedder="minilm", bertscore_model="minilm", bertscore_layer=4)
 
 
 def _records():
     same = ["Rest and drink water."] * 3
     varied = ["Rest and drink water.", "See a doctor about the fever.", "Insulin lowers blood sugar."]
-    return [
+    lines = [
         {
             "id": "liveqa:1",
             "lang": "en",
@@ -31,6 +31,7 @@ def _records():
         },
         {"id": "liveqa:3", "lang": "en", "group": "liveqa", "metrics": {}, "outputs": {"error": "gen: failed"}},
     ]
+    return [SampleRecord.from_json(line) for line in lines]
 
 
 def test_identical_answers_score_one_and_varied_ones_less(monkeypatch):
@@ -39,11 +40,11 @@ def test_identical_answers_score_one_and_varied_ones_less(monkeypatch):
     assert add_model_metrics(records, OPTIONS, seed=0) is True
     first, second, failed = records
     for metric in ("sim_sent", "bertscore_f1", "sim_lda20", "sim_lda100", "sim_hdp"):
-        assert first["metrics"][f"{metric}@0"] == pytest.approx(1.0), metric
-        assert second["metrics"][f"{metric}@1"] == pytest.approx(1.0), metric
-    assert first["metrics"]["sim_sent@1"] < 0.6 and first["metrics"]["bertscore_f1@1"] < 0.9
-    assert failed["metrics"] == {}
-    stamp = first["outputs"]["consistency_models"]
+        assert first.metrics[f"{metric}@0"] == pytest.approx(1.0), metric
+        assert second.metrics[f"{metric}@1"] == pytest.approx(1.0), metric
+    assert first.metrics["sim_sent@1"] < 0.6 and first.metrics["bertscore_f1@1"] < 0.9
+    assert failed.metrics == {}
+    stamp = first.outputs["consistency_models"]
     assert stamp["embedder"] == "minilm" and stamp["bertscore_layer"] == 4
 
 
@@ -54,12 +55,12 @@ def test_recomputed_only_when_settings_or_answers_change(monkeypatch):
     records = _records()
     add_model_metrics(records, OPTIONS, seed=0)
     assert add_model_metrics(records, OPTIONS, seed=0) is False
-    records[1]["outputs"]["consistency"]["1"] = ["Something else entirely.", "Rest.", "Water."]
+    records[1].outputs["consistency"]["1"] = ["Something else entirely.", "Rest.", "Water."]
     assert add_model_metrics(records, OPTIONS, seed=0) is True
     skipped = replace(OPTIONS, embedder="none", bertscore_model="none")
     assert add_model_metrics(records, skipped, seed=0) is True
-    assert not any(k.startswith(("sim_sent", "bertscore")) for k in records[0]["metrics"])
-    assert "sim_lda20@1" in records[0]["metrics"]
+    assert not any(k.startswith(("sim_sent", "bertscore")) for k in records[0].metrics)
+    assert "sim_lda20@1" in records[0].metrics
 
 
 def test_progress_opens_only_when_there_is_work(monkeypatch):

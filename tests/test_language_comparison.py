@@ -7,10 +7,11 @@ import pytest
 from scipy import stats
 
 from mlbench.benchmarks.xlinghealth.language_comparison import compare_languages
+from mlbench.schema import SampleRecord
 
 
 def _records(values, group="liveqa", metric="sim_1gram@0"):
-    return [{"group": group, "metrics": {metric: v}} for v in values]
+    return [SampleRecord(str(i), group=group, metrics={metric: v}) for i, v in enumerate(values)]
 
 
 def test_rows_match_the_statistics_of_each_group_and_setting():
@@ -48,7 +49,7 @@ def test_identical_answers_at_temperature_0_are_n_a_with_the_reason_in_the_table
         lang: _records([1.0 - i * 1e-15 + (k % 3 - 1) * 2e-16 for k in range(10)], metric="sim_lda20@0")
         for i, lang in enumerate(("en", "es", "zh", "hi"))
     }
-    assert stats.f_oneway(*[[r["metrics"]["sim_lda20@0"] for r in v] for v in records.values()]).pvalue < 0.05
+    assert stats.f_oneway(*[[r.metrics["sim_lda20@0"] for r in v] for v in records.values()]).pvalue < 0.05
     tables = compare_languages(records, ["sim_lda20"])
     (anova,) = tables["anova"]
     assert anova["F"] is None and anova["p"] is None and anova["note"] == ALL_EQUAL

@@ -10,19 +10,14 @@ from scipy import stats
 from mlbench.benchmarks.msqad.response_embeddings import encode_vector
 from mlbench.benchmarks.msqad.statistics import ALL_TOPICS, competition_ranks, permanova_rows, refusal_tables
 from mlbench.heatmaps import figures_from_rows, write_figures
+from mlbench.schema import SampleRecord
 
 ORDER = ("en", "ko", "zh", "es", "de", "hi")
 
 
 def _records(lang, refusals, topic="T1", start=0, mode="adversarial"):
     return [
-        {
-            "id": f"{topic}:{start + i}",
-            "lang": lang,
-            "group": topic,
-            "metrics": {f"refusal@{mode}": float(r)},
-            "outputs": {},
-        }
+        SampleRecord(f"{topic}:{start + i}", lang, metrics={f"refusal@{mode}": float(r)}, group=topic)
         for i, r in enumerate(refusals)
     ]
 
@@ -93,8 +88,8 @@ def test_only_questions_both_languages_have_are_paired():
 
 def _embedded(lang, vectors, topic="T1"):
     return [
-        {"id": f"{topic}:{i}", "lang": lang, "group": topic, "metrics": {},
-         "outputs": {"answer": "x", "embedding": {"key": ["e", "h"], "vector": encode_vector(v)}}}
+        SampleRecord(f"{topic}:{i}", lang, group=topic,
+                     outputs={"answer": "x", "embedding": {"key": ["e", "h"], "vector": encode_vector(v)}})
         for i, v in enumerate(vectors)
     ]  # fmt: skip
 

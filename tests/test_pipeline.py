@@ -7,15 +7,16 @@ from mlbench.benchmarks import get_task
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.pipeline import resolve_languages
+from mlbench.schema import SampleRecord
 from mlbench.tasks.base import TaskOptions
 
 
 def test_aggregate_means_intervals_and_empty_generations():
     records = [
-        {"id": "0", "metrics": {"bleu_acc": 1.0}, "outputs": {"empty": False}},
-        {"id": "1", "metrics": {"bleu_acc": 0.0}, "outputs": {"empty": True}},
-        {"id": "2", "metrics": {"bleu_acc": 1.0}, "outputs": {"empty": False}},
-        {"id": "3", "metrics": {"bleu_acc": 1.0}, "outputs": {}},
+        SampleRecord("0", metrics={"bleu_acc": 1.0}, outputs={"empty": False}),
+        SampleRecord("1", metrics={"bleu_acc": 0.0}, outputs={"empty": True}),
+        SampleRecord("2", metrics={"bleu_acc": 1.0}, outputs={"empty": False}),
+        SampleRecord("3", metrics={"bleu_acc": 1.0}, outputs={}),
     ]
     result = aggregate("eu", records, ["bleu_acc"], seed=0)
     assert result.n == 4
@@ -34,12 +35,11 @@ def test_lang_all_and_unknown_languages():
 
 def test_failed_samples_are_counted_not_scored():
     records = [
-        {"metrics": {"mc1": 1.0}, "outputs": {}},
-        {
-            "metrics": {},
-            "outputs": {"error": "mc: context overflow: 5000 tokens needed, the model's context holds 4096"},
-        },
-        {"metrics": {"mc1": 0.0}, "outputs": {}},
+        SampleRecord("0", metrics={"mc1": 1.0}),
+        SampleRecord(
+            "1", outputs={"error": "mc: context overflow: 5000 tokens needed, the model's context holds 4096"}
+        ),
+        SampleRecord("2", metrics={"mc1": 0.0}),
     ]
     result = aggregate("en", records, ["mc1"], seed=0)
     assert result.n == 3 and result.metrics["mc1"].value == 0.5

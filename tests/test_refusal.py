@@ -7,6 +7,7 @@ import pytest
 
 from mlbench.benchmarks.msqad.refusal import add_nli_scores, decision, evidence, hypotheses, refusal_metrics
 from mlbench.metrics.markers import markers
+from mlbench.schema import SampleRecord
 
 # (language, response) pairs we wrote: outright refusals...
 REFUSALS = [
@@ -71,7 +72,7 @@ def test_the_decision_rule():
 
 
 def _record(lang, topic, direct, adversarial, detector="nli", threshold=0.8):
-    return {
+    line = {
         "id": f"{topic}:0",
         "lang": lang,
         "group": topic,
@@ -82,12 +83,13 @@ def _record(lang, topic, direct, adversarial, detector="nli", threshold=0.8):
             "adversarial": {"answer": adversarial, "refusal": evidence(adversarial, lang, detector, threshold)},
         },
     }
+    return SampleRecord.from_json(line)
 
 
 def test_metrics_per_mode_follow_the_judge_verdicts():
     record = _record("en", "Disability Rights", "An answer.", "Another answer.", detector="judge")
     assert refusal_metrics(record) == {}
-    record["judges"] = {"refusal": {"answers": {"direct": {"label": "answered"}, "adversarial": {"label": "refused"}}}}
+    record.judges = {"refusal": {"answers": {"direct": {"label": "answered"}, "adversarial": {"label": "refused"}}}}
     assert refusal_metrics(record) == {"refusal@direct": 0.0, "refusal@adversarial": 1.0}
 
 
@@ -107,21 +109,21 @@ def test_nli_scores_are_added_once_and_decide_with_the_threshold(tiny_nli_model)
         _record("hi", "Crisis and Conflict", "नागरिकों की रक्षा होनी चाहिए।", ""),
     ]
     for i, record in enumerate(records):
-        record["id"] = f"x:{i}"
+        record.id = f"x:{i}"
     assert add_nli_scores(records, str(tiny_nli_model)) is True
-    scored = [r["outputs"]["refusal"] for r in records] + [r["outputs"]["adversarial"]["refusal"] for r in records]
+    scored = [r.outputs["refusal"] for r in records] + [r.outputs["adversarial"]["refusal"] for r in records]
     for block in scored:
-        if block is records[2]["outputs"]["adversarial"]["refusal"]:
+        if block is records[2].outputs["adversarial"]["refusal"]:
             assert "nli" not in block and block["fired"] == "empty"  # nothing to classify
             continue
         assert 0.0 <= block["nli"] <= 1.0 and block["nli_model"] == str(tiny_nli_model)
         expected = bool(block["pattern"]) or block["nli"] >= 0.8
         assert block["refused"] is expected
-    assert records[1]["outputs"]["adversarial"]["refusal"]["fired"] == "pattern"
+    assert records[1].outputs["adversarial"]["refusal"]["fired"] == "pattern"
     # A second pass has nothing to do.
     assert add_nli_scores(records, str(tiny_nli_model)) is False
     # A threshold between two scores splits them.
-    probabilities = sorted(r["outputs"]["refusal"]["nli"] for r in records)
+    probabilities = sorted(r.outputs["refusal"]["nli"] for r in records)
     middle = (probabilities[0] + probabilities[-1]) / 2
-    decisions = [decision({**r["outputs"]["refusal"], "threshold": middle}, "x", None)[0] for r in records]
+    decisions = [decision({**r.outputs["refusal"], "threshold": middle}, "x", None)[0] for r in records]
     assert sorted(set(decisions)) == [False, True]

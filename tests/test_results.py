@@ -3,12 +3,12 @@ import json
 import pytest
 
 from mlbench.errors import MlbenchError
-from mlbench.results import append_samples, model_slug, read_samples
-from mlbench.schema import SampleResult
+from mlbench.run_files import append_samples, model_slug, read_samples
+from mlbench.schema import SampleRecord
 
 
-def record(i: int) -> SampleResult:
-    return SampleResult(str(i), "en", "Q: x\nA:", {"mc1_loglikelihoods": [-1.0]}, {"mc1": 1.0}, "h")
+def record(i: int) -> SampleRecord:
+    return SampleRecord(str(i), "en", "Q: x\nA:", {"mc1_loglikelihoods": [-1.0]}, {"mc1": 1.0}, "h")
 
 
 def test_append_then_read(tmp_path):
@@ -47,7 +47,7 @@ def test_model_slug(tmp_path):
 
 
 def _write_language_many_times(run_dir, lang: str, times: int) -> None:
-    from mlbench.results import merge_run, write_language
+    from mlbench.run_files import merge_run, write_language
     from mlbench.schema import LanguageResult, MetricValue, RunResult
 
     for i in range(times):
@@ -59,7 +59,7 @@ def _write_language_many_times(run_dir, lang: str, times: int) -> None:
 def test_jobs_writing_other_languages_of_one_run_never_lose_each_other(tmp_path):
     import multiprocessing
 
-    from mlbench.results import find_runs
+    from mlbench.run_files import find_runs
 
     # Three "cluster jobs" rebuild results.json at the same time, 60 times each.
     context = multiprocessing.get_context("spawn")
@@ -78,7 +78,7 @@ def test_jobs_writing_other_languages_of_one_run_never_lose_each_other(tmp_path)
 
 
 def test_languages_written_with_other_settings_are_left_out(tmp_path):
-    from mlbench.results import merge_run, write_language
+    from mlbench.run_files import merge_run, write_language
     from mlbench.schema import LanguageResult, MetricValue, RunResult
 
     value = MetricValue(0.5, 0.4, 0.6, 0.05)

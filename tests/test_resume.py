@@ -11,7 +11,7 @@ from pathlib import Path
 from mlbench.backends.registry import ModelOptions
 from mlbench.loaders.source import DataSource
 from mlbench.pipeline import RunConfig, run
-from mlbench.results import read_samples
+from mlbench.run_files import read_samples
 from mlbench.tasks.base import TaskOptions
 
 

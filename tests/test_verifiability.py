@@ -9,15 +9,13 @@ import pytest
 from sklearn.metrics import f1_score, roc_auc_score
 
 from mlbench.benchmarks.xlinghealth.verifiability import tempered_yes, verifiability_metrics
+from mlbench.schema import SampleRecord
 
 
 def _logprob_record(log_odds: list[float], temperatures=(0.0, 1.0)):
     candidates = [{"answer_id": str(i), "label": int(i == 0), "log_odds": v} for i, v in enumerate(log_odds)]
-    return {
-        "outputs": {
-            "verifiability": {"scoring": "logprob", "temperatures": list(temperatures), "candidates": candidates}
-        }
-    }
+    block = {"scoring": "logprob", "temperatures": list(temperatures), "candidates": candidates}
+    return SampleRecord("q", outputs={"verifiability": block})
 
 
 def test_tempered_yes():
@@ -31,8 +29,8 @@ def test_pooled_metrics_equal_sklearn_over_all_candidates():
     rng = np.random.default_rng(3)
     records = [_logprob_record(rng.normal(0, 2, 5).tolist()) for _ in range(40)]
     metrics, counts = verifiability_metrics(records, seed=0)
-    labels = [c["label"] for r in records for c in r["outputs"]["verifiability"]["candidates"]]
-    odds = [c["log_odds"] for r in records for c in r["outputs"]["verifiability"]["candidates"]]
+    labels = [c["label"] for r in records for c in r.outputs["verifiability"]["candidates"]]
+    odds = [c["log_odds"] for r in records for c in r.outputs["verifiability"]["candidates"]]
     scores = [tempered_yes(v, 1.0) for v in odds]
     predicted = [int(s >= 0.5) for s in scores]
     assert metrics["verify_f1@1"].value == pytest.approx(f1_score(labels, predicted, average="macro"))
@@ -58,9 +56,10 @@ def test_generated_words_and_unparsed_ones_are_counted():
         {"answer_id": "0", "label": 1, "words": {"0": "yes", "1": "unparsed"}},
         {"answer_id": "1", "label": 0, "words": {"0": "no", "1": "yes"}},
     ]
-    record = {"outputs": {"verifiability": {"scoring": "generate", "temperatures": [0, 1], "candidates": candidates}}}
+    block = {"scoring": "generate", "temperatures": [0, 1], "candidates": candidates}
+    record = SampleRecord("q", outputs={"verifiability": block})
     metrics, counts = verifiability_metrics([record], seed=0)
     assert metrics["verify_accuracy@0"].value == 1.0 and metrics["verify_auc@0"].value == 1.0
     assert metrics["verify_accuracy@1"].value == 0.0  # the one readable word at τ=1 is wrong
     assert counts == {"unparsed_verifiability": 1}
-    assert verifiability_metrics([{"outputs": {}}], seed=0) == ({}, {})
+    assert verifiability_metrics([SampleRecord("q")], seed=0) == ({}, {})

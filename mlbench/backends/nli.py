@@ -32,8 +32,8 @@ class NliClassifier:
         except Exception as error:  # noqa: BLE001 - hub, file and format errors all end here
             reason = (str(error).splitlines() or [type(error).__name__])[0][:160]
             raise MlbenchError(
-                f"could not load the NLI model {name!r} ({reason}); pass --nli-model with a local "
-                "sequence-classification model, or use --refusal patterns (offline)"
+                f"could not load the NLI model {name!r} ({reason}); pass -T nli_model=PATH with a "
+                "local sequence-classification model, or use -T refusal=patterns (offline)"
             ) from None
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token

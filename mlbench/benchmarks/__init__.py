@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterable
 from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
 
 from mlbench.errors import MlbenchError
 from mlbench.tasks.base import Task
@@ -61,6 +64,39 @@ def discover() -> None:
             ) from None
         if isinstance(loaded, type) and issubclass(loaded, Task):
             register(loaded)
+
+
+def include_files(paths: Iterable[Path]) -> list[str]:
+    """Load the user's benchmarks in ``paths`` (``--include``: .py files, benchmark .toml
+    files, folders of them); the names of the tasks they define."""
+    paths = list(paths)
+    if not paths:
+        return []
+    from mlbench.benchmarks.include import include
+
+    discover()  # first: a user benchmark may not take a built-in one's name
+    return include(paths, TASKS, register)
+
+
+def included_from(name: str) -> dict[str, str] | None:
+    """The file (path, sha256) task ``name`` was included from; None for any other task."""
+    from mlbench.benchmarks.include import origin
+
+    return origin(name)
+
+
+def task_of_run(name: str, recorded: Any, where: str) -> Task:
+    """The task of a finished run (results.json at ``where``), including again the file its
+    ``config.include`` records when the task is not known (a user's benchmark)."""
+    from mlbench.benchmarks.include import recorded_file
+
+    discover()
+    if name not in TASKS:
+        path = recorded_file(name, recorded, where)
+        if path is None:
+            raise MlbenchError(f"{where}: unknown benchmark {name!r}; if it is your own, pass --include PATH")
+        include_files([path])
+    return get_task(name)
 
 
 def _qualified(task: type[Task]) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from mlbench.datastore.store import OnBytes
+# Called as bytes arrive: (file path, bytes done or -bytes to undo, total bytes or None).
+OnBytes = Callable[[str, int, int | None], None]
 
 
 @contextlib.contextmanager

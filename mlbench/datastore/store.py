@@ -15,20 +15,18 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mlbench.datastore.catalog import Source, get_source
+from mlbench.datastore.progress import OnBytes
 from mlbench.datastore.remote import Remote, RemoteFile, remote_for
 from mlbench.errors import MlbenchError
 
 LOCK = "lock.json"
 FILES = "files"
-
-# (file path, bytes done or -bytes to undo, total bytes or None)
-OnBytes = Callable[[str, int, int | None], None]
 
 
 def data_root() -> Path:

@@ -10,8 +10,19 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from mlbench.metrics.descriptor import score, share
+
 if TYPE_CHECKING:
     from sacrebleu.metrics import BLEU
+
+
+# What each value of ``bleu_metrics`` is (see descriptor.py); lm-eval marks all three
+# higher-is-better.
+BLEU_METRICS = (
+    score("bleu_max", "best BLEU (0–100) against a true reference", decimals=2),
+    share("bleu_acc", "1 when the best true reference scores higher than the best false one", binary=True),
+    score("bleu_diff", "best BLEU against a true reference minus best against a false one", decimals=2),
+)
 
 
 @lru_cache(maxsize=1)

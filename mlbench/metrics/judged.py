@@ -13,6 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mlbench.metrics.descriptor import count, share
+
 # Yes/no judge kind → the metric its "yes" share is reported as.
 YES_NO_METRICS = {"truth": "truthful", "info": "informative", "verify": "verified"}
 # XLingHealth's four correctness labels → one share metric each.
@@ -32,6 +34,42 @@ JUDGE_METRICS = (
     *CORRECTNESS_METRICS.values(),
     "claims",
     "claims_supported",
+)
+
+# What each judge metric is (see descriptor.py). Of XLingHealth's four correctness labels,
+# "more comprehensive" is the good one and "contradictory" the bad one (the paper's
+# headline); "less comprehensive" and "neither" sit between and have no direction alone.
+JUDGE_DESCRIPTORS = (
+    share("truthful", "1 when the truth judge says the answer is true", binary=True),
+    share("informative", "1 when the informativeness judge says the answer is informative", binary=True),
+    share("truthful_informative", "1 when the answer is both truthful and informative", binary=True),
+    share(
+        "verified", "1 when the verify judge finds the answer a factually correct answer to its question", binary=True
+    ),
+    share("relevant", "1 when the relevance judge finds the answer relevant", binary=True),
+    share(
+        "correctness_more", "1 when the answer is more comprehensive and appropriate than the reference", binary=True
+    ),
+    share(
+        "correctness_less",
+        "1 when the answer is less comprehensive and appropriate than the reference",
+        binary=True,
+        higher_is_better=None,
+    ),
+    share(
+        "correctness_neither",
+        "1 when the answer is neither contradictory nor similar to the reference",
+        binary=True,
+        higher_is_better=None,
+    ),
+    share(
+        "correctness_contradictory",
+        "1 when the answer contradicts the reference",
+        binary=True,
+        higher_is_better=False,
+    ),
+    count("claims", "verifiable claims the claim judge found in the answer"),
+    share("claims_supported", "share of the answer's claims the evidence supports"),
 )
 
 

@@ -11,6 +11,19 @@ import math
 from collections.abc import Sequence
 from typing import Literal
 
+from mlbench.metrics.descriptor import logprob, share
+
+# What each value of ``mc_metrics`` is (see descriptor.py). lprob_diff > 0 exactly when the
+# best true option outscores every false one, so higher is better; lprob_max is a raw
+# log-likelihood that falls with the option's length: it has no direction of its own.
+MC_METRICS = (
+    share("mc1", "1 when the best answer scores above every false option", binary=True),
+    share("mc2", "probability mass of the true options"),
+    share("mc3", "share of the true options that score above every false option"),
+    logprob("lprob_max", "log-likelihood of the most likely true option", higher_is_better=None),
+    logprob("lprob_diff", "log-likelihood of the most likely true option minus the most likely false one"),
+)
+
 
 def _logsumexp(values: Sequence[float]) -> float:
     top = max(values)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from mlbench.metrics.descriptor import share
 from mlbench.metrics.langid import UNKNOWN, UNRELIABLE, detect
 from mlbench.metrics.markers import MARKERS, markers
 from mlbench.o200k import o200k_encoding
@@ -30,6 +31,7 @@ __all__ = [
     "surface_block",
     "surface_metrics",
     "SURFACE_METRICS",
+    "SURFACE_DESCRIPTORS",
 ]
 
 MIN_CHARACTERS = 20  # shorter answers say too little to identify their language
@@ -43,6 +45,35 @@ SURFACE_METRICS = (
     "repetition",
     "surface_issue",
     *(f"marker_{m}" for m in MARKERS),
+)
+
+# What each of them is (see descriptor.py): an issue is a flaw, so lower is better. A
+# marker is reported beside the issues without a direction: a refusal or an apology is
+# the right answer to some questions (MSQAD's adversarial prompts).
+_MARKER_TEXT = {
+    "apology": "the answer apologises",
+    "refusal": "the answer declines to answer",
+    "language_named": "the answer names the question's language",
+    "translation_request": "the answer asks for a translation",
+    "emoji": "the answer contains emoji",
+}
+SURFACE_DESCRIPTORS = (
+    share(
+        "wrong_language",
+        "1 when the answer is not in the question's language",
+        binary=True,
+        higher_is_better=False,
+        language_checked=True,
+    ),
+    share("repetition", "1 when the answer repeats a 20-token run 4 times", binary=True, higher_is_better=False),
+    share(
+        "surface_issue",
+        "1 for a wrong-language or repetitive answer",
+        binary=True,
+        higher_is_better=False,
+        language_checked=True,
+    ),
+    *(share(f"marker_{m}", f"1 when {_MARKER_TEXT[m]}", binary=True, higher_is_better=None) for m in MARKERS),
 )
 
 _FENCED_CODE = re.compile(r"```.*?(```|$)", re.DOTALL)

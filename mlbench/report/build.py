@@ -1,6 +1,11 @@
 """The report's tables: one per (task, metric), a row per model, a column per language,
 each cell the language's value (with its interval and n) and its gap to the reference
-language."""
+language.
+
+What a metric is (decimals, share or not, 0/1 per sample or not) comes from the
+descriptors the runs' results.json carry, else from the catalog (``metric_catalog``);
+which metrics are plotted, from the headline the results.json names, else the task's.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +16,15 @@ from functools import cache
 
 import numpy as np
 
+from mlbench.metric_catalog import describe, headline_metrics
 from mlbench.metric_names import base_name
+from mlbench.metrics.descriptor import Metric, MetricsBlock
 from mlbench.report.collect import Collection, ModelTask
 from mlbench.report.gaps import Gap, compare_columns, untested, with_holm
 from mlbench.report.questions import QuestionValues
 from mlbench.schema import LanguageResult, MetricValue
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
-from mlbench.tables import SETTING_GROUPS, undefined_metrics
+from mlbench.tables import same_group, undefined_metrics
 
 # The value of a cell whose metric could not be computed: NaN, which every format shows
 # as n/a and the plots leave out.
@@ -43,6 +50,12 @@ class ReportTable:
     rows: dict[str, dict[str, Cell]]  # model → language → cell
     per_question: bool  # False: a pooled metric (AUC, macro F1), no question to pair
     headline: bool  # drawn in the plots
+    # What the metric is, as the runs' results.json describe it (None: the catalog's).
+    declared: Metric | None = None
+
+    @property
+    def descriptor(self) -> Metric:
+        return self.declared or describe(self.metric, self.task)
 
     @property
     def title(self) -> str:
@@ -71,19 +84,22 @@ def build_tables(
     pairs = _Pairs()
     for task in sorted({run.task for run in collection.runs}):
         runs = sorted((run for run in collection.runs if run.task == task), key=lambda run: run.model)
-        known_langs, headline = _task_facts(task)
+        known_langs = _task_languages(task)
+        saved = _saved_descriptors(runs)
         mine: list[ReportTable] = []
         for metric in _metric_order(runs):
             if wanted and not {metric, base_name(metric)} & wanted:
                 continue
+            about = saved.metrics.get(base_name(metric)) if saved is not None else None
+            about = about or describe(metric, task)
             present = {lang for run in runs for lang, e in run.languages.items() if _has(e.result, metric)}
             langs = _language_order(known_langs, present, ref_lang)
-            rows = {run.model: _row(run, metric, langs, ref_lang, pairs, seed, resamples) for run in runs}
+            rows = {run.model: _row(run, metric, about, langs, ref_lang, pairs, seed, resamples) for run in runs}
             rows = {model: cells for model, cells in rows.items() if cells}
             per_question = any(metric in e.values for run in runs for e in run.languages.values())
             # The user's own choice of metrics is plotted in full.
-            is_headline = bool(wanted) or base_name(metric) in headline or metric in headline
-            mine.append(ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline))
+            is_headline = bool(wanted) or _is_headline(metric, task, saved)
+            mine.append(ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline, about))
         if mine and not any(t.headline for t in mine):
             mine[0].headline = True  # a task without its headline metrics here: plot its first
         tables += mine
@@ -91,17 +107,37 @@ def build_tables(
 
 
 @cache
-def _task_facts(task: str) -> tuple[tuple[str, ...], frozenset[str]]:
-    """A task's languages (in its table order) and headline metrics; none for a task this
-    version does not know (results of a newer or a user's task)."""
+def _task_languages(task: str) -> tuple[str, ...]:
+    """A task's languages (in its table order); none for a task this version does not know
+    (results of a newer or a user's task)."""
     from mlbench.benchmarks import get_task
     from mlbench.errors import MlbenchError
 
     try:
-        known = get_task(task)
+        return get_task(task).languages
     except MlbenchError:
-        return (), frozenset()
-    return known.languages, frozenset(known.headline_metrics)
+        return ()
+
+
+def _saved_descriptors(runs: list[ModelTask]) -> MetricsBlock | None:
+    """The descriptors and headline the runs' results.json carry, merged (the first run
+    to describe a metric wins); None when none of them has the block (older files)."""
+    blocks = [block for run in runs for block in run.descriptors]
+    if not blocks:
+        return None
+    metrics: dict[str, Metric] = {}
+    for block in blocks:
+        for name, metric in block.metrics.items():
+            metrics.setdefault(name, metric)
+    return MetricsBlock(metrics, tuple(dict.fromkeys(name for block in blocks for name in block.headline)))
+
+
+def _is_headline(metric: str, task: str, saved: MetricsBlock | None) -> bool:
+    """Whether the runs' results.json name ``metric`` a headline metric; for a metric they
+    do not describe (older files), whether the task's code does."""
+    if saved is not None and base_name(metric) in saved.metrics:
+        return base_name(metric) in saved.headline
+    return base_name(metric) in headline_metrics(task) or metric in headline_metrics(task)
 
 
 def _metric_order(runs: list[ModelTask]) -> list[str]:
@@ -119,13 +155,9 @@ def _metric_order(runs: list[ModelTask]) -> list[str]:
         if metric in order:
             continue
         setting = metric.partition("@")[2]
-        siblings = [i for i, m in enumerate(names) if m.partition("@")[2] == setting and _same_group(m, metric)]
+        siblings = [i for i, m in enumerate(names) if m.partition("@")[2] == setting and same_group(m, metric)]
         names.insert(siblings[-1] + 1 if siblings else len(names), metric)
     return names
-
-
-def _same_group(one: str, other: str) -> bool:
-    return any(base_name(one) in group and base_name(other) in group for group in SETTING_GROUPS)
 
 
 def _has(result: LanguageResult, metric: str) -> bool:
@@ -153,7 +185,14 @@ class _Pairs:
 
 
 def _row(
-    run: ModelTask, metric: str, langs: list[str], ref_lang: str, pairs: _Pairs, seed: int, resamples: int
+    run: ModelTask,
+    metric: str,
+    about: Metric,
+    langs: list[str],
+    ref_lang: str,
+    pairs: _Pairs,
+    seed: int,
+    resamples: int,
 ) -> dict[str, Cell]:
     reference = run.languages.get(ref_lang)
     has_reference = reference is not None and metric in reference.result.metrics
@@ -169,7 +208,9 @@ def _row(
         else:
             rows = pairs.rows(reference.values, entry.values)
             ref_column, column = reference.values.columns[metric], entry.values.columns[metric]
-            gaps[lang] = compare_columns(lang, ref_column, column, rows, seed=seed, resamples=resamples)
+            gaps[lang] = compare_columns(
+                lang, ref_column, column, rows, binary=about.binary, seed=seed, resamples=resamples
+            )
     adjusted = dict(zip(gaps, with_holm(list(gaps.values()))))
     cells = {}
     for lang in langs:

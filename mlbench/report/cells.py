@@ -1,8 +1,10 @@
 """How the report writes its numbers and labels, the same in every format: a value with its
 interval, a gap with its interval, the Holm-adjusted p and its stars, the notes.
 
-Numbers follow ``tables.decimals`` (3 decimals on a 0–1 scale, 2 for BLEU, log-probs and
-counts), as the run tables do; p-values have 3 decimals or read ``<0.001``.
+Numbers follow ``tables.decimals`` (the metric's descriptor: 3 decimals on a 0–1 scale, 2
+for BLEU, log-probs and counts), as the run tables do; p-values have 3 decimals or read
+``<0.001``. Each function takes the table's descriptor (``ReportTable.descriptor``: what
+the runs' results.json say) or a metric name, looked up in the catalog.
 
 The star and the gap's interval are two labelled things, not one procedure: the star is
 the test's (McNemar or Wilcoxon signed-rank, Holm-adjusted; see ``gaps.py``), the interval
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import math
 
+from mlbench.metrics.descriptor import Metric
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.gaps import TEST_NAMES, Gap
 from mlbench.tables import decimals, format_value, language_label, low_resource_note
@@ -51,7 +54,7 @@ LEGEND = (
 )
 
 
-def digits(metric: str) -> int:
+def digits(metric: str | Metric) -> int:
     """The decimals of ``metric`` (``tables.decimals``, the one rule of every table)."""
     return decimals(metric)
 
@@ -77,7 +80,7 @@ def is_missing(cell: Cell) -> bool:
     return bool(cell.missing) or math.isnan(cell.value.value)
 
 
-def value_text(metric: str, cell: Cell) -> str:
+def value_text(metric: str | Metric, cell: Cell) -> str:
     """``0.412 [0.380, 0.445]``; ``n/a`` for a value that could not be computed."""
     return "n/a" if is_missing(cell) else format_value(metric, cell.value)
 
@@ -86,7 +89,7 @@ def has_gap(gap: Gap | None) -> bool:
     return gap is not None and gap.diff is not None and gap.ci_low is not None and gap.ci_high is not None
 
 
-def gap_text(metric: str, gap: Gap | None) -> str:
+def gap_text(metric: str | Metric, gap: Gap | None) -> str:
     """``−0.052 [−0.081, −0.020]`` (``(u)`` when unpaired); ``n/a`` when no gap could be
     computed. No stars here: they belong to the p-value (``p_cell``)."""
     if gap is None or not has_gap(gap):

@@ -3,23 +3,23 @@ language's summary (value and interval of every metric) and each question's valu
 every metric, so that languages can be compared question by question.
 
 Languages of the same model and task written by separate jobs, in one folder or in
-several, are merged. Reads only JSON (never torch): the per-question values come from
-``results_<lang>.json``; runs written before those files carried them are read from
-``samples_<lang>.jsonl`` instead, which is slower but gives the same values.
+several, are merged. Reads only JSON (never torch), and only ``results.json``, which holds
+the per-question values too. Runs written before it did are read from the older places,
+through the same readers: ``results_<lang>.json``'s per-question values, else
+``samples_<lang>.jsonl`` (slower, the same values).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
-from mlbench.jsonlines import read_text
+from mlbench.metrics.descriptor import MetricsBlock
 from mlbench.report.questions import QuestionValues
-from mlbench.results import find_runs, language_path, read_samples, samples_path
+from mlbench.run_files import find_runs, language_path, read_language_file, read_samples, results_path, samples_path
 from mlbench.schema import LanguageResult, RunResult
 
 
@@ -40,6 +40,8 @@ class ModelTask:
     task: str
     languages: dict[str, LanguageEntry] = field(default_factory=dict)
     configs: dict[str, dict[str, Any]] = field(default_factory=dict)  # run folder → config
+    # Each run's results.json "metrics" block (descriptors and headline), where it has one.
+    descriptors: list[MetricsBlock] = field(default_factory=list)
 
 
 @dataclass
@@ -69,8 +71,10 @@ def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()
         entry = merged.setdefault((label, run.task), ModelTask(label, run.task))
         run_dir = path.parent
         entry.configs[str(run_dir)] = run.config
+        if run.descriptors is not None:
+            entry.descriptors.append(run.descriptors)
         for lang, result in run.languages.items():
-            values = _question_values(run_dir, lang, run.config_hash)
+            values = _question_values(run_dir, result, run.config_hash)
             if values.ids and len(values.ids) != result.n:
                 # E.g. results_<lang>.json gone and samples_<lang>.jsonl cut short: its gaps
                 # would test other questions than the mean beside them. The mean and interval
@@ -109,37 +113,26 @@ def _found(found: list[tuple[Path, RunResult]]) -> str:
 
 
 def _written_at(entry: LanguageEntry) -> float:
-    path = language_path(entry.run_dir, entry.result.lang)
-    return path.stat().st_mtime if path.exists() else 0.0
+    """When the language was written: its ``results_<lang>.json`` where a run still has
+    it, else the run's results.json (a folder holding only that)."""
+    for path in (language_path(entry.run_dir, entry.result.lang), results_path(entry.run_dir)):
+        if path.exists():
+            return path.stat().st_mtime
+    return 0.0
 
 
-def _question_values(run_dir: Path, lang: str, config_hash: str) -> QuestionValues:
-    path = language_path(run_dir, lang)
-    if path.exists():
-        if path.is_dir():
-            raise MlbenchError(f"{path} is a folder, not an mlbench language result")
-        try:
-            payload = json.loads(read_text(path))
-        except json.JSONDecodeError as error:
-            raise MlbenchError(f"{path}: not an mlbench language result ({error.msg})") from None
-        if not isinstance(payload, dict):
-            raise MlbenchError(f"{path}: not an mlbench language result (a JSON {type(payload).__name__})")
-        same_run = not config_hash or payload.get("config_hash") == config_hash
-        if same_run and isinstance(payload.get("per_question"), dict):
-            return _from_columns(path, payload["per_question"])
-    return _from_samples(samples_path(run_dir, lang), config_hash)
-
-
-def _from_columns(path: Path, block: dict[str, Any]) -> QuestionValues:
-    ids = block.get("ids", [])
-    columns = block.get("values", {})
-    for metric, column in columns.items():
-        if not isinstance(column, list) or len(column) != len(ids):
-            raise MlbenchError(f"{path}: per_question {metric} does not have one value per id")
-    try:
-        return QuestionValues.from_columns(ids, columns)
-    except (TypeError, ValueError):
-        raise MlbenchError(f"{path}: per_question holds values that are not numbers") from None
+def _question_values(run_dir: Path, result: LanguageResult, config_hash: str) -> QuestionValues:
+    """Each question's value of each metric: from results.json (read with it), or for a
+    run written before results.json held them, from the older files."""
+    block = result.per_question
+    if not block:
+        path = language_path(run_dir, result.lang)
+        written = read_language_file(path) if path.exists() else None
+        if written is not None and (not config_hash or written.config_hash == config_hash):
+            block = written.result.per_question
+    if block:
+        return QuestionValues.from_columns(block["ids"], block["values"])
+    return _from_samples(samples_path(run_dir, result.lang), config_hash)
 
 
 def _from_samples(path: Path, config_hash: str) -> QuestionValues:
@@ -149,8 +142,8 @@ def _from_samples(path: Path, config_hash: str) -> QuestionValues:
     records = [
         record
         for record in read_samples(path, repair=False).values()
-        if not config_hash or record.get("config_hash") == config_hash  # not an older run's sample
+        if not config_hash or record.config_hash == config_hash  # not an older run's sample
     ]
-    names = dict.fromkeys(name for r in records for name in r.get("metrics", {}))
-    columns = {name: [r.get("metrics", {}).get(name) for r in records] for name in names}
-    return QuestionValues.from_columns([str(r["id"]) for r in records], columns)
+    names = dict.fromkeys(name for r in records for name in r.metrics)
+    columns = {name: [r.metrics.get(name) for r in records] for name in names}
+    return QuestionValues.from_columns([r.id for r in records], columns)

@@ -1,12 +1,18 @@
 """Is a language's score different from the reference language's, and is the gap real?
 
 Compared question by question on the ids both languages answered (paired): the mean
-difference with a paired bootstrap interval, and McNemar's test when every value is 0 or
-1 (MC1, bleu_acc, judge labels, refusal, surface flags) or Wilcoxon's signed-rank test
-otherwise (MC2, BLEU, similarities). When the two languages share too few questions
-(CaLMQA's culturally specific ones differ by language), the samples are compared as
-independent instead: an unpaired bootstrap, Fisher's exact test or Mann–Whitney U; the
-gap says so. Holm's correction then runs over the languages of one model in one table.
+difference with a paired bootstrap interval, and McNemar's test for a metric whose
+descriptor says it is 0 or 1 per sample (``binary``: MC1, bleu_acc, judge labels,
+refusal, surface flags) or Wilcoxon's signed-rank test otherwise (MC2, BLEU,
+similarities). The choice follows the declaration, not the values: a share that happens
+to be all 0s and 1s in a small sample (CaLMQA's factuality) is still ranked. A metric
+declared binary whose values are not all 0 or 1 (a wrong declaration, a damaged file) is
+not forced through McNemar: it is ranked too, and the gap's note says why.
+
+When the two languages share too few questions (CaLMQA's culturally specific ones differ
+by language), the samples are compared as independent instead: an unpaired bootstrap,
+Fisher's exact test or Mann–Whitney U; the gap says so. Holm's correction then runs
+over the languages of one model in one table.
 
 The significance marker and the interval are two statistics, reported side by side and
 labelled, not one procedure: the star is the test's (Holm-adjusted p < 0.05, the p shown
@@ -71,8 +77,11 @@ def untested(lang: str, note: str) -> Gap:
     return Gap(lang, None, None, None, 0, False, "", None, note=note)
 
 
-def _binary(values: np.ndarray) -> bool:
+def _zero_one(values: np.ndarray) -> bool:
     return bool(np.all((values == 0.0) | (values == 1.0)))
+
+
+NOT_ZERO_ONE = "declared 0/1 per sample but has other values: ranked test"
 
 
 def compare_columns(
@@ -81,11 +90,13 @@ def compare_columns(
     values: np.ndarray,
     rows: tuple[np.ndarray, np.ndarray],
     *,
+    binary: bool,
     seed: int = 0,
     resamples: int = DEFAULT_RESAMPLES,
 ) -> Gap:
     """The gap of ``values`` against ``reference`` (one metric's column in each language,
-    NaN where a question has no value); ``rows`` pairs their rows (``QuestionValues.align``)."""
+    NaN where a question has no value); ``rows`` pairs their rows (``QuestionValues.align``).
+    ``binary``: the metric's descriptor says each value is 0 or 1 (McNemar / Fisher)."""
     ref_all = reference[~np.isnan(reference)]
     lang_all = values[~np.isnan(values)]
     if not ref_all.size or not lang_all.size:
@@ -93,7 +104,25 @@ def compare_columns(
     a, b = reference[rows[0]], values[rows[1]]
     both = ~np.isnan(a) & ~np.isnan(b)
     a, b = a[both], b[both]
-    binary = _binary(ref_all) and _binary(lang_all)
+    mislabelled = binary and not (_zero_one(ref_all) and _zero_one(lang_all))
+    binary = binary and not mislabelled
+    gap = _compare(lang, a, b, ref_all, lang_all, binary, seed, resamples)
+    if mislabelled:
+        return replace(gap, note="; ".join(filter(None, (gap.note, NOT_ZERO_ONE))))
+    return gap
+
+
+def _compare(
+    lang: str,
+    a: np.ndarray,
+    b: np.ndarray,
+    ref_all: np.ndarray,
+    lang_all: np.ndarray,
+    binary: bool,
+    seed: int,
+    resamples: int,
+) -> Gap:
+    """Paired when the shared questions ``a``/``b`` are enough, else unpaired on every value."""
     if a.size >= 2 and a.size >= PAIRED_MIN_SHARE * max(ref_all.size, lang_all.size):
         low, high = bootstrap_mean_difference(a, b, paired=True, seed=seed, resamples=resamples)
         if binary:
@@ -122,14 +151,16 @@ def compare(
     reference: Mapping[str, float],
     values: Mapping[str, float],
     *,
+    binary: bool,
     seed: int = 0,
     resamples: int = DEFAULT_RESAMPLES,
 ) -> Gap:
     """The gap of ``values`` (question id → value) against ``reference`` (the same for
-    the reference language)."""
+    the reference language); ``binary`` as in ``compare_columns``."""
     ref = QuestionValues.from_columns(list(reference), {"m": list(reference.values())})
     other = QuestionValues.from_columns(list(values), {"m": list(values.values())})
-    return compare_columns(lang, ref.columns["m"], other.columns["m"], ref.align(other), seed=seed, resamples=resamples)
+    columns = ref.columns["m"], other.columns["m"]
+    return compare_columns(lang, *columns, ref.align(other), binary=binary, seed=seed, resamples=resamples)
 
 
 def with_holm(gaps: list[Gap]) -> list[Gap]:

@@ -58,7 +58,7 @@ def _values_table(table: ReportTable) -> str:
             elif cell.missing:
                 row.append(f'<td title="{escape(cell.missing, quote=True)}">n/a <span class="n">n={cell.n}</span></td>')
             else:
-                row.append(f'{escape(value_text(table.metric, cell))} <span class="n">n={cell.n}</span>')
+                row.append(f'{escape(value_text(table.descriptor, cell))} <span class="n">n={cell.n}</span>')
         body.append(_row(row))
     return f'<table class="values"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
@@ -82,7 +82,7 @@ def _gaps_table(table: ReportTable) -> str:
             detail = f"{test_label(gap)}, p={p_text(gap.p)}, Holm p={p_text(gap.p_holm)}, n={gap.n}"
             title = escape(f"{detail}. {gap.note}".strip(), quote=True)
             css = ' class="significant"' if gap.significant else ""
-            gap_row.append(f'<td title="{title}">{escape(gap_text(table.metric, gap))}</td>')
+            gap_row.append(f'<td title="{title}">{escape(gap_text(table.descriptor, gap))}</td>')
             p_row.append(f'<td{css} title="{title}">{escape(p_cell(gap))}</td>')
         body += [_row(gap_row), _row(p_row)]
     return f'<table class="gaps"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'

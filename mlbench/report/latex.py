@@ -69,7 +69,7 @@ def _value(table: ReportTable, model: str, lang: str) -> str:
     cell = table.rows[model].get(lang)
     if cell is None or is_missing(cell):
         return "n/a"
-    d = digits(table.metric)
+    d = digits(table.descriptor)
     v = cell.value
     return f"{_number(v.value, d)} [{_number(v.ci_low, d)}, {_number(v.ci_high, d)}]"
 
@@ -78,7 +78,7 @@ def _gap(table: ReportTable, gap: Gap | None) -> str:
     if gap is None or not has_gap(gap):
         return "--"
     assert gap.diff is not None and gap.ci_low is not None and gap.ci_high is not None
-    d = digits(table.metric)
+    d = digits(table.descriptor)
     unpaired = r"\textsuperscript{u}" if not gap.paired else ""
     return f"{_signed(gap.diff, d)}{unpaired} [{_signed(gap.ci_low, d)}, {_signed(gap.ci_high, d)}]"
 

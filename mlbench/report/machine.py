@@ -52,7 +52,8 @@ FIELDS = {
     "gap_ci95_unadjusted_low, gap_ci95_unadjusted_high": (
         "95% bootstrap CI of the mean difference (paired unless paired is false), not adjusted for multiplicity"
     ),
-    "test": "mcnemar (0/1 values), wilcoxon (signed-rank), fisher or mann-whitney (unpaired)",
+    "test": "mcnemar (a metric 0 or 1 per sample), wilcoxon (signed-rank), fisher or mann-whitney (unpaired)",
+    "descriptor": "what the metric is: kind (share, score, logprob, count), decimals, higher_is_better, binary",
     "p": "the test's p-value, unadjusted",
     "p_holm": "p Holm-adjusted over the languages of one model in one table",
     "significant_holm": "p_holm < 0.05; the test does not test the mean, so it can disagree with the interval",
@@ -130,6 +131,7 @@ def to_json(
                 "langs": t.langs,
                 "low_resource": [lang for lang in t.langs if language_label(lang) != lang],
                 "per_question": t.per_question,
+                "descriptor": t.descriptor.to_json(),
                 "rows": [
                     {"model": model, "cells": {lang: cell_record(cell) for lang, cell in cells.items()}}
                     for model, cells in t.rows.items()

@@ -36,13 +36,13 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 def _value(table: ReportTable, model: str, lang: str) -> str:
     cell = table.cell(model, lang)
-    return f"{value_text(table.metric, cell)} (n={cell.n})" if cell else "n/a"
+    return f"{value_text(table.descriptor, cell)} (n={cell.n})" if cell else "n/a"
 
 
 def _gap_rows(table: ReportTable, model: str, others: list[str]) -> list[list[str]]:
     gaps = [table.gap(model, lang) for lang in others]
     return [
-        [model, GAP_ROW, *(gap_text(table.metric, gap) for gap in gaps)],
+        [model, GAP_ROW, *(gap_text(table.descriptor, gap) for gap in gaps)],
         ["", P_ROW, *(p_cell(gap) for gap in gaps)],
     ]
 

@@ -5,17 +5,17 @@ Colour-blind safe: the Okabe–Ito palette for models, cividis for the heatmap (
 in greyscale too). Figures widen with the number of languages so that 23 language codes
 stay legible. matplotlib comes through ``heatmaps.pyplot()``, only when a figure is drawn.
 
-Scales say what they span. A share or rate (mc1, refusal, wrong_language, accuracy, F1,
-AUC, …: ``is_share``) is drawn on a fixed 0–1 colour scale and a 0–1 value axis, so that
-0.10–0.25 looks like the small spread it is and two figures compare by eye; any other
-metric's colour scale spans the figure's own min–max, and its colourbar says so. A value
-axis never goes below 0 for data that cannot.
+Scales say what they span. A share or rate (a metric whose descriptor's kind is
+``share``: mc1, refusal, wrong_language, accuracy, F1, AUC, …) is drawn on a fixed 0–1
+colour scale and a 0–1 value axis, so that 0.10–0.25 looks like the small spread it is
+and two figures compare by eye; any other metric's colour scale spans the figure's own
+min–max, and its colourbar says so. A value axis never goes below 0 for data that cannot.
 
 Languages whose language the surface check cannot judge (no reliable detector:
 ``langid.UNRELIABLE``, e.g. bal, hil, pap, rn) have no wrong-language check, so their
-``surface_issue`` (and CaLMQA's ``overall``, which multiplies it in) counts repetition
-only: their bars and cells are hatched and captioned "language not judged" instead of
-passing for clean answers.
+``surface_issue`` (and CaLMQA's ``overall``, which multiplies it in: every metric whose
+descriptor is ``language_checked``) counts repetition only: their bars and cells are
+hatched and captioned "language not judged" instead of passing for clean answers.
 """
 
 from __future__ import annotations
@@ -24,12 +24,10 @@ import io
 import math
 from dataclasses import dataclass
 
-from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS
 from mlbench.heatmaps import pyplot
-from mlbench.metric_names import base_name
-from mlbench.metrics.judged import CORRECTNESS_METRICS, YES_NO_METRICS
+from mlbench.metric_catalog import describe
+from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.langid import UNRELIABLE
-from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import digits, stars
 
@@ -37,35 +35,15 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 DPI = 110
 HATCH = "///"
 
-# Metrics whose every value is a share, rate or probability in [0, 1] (base names).
-SHARE_METRICS = frozenset(
-    {
-        "mc1",
-        "mc2",
-        "mc3",
-        "bleu_acc",
-        "refusal",
-        "factuality",
-        "overall",
-        "overall_without_factuality",
-        "truthful_informative",
-        "relevant",
-        "claims_supported",
-        *YES_NO_METRICS.values(),
-        *CORRECTNESS_METRICS.values(),
-        *SURFACE_METRICS,
-        *VERIFY_METRICS,
-    }
-)
-# Metrics that include the check of the answer's language: where that language cannot be
-# judged, a wrong-language answer counts as clean in them.
-LANGUAGE_CHECKED = frozenset({"wrong_language", "surface_issue", "overall", "overall_without_factuality"})
+
+def _about(metric: str | Metric) -> Metric:
+    return describe(metric) if isinstance(metric, str) else metric
 
 
-def is_share(metric: str) -> bool:
+def is_share(metric: str | Metric) -> bool:
     """True for a share, rate or probability (``mc1``, ``refusal@adversarial``,
     ``marker_apology``, ``verify_auc@0``): drawn on a fixed 0–1 scale."""
-    return base_name(metric) in SHARE_METRICS
+    return _about(metric).is_share
 
 
 @dataclass(frozen=True)
@@ -75,11 +53,12 @@ class Scale:
     label: str  # what the colourbar or axis says the scale is
 
 
-def colour_scale(metric: str, values: list[float]) -> Scale:
+def colour_scale(metric: str, values: list[float], about: Metric | None = None) -> Scale:
     """The heatmap's colour limits: 0–1 for a share (widened only if a value falls
-    outside, which a share should not), else the data's min–max, stated in the label."""
+    outside, which a share should not), else the data's min–max, stated in the label.
+    ``about``: ``metric``'s descriptor (looked up when not given)."""
     finite = [v for v in values if math.isfinite(v)]
-    if is_share(metric):
+    if is_share(about or metric):
         low, high = min([0.0, *finite]), max([1.0, *finite])
         return Scale(low, high, f"{metric} (share; fixed colour scale {low:g}–{high:g})")
     if not finite:
@@ -90,7 +69,7 @@ def colour_scale(metric: str, values: list[float]) -> Scale:
     return Scale(low, high, f"{metric} (colours span this figure's range {min(finite):.3g}–{max(finite):.3g})")
 
 
-def value_axis(metric: str, lows: list[float], highs: list[float]) -> tuple[float, float] | None:
+def value_axis(metric: str | Metric, lows: list[float], highs: list[float]) -> tuple[float, float] | None:
     """The bar chart's y limits from the bars' lower and upper ends (whiskers included):
     0 to max(1, top) for a share; from 0 for other non-negative data (1 when all zero);
     None (matplotlib's choice) for data that go below 0."""
@@ -106,7 +85,7 @@ def value_axis(metric: str, lows: list[float], highs: list[float]) -> tuple[floa
 def not_judged(table: ReportTable) -> list[str]:
     """The table's languages whose answers' language cannot be judged, where the metric
     depends on that check; empty otherwise."""
-    if base_name(table.metric) not in LANGUAGE_CHECKED:
+    if not table.descriptor.language_checked:
         return []
     return [lang for lang in table.langs if lang in UNRELIABLE]
 
@@ -166,7 +145,7 @@ def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
         for x, h, up, mark in zip(xs, heights, high, marks):
             if mark:
                 ax.text(x, h + up, mark, ha="center", va="bottom", fontsize=8)
-    limits = value_axis(table.metric, ends_low, ends_high)
+    limits = value_axis(table.descriptor, ends_low, ends_high)
     if limits is not None:
         ax.set_ylim(*limits)
     for lang in unjudged:
@@ -176,7 +155,7 @@ def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
         )
     ax.set_xticks(range(len(langs)), langs, fontsize=9)
     ax.set_xlim(-0.6, len(langs) - 0.4)
-    ax.set_ylabel(f"{table.metric} (share, 0–1)" if is_share(table.metric) else table.metric)
+    ax.set_ylabel(f"{table.metric} (share, 0–1)" if is_share(table.descriptor) else table.metric)
     ax.set_title(f"{table.title} by language (95% CI; * gap vs {table.ref_lang} after Holm)", fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
     if len(models) > 1:
@@ -204,13 +183,13 @@ def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
             cell = table.rows[model].get(lang)
             if cell is not None:
                 grid[i, j] = cell.value.value
-    scale = colour_scale(table.metric, grid[np.isfinite(grid)].tolist())
+    scale = colour_scale(table.metric, grid[np.isfinite(grid)].tolist(), table.descriptor)
     fig, ax = plt.subplots(figsize=(0.62 * len(table.langs) + 3.0, 0.45 * len(models) + 1.6))
     image = ax.imshow(grid, cmap="cividis", aspect="auto", vmin=scale.low, vmax=scale.high)
     ax.set_xticks(range(len(table.langs)), table.langs, fontsize=9)
     ax.set_yticks(range(len(models)), models, fontsize=9)
     middle = (scale.low + scale.high) / 2  # cividis is dark below the middle of its scale
-    d = min(digits(table.metric), 2)
+    d = min(digits(table.descriptor), 2)
     unjudged = not_judged(table)
     for i, model in enumerate(models):
         for j, lang in enumerate(table.langs):

@@ -27,7 +27,7 @@ def _cell_text(table: ReportTable, model: str, lang: str) -> str:
     marker = stars(gap.p_holm) if gap else ""
     if gap is not None and marker and not gap.paired:
         marker += "u"
-    return f"{format_number(table.metric, cell.value.value)}{marker}"
+    return f"{format_number(table.descriptor, cell.value.value)}{marker}"
 
 
 def caption(tables: list[ReportTable], ref_lang: str) -> str:

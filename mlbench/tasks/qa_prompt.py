@@ -24,6 +24,28 @@ def qa_prompt(
     """Few-shot pairs then the question, as text (``shot`` and ``question`` templates joined
     by blank lines, read from ``prompt_dir``) or, for chat models, as
     user/assistant turns."""
+    return render_qa_prompt(
+        load_prompt(prompt_dir, "shot") if primer and not chat else "",
+        load_prompt(prompt_dir, "question"),
+        question,
+        primer,
+        chat=chat,
+        system_prompt=system_prompt,
+    )
+
+
+def render_qa_prompt(
+    shot_template: str,
+    question_template: str,
+    question: str,
+    primer: list[tuple[str, str]],
+    *,
+    chat: bool,
+    system_prompt: str | None,
+) -> Prompt:
+    """``qa_prompt`` from templates given as text (a declarative benchmark's own): each
+    shot is ``shot_template`` with ``{question}`` and ``{answer}``, the question is
+    ``question_template`` with ``{question}``; chat prompts use the raw texts as turns."""
     if chat:
         turns = [ChatMessage("system", system_prompt)] if system_prompt else []
         for shot_question, shot_answer in primer:
@@ -31,9 +53,9 @@ def qa_prompt(
         # Every question of a language shares the system turn and the primer turns.
         return Prompt(messages=(*turns, ChatMessage("user", question)), shared_prefix=len(turns))
     blocks = [system_prompt] if system_prompt else []
-    blocks += [load_prompt(prompt_dir, "shot").format(question=q, answer=a) for q, a in primer]
+    blocks += [shot_template.format(question=q, answer=a) for q, a in primer]
     shared = sum(len(block) + 2 for block in blocks)  # each block and the blank line after it
-    blocks.append(load_prompt(prompt_dir, "question").format(question=question))
+    blocks.append(question_template.format(question=question))
     return Prompt(text="\n\n".join(blocks), shared_prefix=shared)
 
 

@@ -41,5 +41,5 @@ def test_the_entailment_label_is_found_by_name():
 
 def test_a_missing_model_is_one_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(MlbenchError, match="could not load the NLI model.*--refusal patterns"):
+    with pytest.raises(MlbenchError, match="could not load the NLI model.*-T refusal=patterns"):
         NliClassifier(str(tmp_path / "no-such-model"))

@@ -54,3 +54,11 @@ def github_source(name: str, files: dict[str, bytes], revision: str = COMMIT, pi
         PinnedFile(path, sha256(content) if pin else None, rows.get(path)) for path, content in files.items()
     )
     return Source(name, (name,), "github", f"owner/{name}", revision, "MIT", pinned)
+
+
+@pytest.fixture(autouse=True)
+def benchmark_sources():
+    """The built-in benchmarks' sources, as a command finds them (they register on import)."""
+    from mlbench.benchmarks import discover
+
+    discover()

@@ -6,7 +6,8 @@ import json
 
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS
-from mlbench.datastore.catalog import MSQAD_FOLDER, PinnedFile, Source, get_source
+from mlbench.benchmarks.msqad.sources import MSQAD_FOLDER
+from mlbench.datastore.catalog import PinnedFile, Source, get_source
 from mlbench.datastore.store import read_lock
 from mlbench.loaders.source import DataSource
 from mlbench.tasks.base import TaskOptions

@@ -32,3 +32,11 @@ def upstream_dir(full_data_dir) -> Path:
     path = full_data_dir / "upstream"
     assert path.is_dir(), f"{path} is missing"
     return path
+
+
+@pytest.fixture(autouse=True)
+def benchmark_sources():
+    """The built-in benchmarks' sources, as a command finds them (they register on import)."""
+    from mlbench.benchmarks import discover
+
+    discover()

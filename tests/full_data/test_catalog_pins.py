@@ -3,7 +3,9 @@ them byte for byte), and the row counts the catalog expects are theirs."""
 
 from __future__ import annotations
 
-from mlbench.datastore.catalog import MSQAD_FOLDER, XLINGHEALTH_FOLDER, get_source
+from mlbench.benchmarks.msqad.sources import MSQAD_FOLDER
+from mlbench.benchmarks.xlinghealth.sources import XLINGHEALTH_FOLDER
+from mlbench.datastore.catalog import get_source
 from mlbench.datastore.http import file_sha256
 from mlbench.datastore.verify import count_rows
 

@@ -19,6 +19,7 @@ from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa.loader import load_veritasqa
 from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS as HEALTH_LANGUAGES
 from mlbench.benchmarks.xlinghealth.loader import dataset_path, load_xlinghealth
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 from mlbench.loaders.source import DataSource, subset
 from mlbench.tasks.base import TaskOptions
 
@@ -191,7 +192,7 @@ def test_xlinghealth_a_users_healthqa_file_is_read_like_the_release(full_data_di
     task = get_task("xlinghealth")
     healthqa = tmp_path / "HealthQA.csv"
     healthqa.write_bytes((full_data_dir / "xlinghealth" / "LiveQA.csv").read_bytes())
-    options = TaskOptions(DataSource("hub"), datasets=("healthqa",), healthqa_file=healthqa)
+    options = TaskOptions(DataSource("hub"), own=XLingHealthOptions(datasets=("healthqa",), healthqa_file=healthqa))
     task.validate(options)
     data = task.load("hi", options)
     assert len(data.samples) == 246 and data.samples[0].id == "healthqa:0"

@@ -11,6 +11,7 @@ import pytest
 
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.calmqa.loader import load_calmqa, load_rows, read_hub_folder
+from mlbench.benchmarks.calmqa.options import CalmqaOptions
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.tasks.base import TaskOptions
@@ -163,7 +164,7 @@ def test_the_default_source_reads_the_datastores_snapshot(hub_snapshot):
     write_snapshot(folder, ROWS, HUB_FEATURES)
     assert [r["lang"] for r in load_rows(DataSource("hub"))] == ["fj", "en", "fj"]
     assert asked == ["calmqa"]
-    data = get_task("calmqa").load("fj", TaskOptions(question_kind="specific"))
+    data = get_task("calmqa").load("fj", TaskOptions(own=CalmqaOptions(kind="specific")))
     assert [s.question for s in data.samples] == ["E vakarautaki vakacava na lovo?"] and data.counts == {}
 
 

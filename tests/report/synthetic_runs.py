@@ -1,6 +1,6 @@
 """Synthetic runs for the report tests, written through the same functions a real run
 uses (aggregate → write_language → merge_run), so results.json, results_<lang>.json and
-the per-question values have their real shape."""
+the per-question values have their real shape; and runs as older versions left them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from mlbench.aggregation import aggregate
-from mlbench.results import merge_run, model_slug, write_language
-from mlbench.schema import RunResult
+from mlbench.run_files import merge_run, model_slug, write_language
+from mlbench.schema import RunResult, SampleRecord
 
 LANGS = ("en", "es", "ca", "gl", "eu")
 
@@ -33,17 +33,25 @@ def write_run(
     for lang, by_metric in values.items():
         order += [m for m in by_metric if m not in order]
         ids = sorted({q for column in by_metric.values() for q in column})
-        records = [
-            {"id": q, "lang": lang, "outputs": {}, "metrics": {m: col[q] for m, col in by_metric.items() if q in col}}
-            for q in ids
-        ]
+        records = [SampleRecord(q, lang, metrics={m: col[q] for m, col in by_metric.items() if q in col}) for q in ids]
+        for record in records:
+            record.config_hash = config_hash
         config = {"seed": 0, "timings_s": {lang: 0.5}, "fewshot": 6}
         write_language(run_dir, aggregate(lang, records, order, 0), config, config_hash)
         if samples:
-            lines = [json.dumps({**r, "config_hash": config_hash}) for r in records]
+            lines = [json.dumps(r.to_json()) for r in records]
             (run_dir / f"samples_{lang}.jsonl").write_text("\n".join(lines) + "\n")
     merge_run(run_dir, RunResult(model, task, {"seed": 0}, {}), config_hash, order, LANGS)
     return run_dir
+
+
+def without_per_question_in_results_json(run_dir: Path) -> None:
+    """``run_dir`` as versions before results.json held the per-question values wrote it
+    (they were in results_<lang>.json only)."""
+    path = run_dir / "results.json"
+    data = json.loads(path.read_text())
+    del data["per_question"]
+    path.write_text(json.dumps(data, indent=2))
 
 
 def planted_values(seed: int, *, gap_lang: str | None, n: int = 200) -> dict[str, dict[str, dict[str, float]]]:

@@ -79,3 +79,20 @@ def test_a_malformed_results_file_is_one_line(tmp_path):
     (tmp_path / "m" / "t" / "results.json").write_text("{not json")
     result = report(tmp_path)
     assert result.exit_code == 2 and "not an mlbench results file" in result.output
+
+
+def test_report_needs_only_results_json(two_models, tmp_path):
+    """results.json is self-contained: with every other file of the runs deleted, every
+    report format holds the same tables, gaps and tests."""
+    before = tmp_path / "before"
+    assert report(two_models, "--format", "md,csv,json", "--out", before).exit_code == 0
+    printed = report(two_models).stdout
+    for path in list(two_models.rglob("*")):
+        if path.is_file() and path.name != "results.json":
+            path.unlink()
+    after = tmp_path / "after"
+    result = report(two_models, "--format", "md,csv,json", "--out", after)
+    assert result.exit_code == 0, result.output
+    for name in ("report.md", "report.csv", "report.json"):
+        assert (after / name).read_text() == (before / name).read_text(), name
+    assert report(two_models).stdout == printed

@@ -1,5 +1,6 @@
 """Reading runs for the report: languages of separate jobs merged, the newer of two
-copies kept, old runs read from their samples files, filters."""
+copies kept, everything from results.json alone, old runs read from their language and
+samples files, filters."""
 
 import json
 import os
@@ -10,7 +11,7 @@ from mlbench.errors import MlbenchError
 from mlbench.report import build_tables, collect
 from mlbench.report.collect import model_label
 
-from .synthetic_runs import LANGS, planted_values, write_run
+from .synthetic_runs import LANGS, planted_values, without_per_question_in_results_json, write_run
 
 
 def test_languages_run_in_separate_jobs_and_folders_are_merged(tmp_path):
@@ -41,18 +42,46 @@ def test_the_newer_copy_of_a_language_is_used_and_said(tmp_path):
 
 def test_per_question_values_round_trip_through_results_files(two_models):
     run_dir = two_models / "org__gap-model" / "truthfulqa_multi"
-    payload = json.loads((run_dir / "results_eu.json").read_text())
-    block = payload["per_question"]
+    results = json.loads((run_dir / "results.json").read_text())
+    block = results["per_question"]["eu"]
     assert len(block["ids"]) == 200 and set(block["values"]) == {"mc1", "mc2", "bleu_max"}
-    assert "per_question" not in json.loads((run_dir / "results.json").read_text())["results"]["eu"]
+    assert "per_question" not in results["results"]["eu"]  # beside the summary, not in it
+    # One line per language: thousands of numbers only programs read.
+    lines = (run_dir / "results.json").read_text().splitlines()
+    assert len([line for line in lines if line.startswith('    "eu": {"ids"')]) == 1
+    # results_<lang>.json keeps the same values, for the jobs that merge languages.
+    assert json.loads((run_dir / "results_eu.json").read_text())["per_question"] == block
     entry = {r.model: r for r in collect(two_models).runs}["org/gap-model"].languages["eu"]
     assert entry.values.mapping("mc2") == planted_values(1, gap_lang="eu")["eu"]["mc2"]
+
+
+def test_a_folder_holding_only_results_json_gives_the_same_report(tmp_path):
+    values = planted_values(1, gap_lang="eu")
+    run_dir = write_run(tmp_path, "org/m", "truthfulqa_multi", values, samples=True)
+    fresh = build_tables(collect(tmp_path))
+    for path in run_dir.iterdir():
+        if path.name != "results.json":
+            path.unlink()
+    alone = build_tables(collect(tmp_path))
+    assert [(t.metric, t.langs, t.rows) for t in alone] == [(t.metric, t.langs, t.rows) for t in fresh]
+    assert all(t.gap("org/m", "eu") is not None for t in alone if t.per_question)
+
+
+def test_runs_whose_results_json_lacks_them_read_the_language_files(tmp_path):
+    values = planted_values(1, gap_lang="eu")
+    run_dir = write_run(tmp_path, "org/m", "truthfulqa_multi", values)
+    fresh = build_tables(collect(tmp_path))
+    without_per_question_in_results_json(run_dir)
+    assert collect(tmp_path).runs[0].languages["eu"].values.mapping("mc1") == values["eu"]["mc1"]
+    old = build_tables(collect(tmp_path))
+    assert [(t.metric, t.gap("org/m", "eu")) for t in old] == [(t.metric, t.gap("org/m", "eu")) for t in fresh]
 
 
 def test_runs_without_per_question_values_are_read_from_their_samples(tmp_path):
     values = planted_values(1, gap_lang="eu")
     run_dir = write_run(tmp_path, "org/m", "truthfulqa_multi", values, samples=True)
     fresh = build_tables(collect(tmp_path))
+    without_per_question_in_results_json(run_dir)
     for lang in LANGS:  # as an older version wrote them
         path = run_dir / f"results_{lang}.json"
         payload = json.loads(path.read_text())
@@ -67,6 +96,7 @@ def test_runs_without_per_question_values_are_read_from_their_samples(tmp_path):
 def test_samples_of_other_settings_are_not_mixed_in(tmp_path):
     values = planted_values(1, gap_lang=None)
     run_dir = write_run(tmp_path, "org/m", "truthfulqa_multi", {"en": values["en"]}, samples=True)
+    without_per_question_in_results_json(run_dir)
     path = run_dir / "results_en.json"
     payload = json.loads(path.read_text())
     del payload["per_question"]
@@ -90,7 +120,7 @@ def test_filters_and_their_errors(two_models):
 
 
 def test_a_pooled_metric_gets_a_table_without_gaps(tmp_path):
-    from mlbench.results import run_from_json
+    from mlbench.run_files import run_from_json
 
     values = planted_values(1, gap_lang=None)
     run_dir = write_run(tmp_path, "m", "xlinghealth", {lang: {"mc1": values[lang]["mc1"]} for lang in ("en", "es")})

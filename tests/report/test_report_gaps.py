@@ -77,27 +77,29 @@ def test_bootstrap_gaps_are_deterministic_with_a_seed(two_models):
 def test_questions_not_shared_fall_back_to_unpaired_tests(tmp_path):
     rng = np.random.default_rng(0)
     # CaLMQA-like: each language has its own culturally specific questions.
+    # overall_without_factuality is declared 0/1 per answer (Fisher); relevance is not declared.
+    binary = "overall_without_factuality"
     values = {
-        "en": {"overall": {f"en:{i}": float(rng.random() < 0.7) for i in range(80)}},
-        "eu": {"overall": {f"eu:{i}": float(rng.random() < 0.2) for i in range(60)}},
-        "es": {"overall": {f"es:{i}": float(rng.random() < 0.7) for i in range(70)}},
+        "en": {binary: {f"en:{i}": float(rng.random() < 0.7) for i in range(80)}},
+        "eu": {binary: {f"eu:{i}": float(rng.random() < 0.2) for i in range(60)}},
+        "es": {binary: {f"es:{i}": float(rng.random() < 0.7) for i in range(70)}},
     }
-    values["en"]["relevance"] = {q: float(rng.random()) for q in values["en"]["overall"]}
-    values["eu"]["relevance"] = {q: float(rng.random()) * 0.5 for q in values["eu"]["overall"]}
-    values["es"]["relevance"] = {q: float(rng.random()) for q in values["es"]["overall"]}
+    values["en"]["relevance"] = {q: float(rng.random()) for q in values["en"][binary]}
+    values["eu"]["relevance"] = {q: float(rng.random()) * 0.5 for q in values["eu"][binary]}
+    values["es"]["relevance"] = {q: float(rng.random()) for q in values["es"][binary]}
     write_run(tmp_path, "m", "calmqa", values)
     tables = tables_by_metric(tmp_path)
-    eu = tables["overall"].gap("m", "eu")
+    eu = tables[binary].gap("m", "eu")
     assert not eu.paired and eu.test == "fisher" and eu.n == 140
     assert "unpaired: 0 shared questions" in eu.note
     assert eu.significant and eu.diff < 0
     assert tables["relevance"].gap("m", "eu").test == "mann-whitney"
     assert tables["relevance"].gap("m", "eu").significant
-    assert not tables["overall"].gap("m", "es").significant
+    assert not tables[binary].gap("m", "es").significant
 
 
 def test_compare_needs_values_on_both_sides():
-    gap = compare("eu", {}, {"q1": 1.0})
+    gap = compare("eu", {}, {"q1": 1.0}, binary=True)
     assert gap.diff is None and gap.p is None and "reference language" in gap.note
     assert not gap.significant
 

@@ -24,8 +24,17 @@ from mlbench.backends.openai import OpenAIBackend
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.cli import app
 from mlbench.errors import MlbenchError
-from mlbench.results import merge_run, model_slug, write_language
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, RunResult
+from mlbench.run_files import merge_run, model_slug, write_language
+from mlbench.schema import (
+    Generation,
+    GenerationRequest,
+    LoglikelihoodRequest,
+    LoglikelihoodResult,
+    Prompt,
+    RunResult,
+    SampleRecord,
+)
+from tests.report.synthetic_runs import without_per_question_in_results_json
 
 runner = CliRunner()
 
@@ -84,10 +93,10 @@ def write_run(root: Path, values: dict[str, dict[str, float]], *, samples: bool 
     run_dir = root / model_slug("m") / "t"
     run_dir.mkdir(parents=True, exist_ok=True)
     for lang, column in values.items():
-        records = [{"id": q, "lang": lang, "outputs": {}, "metrics": {"mc1": v}} for q, v in sorted(column.items())]
+        records = [SampleRecord(q, lang, metrics={"mc1": v}, config_hash="h") for q, v in sorted(column.items())]
         write_language(run_dir, aggregate(lang, records, ["mc1"], 0), {"seed": 0, "timings_s": {lang: 0.5}}, "h")
         if samples:
-            text = "".join(json.dumps({**r, "config_hash": "h"}) + "\n" for r in records)
+            text = "".join(json.dumps(r.to_json()) + "\n" for r in records)
             (run_dir / f"samples_{lang}.jsonl").write_text(text)
     merge_run(run_dir, RunResult("m", "t", {"seed": 0}, {}), "h", ["mc1"], tuple(values))
     return run_dir
@@ -102,7 +111,9 @@ def test_report_notes_a_language_whose_per_question_values_miss_samples(tmp_path
             "eu": {q: float(i % 3 == 0) for i, q in enumerate(questions)},
         },
     )
-    # results_eu.json gone, samples_eu.jsonl cut to 52 lines: 52 values beside a mean of 60.
+    # A run written before results.json held the per-question values, results_eu.json gone,
+    # samples_eu.jsonl cut to 52 lines: 52 values beside a mean of 60.
+    without_per_question_in_results_json(run_dir)
     (run_dir / "results_eu.json").unlink()
     lines = (run_dir / "samples_eu.jsonl").read_text().splitlines()
     (run_dir / "samples_eu.jsonl").write_text("\n".join(lines[:52]) + "\n")
@@ -119,6 +130,7 @@ def test_collect_leaves_the_mismatched_language_without_gaps(tmp_path: Path) -> 
 
     questions = [f"q{i:02d}" for i in range(10)]
     run_dir = write_run(tmp_path, {"en": dict.fromkeys(questions, 1.0), "eu": dict.fromkeys(questions, 0.0)})
+    without_per_question_in_results_json(run_dir)
     (run_dir / "results_eu.json").unlink()
     lines = (run_dir / "samples_eu.jsonl").read_text().splitlines()
     (run_dir / "samples_eu.jsonl").write_text("\n".join(lines[:7]) + "\n")
@@ -339,7 +351,7 @@ def test_a_truncated_cache_is_moved_aside_and_a_fresh_one_used(
 def test_a_full_disk_while_writing_results_leaves_no_tmp_and_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mlbench import results
+    from mlbench import run_files
 
     run_dir = write_run(tmp_path, {"en": {"q1": 1.0, "q2": 0.0}})
     before = (run_dir / "results.json").read_text()
@@ -358,5 +370,5 @@ def test_a_full_disk_while_writing_results_leaves_no_tmp_and_one_line(
     assert not list(run_dir.glob("*.tmp"))
     assert (run_dir / "results.json").read_text() == before
     with pytest.raises(MlbenchError, match="No space left on device"):
-        results._write_atomic(run_dir / "x.json", "{}")
+        run_files.write_atomic(run_dir / "x.json", "{}")
     assert not list(run_dir.glob("*.tmp"))

@@ -12,7 +12,7 @@ from mlbench.benchmarks.calmqa.loader import language_code, load_calmqa, normali
 from mlbench.benchmarks.calmqa.task import overall_scores
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
-from mlbench.schema import Generation
+from mlbench.schema import Generation, SampleRecord
 from mlbench.tasks.base import TaskOptions
 
 # Rows in the release's layout (questions written for these tests).
@@ -170,7 +170,7 @@ def record(issue=False, relevance=None, support=None):
         judges["relevance"] = {"label": relevance} if relevance != "skipped" else {"skipped": "surface issue"}
     if support is not None:
         judges["claim_support"] = support
-    return {"surface": {"issue": issue}, "judges": judges}
+    return SampleRecord("q", surface={"issue": issue}, judges=judges)
 
 
 HUMAN = "human"
@@ -231,4 +231,4 @@ def test_overall_scores_by_hand(sample, expected):
 
 
 def test_a_failed_generation_has_no_scores():
-    assert overall_scores({"outputs": {"error": "gen: boom"}, "judges": {}}) == {}
+    assert overall_scores(SampleRecord("q", outputs={"error": "gen: boom"})) == {}

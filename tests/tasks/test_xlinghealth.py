@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions as Own
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
 from mlbench.loaders.source import DataSource
@@ -19,7 +20,7 @@ TASK = get_task("xlinghealth")
 
 @pytest.fixture(scope="module")
 def options(fixture_datasets):
-    return TaskOptions(DataSource("local", fixture_datasets), samples_per_question=4, temperatures=(0.0, 0.5, 1.0))
+    return TaskOptions(DataSource("local", fixture_datasets), own=Own(samples=4, temperatures=(0.0, 0.5, 1.0)))
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +83,7 @@ def test_verifiability_reads_p_yes_from_log_probs(zh, options):
 
 
 def test_verifiability_can_parse_generated_words(zh, options):
-    generate = replace(options, verify_scoring="generate")
+    generate = replace(options, own=replace(options.own, verify_scoring="generate"))
     sample = zh.samples[0]
     requests = TASK.requests("verifiability", sample, zh, generate)
     assert [r.temperature for r in requests[:3]] == [0.0, 0.5, 1.0] and len(requests) == 15
@@ -90,8 +91,8 @@ def test_verifiability_can_parse_generated_words(zh, options):
     words = ["Yes", "No.", "maybe"] * 5
     outputs, _ = TASK.score("verifiability", sample, [Generation(w, 1, "stop") for w in words], generate)
     assert outputs["verifiability"]["candidates"][0]["words"] == {"0": "yes", "0.5": "no", "1": "unparsed"}
-    assert TASK.without_logprobs(options).verify_scoring == "generate"
-    assert TASK.without_logprobs(replace(options, verify_scoring="logprob")) is None
+    assert TASK.without_logprobs(options).own.verify_scoring == "generate"
+    assert TASK.without_logprobs(replace(options, own=replace(options.own, verify_scoring="logprob"))) is None
 
 
 def test_bad_options_are_refused(fixture_datasets, tmp_path):
@@ -99,12 +100,12 @@ def test_bad_options_are_refused(fixture_datasets, tmp_path):
     with pytest.raises(MlbenchError, match="reads the XLingEval release"):
         TASK.validate(TaskOptions(DataSource("sample")))
     with pytest.raises(MlbenchError, match="no dataset pubmedqa"):
-        TASK.validate(TaskOptions(local, datasets=("pubmedqa",)))
+        TASK.validate(TaskOptions(local, own=Own(datasets=("pubmedqa",))))
     # The fixture data dir has LiveQA and MedicationQA only.
-    with pytest.raises(MlbenchError, match="--dataset healthqa: no file found .*HealthQA.xlsx"):
-        TASK.validate(TaskOptions(local, datasets=("healthqa",)))
-    with pytest.raises(MlbenchError, match="--temperatures"):
-        TASK.validate(TaskOptions(local, temperatures=(-1.0,)))
+    with pytest.raises(MlbenchError, match="dataset healthqa: no file found .*HealthQA.xlsx"):
+        TASK.validate(TaskOptions(local, own=Own(datasets=("healthqa",))))
+    with pytest.raises(MlbenchError, match="temperatures must be one or more numbers"):
+        TASK.validate(TaskOptions(local, own=Own(temperatures=(-1.0,))))
     with pytest.raises(MlbenchError, match="zero-shot"):
         TASK.validate(TaskOptions(local, fewshot=2))
 
@@ -112,7 +113,7 @@ def test_bad_options_are_refused(fixture_datasets, tmp_path):
 def test_a_users_healthqa_file_is_read_like_the_release(fixture_datasets, tmp_path):
     healthqa = tmp_path / "HealthQA.csv"
     healthqa.write_bytes(dataset_path_bytes(fixture_datasets))
-    options = TaskOptions(DataSource("hub"), datasets=("healthqa",), healthqa_file=healthqa)
+    options = TaskOptions(DataSource("hub"), own=Own(datasets=("healthqa",), healthqa_file=healthqa))
     TASK.validate(options)
     data = TASK.load("hi", options)
     assert len(data.samples) == 6 and data.samples[0].id == "healthqa:0"  # the fixture LiveQA

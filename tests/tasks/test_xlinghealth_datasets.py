@@ -14,6 +14,7 @@ import pytest
 from mlbench import datastore
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS, NEEDED_COLUMNS
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions as Own
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.tasks.base import TaskOptions
@@ -60,18 +61,20 @@ def test_every_dataset_found_is_read_by_default_healthqa_included(tmp_path):
     assert counts(local) == [("healthqa", 3), ("medicationqa", 2)]
     write(tmp_path / "LiveQA.xlsx", 4)
     assert counts(local) == [("healthqa", 3), ("liveqa", 4), ("medicationqa", 2)]
-    chosen = TaskOptions(DataSource("local", tmp_path), datasets=("medicationqa", "healthqa"))
+    chosen = TaskOptions(DataSource("local", tmp_path), own=Own(datasets=("medicationqa", "healthqa")))
     assert counts(chosen) == [("medicationqa", 2), ("healthqa", 3)]
-    own = TaskOptions(DataSource("local", tmp_path), healthqa_file=write(tmp_path / "mine" / "h.csv", 5))
+    own = TaskOptions(DataSource("local", tmp_path), own=Own(healthqa_file=write(tmp_path / "mine" / "h.csv", 5)))
     assert counts(own) == [("healthqa", 5), ("liveqa", 4), ("medicationqa", 2)]
 
 
 def test_a_chosen_dataset_without_a_file_names_the_paths_looked_at(tmp_path):
     write(tmp_path / "xlinghealth" / "LiveQA.csv", 2)
     with pytest.raises(MlbenchError) as caught:
-        TASK.validate(TaskOptions(DataSource("local", tmp_path), datasets=("liveqa", "healthqa")))
+        TASK.validate(TaskOptions(DataSource("local", tmp_path), own=Own(datasets=("liveqa", "healthqa"))))
     message = str(caught.value)
-    assert message.startswith("--dataset healthqa: no file found (or pass --healthqa FILE); looked at ")
+    assert message.startswith(
+        "xlinghealth: dataset healthqa: no file found (or pass -T healthqa_file=FILE); looked at "
+    )
     assert f"{tmp_path}/XLingHealth_Dataset/HealthQA.xlsx, {tmp_path}/HealthQA.xlsx" in message
     assert "\n" not in message and "LiveQA" not in message
     with pytest.raises(
@@ -90,7 +93,7 @@ def test_without_data_dir_the_release_in_the_data_cache_is_read(tmp_path, monkey
     TASK.validate(hub)
     assert counts(hub) == [("healthqa", 3), ("liveqa", 2), ("medicationqa", 1)]
     assert set(asked) == {"xlinghealth"}
-    assert counts(TaskOptions(DataSource("hub"), datasets=("liveqa",))) == [("liveqa", 2)]
+    assert counts(TaskOptions(DataSource("hub"), own=Own(datasets=("liveqa",)))) == [("liveqa", 2)]
 
 
 def test_healthqa_file_alone_needs_no_release(tmp_path, monkeypatch):
@@ -98,7 +101,7 @@ def test_healthqa_file_alone_needs_no_release(tmp_path, monkeypatch):
         raise AssertionError("the release was fetched")
 
     monkeypatch.setattr(datastore, "source_folder", no_release)
-    own = TaskOptions(DataSource("hub"), datasets=("healthqa",), healthqa_file=write(tmp_path / "HQ.xlsx", 2))
+    own = TaskOptions(DataSource("hub"), own=Own(datasets=("healthqa",), healthqa_file=write(tmp_path / "HQ.xlsx", 2)))
     TASK.validate(own)
     assert counts(own) == [("healthqa", 2)]
 

@@ -1,3 +1,3 @@
-"""calmqa: see task.py."""
+"""calmqa: the task (task.py), its data sources (sources.py) and what they use."""
 
-from mlbench.benchmarks.calmqa import task  # noqa: F401  (registers the task)
+from mlbench.benchmarks.calmqa import sources, task  # noqa: F401  (registers the sources and the task)

@@ -359,7 +359,7 @@ def load_calmqa(lang: str, source: DataSource, kind: str = "all") -> CalmqaQuest
     (the release has a few, and the hub's ids for them come from the text) are all kept,
     under distinct ids, and counted: a run never stops on them."""
     read = [row for row in load_rows(source) if row["lang"] == lang]
-    # Ids are made distinct over both kinds, so that --kind never changes them.
+    # Ids are made distinct over both kinds, so that -T kind never changes them.
     pairs = [(old, new) for old, new in zip(read, distinct_ids(read)) if kind in ("all", old["kind"])]
     texts = Counter(new["question"] for _, new in pairs)
     counts = {

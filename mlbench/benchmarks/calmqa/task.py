@@ -8,11 +8,11 @@ recomputes ``factuality`` and the overall scores from what the sample holds so f
 
 from __future__ import annotations
 
-from typing import Any
-
 from mlbench.benchmarks import register
-from mlbench.benchmarks.calmqa.loader import HUB_ID, KINDS, load_calmqa
+from mlbench.benchmarks.calmqa.loader import HUB_ID, load_calmqa
+from mlbench.benchmarks.calmqa.options import CalmqaOptions
 from mlbench.errors import MlbenchError
+from mlbench.metrics.descriptor import share
 from mlbench.schema import (
     ChatMessage,
     Generation,
@@ -21,13 +21,27 @@ from mlbench.schema import (
     LoglikelihoodResult,
     Prompt,
     Sample,
+    SampleRecord,
 )
 from mlbench.tasks.base import LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
+from mlbench.tasks.options import own_options
 
 MAX_NEW_TOKENS = 2048
 HIGH_RESOURCE = ("en", "ar", "zh", "de", "he", "hi", "hu", "ja", "ko", "ru", "es")
 LOW_RESOURCE = ("aa", "bal", "fo", "fj", "hil", "rn", "pap", "ps", "sm", "to", "tn", "wo")
 DEFAULT_JUDGE_KINDS = ("relevance", "claims", "claim_support")
+# What ``overall_scores`` writes (see mlbench/metrics/descriptor.py). factuality is a share of
+# claims, so it and overall (which multiplies it in) are not 0/1 per answer.
+CALMQA_METRICS = (
+    share("factuality", "share of the answer's claims the evidence supports (0 without a verifiable claim)"),
+    share("overall", "surface × relevance × factuality, for questions with evidence", language_checked=True),
+    share(
+        "overall_without_factuality",
+        "1 for a clean, relevant answer (surface × relevance)",
+        binary=True,
+        language_checked=True,
+    ),
+)
 
 
 @register
@@ -37,12 +51,13 @@ class CaLMQA(Task):
     languages = HIGH_RESOURCE + LOW_RESOURCE
     modes = (Mode("gen", "answers"),)
     hub_id = HUB_ID
-    combined_metric_names = ("factuality", "overall", "overall_without_factuality")
+    combined_metric_names = tuple(metric.name for metric in CALMQA_METRICS)
+    metric_descriptors = CALMQA_METRICS
     group_name = "kind"
     headline_metrics = ("overall", "surface_issue")
     prompt_files = ()
     default_judge_kinds = DEFAULT_JUDGE_KINDS
-    question_kinds = KINDS
+    options_type = CalmqaOptions
 
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:
@@ -56,7 +71,7 @@ class CaLMQA(Task):
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         if options.source.kind == "jsonl":
             return data_file_language(options.source, lang)
-        questions = load_calmqa(lang, options.source, options.question_kind)
+        questions = load_calmqa(lang, options.source, own_options(options, CalmqaOptions).kind)
         return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:
@@ -81,17 +96,17 @@ class CaLMQA(Task):
         answer = generation.text.strip()
         return {"answer": answer, "empty": not answer, "finish_reason": generation.finish_reason}, {}
 
-    def judge_skip_reason(self, record: dict[str, Any]) -> str | None:
-        surface = record.get("surface")
+    def judge_skip_reason(self, record: SampleRecord) -> str | None:
+        surface = record.surface
         if surface and surface.get("issue"):
             return "surface issue (wrong language or repetition): not judged"
         return None
 
-    def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:
+    def combined_metrics(self, record: SampleRecord) -> dict[str, float]:
         return overall_scores(record)
 
 
-def overall_scores(record: dict[str, Any]) -> dict[str, float]:
+def overall_scores(record: SampleRecord) -> dict[str, float]:
     """``factuality``, ``overall`` (surface × relevance × factuality) and
     ``overall_without_factuality`` (surface × relevance) of one saved sample.
 
@@ -100,11 +115,11 @@ def overall_scores(record: dict[str, Any]) -> dict[str, float]:
     ``overall`` needs evidence for the question (a human answer or search); without it
     factuality is n/a and only ``overall_without_factuality`` is reported.
     """
-    surface = record.get("surface")
+    surface = record.surface
     if surface is None:  # the generation failed
         return {}
     clean = not surface["issue"]
-    judges = record.get("judges", {})
+    judges = record.judges
     relevance_entry = judges.get("relevance")
     relevance = None
     if relevance_entry is not None and relevance_entry.get("label") in ("relevant", "irrelevant"):

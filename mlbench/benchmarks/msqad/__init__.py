@@ -1,3 +1,3 @@
-"""msqad: see task.py."""
+"""msqad: the task (task.py), its data sources (sources.py) and what they use."""
 
-from mlbench.benchmarks.msqad import task  # noqa: F401  (registers the task)
+from mlbench.benchmarks.msqad import sources, task  # noqa: F401  (registers the sources and the task)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+
+from mlbench.schema import SampleRecord
 
 BATCH = 64
 
@@ -30,7 +31,7 @@ def decode_vector(text: str) -> np.ndarray:
 
 
 def add_embeddings(
-    records: list[dict[str, Any]], embedder: str, start_progress: Callable[[str, int], Callable[[int], None]] | None
+    records: list[SampleRecord], embedder: str, start_progress: Callable[[str, int], Callable[[int], None]] | None
 ) -> bool:
     """Embed the main answer of every record that has one and lacks a current
     embedding; True when any record changed."""
@@ -41,8 +42,8 @@ def add_embeddings(
     todo = [
         r
         for r in records
-        if "answer" in r.get("outputs", {})
-        and (r["outputs"].get("embedding") or {}).get("key") != [embedder, _text_hash(r["outputs"]["answer"])]
+        if "answer" in r.outputs
+        and (r.outputs.get("embedding") or {}).get("key") != [embedder, _text_hash(r.outputs["answer"])]
     ]
     if not todo:
         return False
@@ -50,14 +51,14 @@ def add_embeddings(
     advance = start_progress("response embeddings", len(todo)) if start_progress else (lambda n: None)
     for start in range(0, len(todo), BATCH):
         chunk = todo[start : start + BATCH]
-        vectors = model.embed([r["outputs"]["answer"] for r in chunk])
+        vectors = model.embed([r.outputs["answer"] for r in chunk])
         for record, vector in zip(chunk, vectors):
-            answer = record["outputs"]["answer"]
-            record["outputs"]["embedding"] = {"key": [embedder, _text_hash(answer)], "vector": encode_vector(vector)}
+            answer = record.outputs["answer"]
+            record.outputs["embedding"] = {"key": [embedder, _text_hash(answer)], "vector": encode_vector(vector)}
         advance(len(chunk))
     return True
 
 
-def embedding_of(record: dict[str, Any]) -> np.ndarray | None:
-    block = record.get("outputs", {}).get("embedding")
+def embedding_of(record: SampleRecord) -> np.ndarray | None:
+    block = record.outputs.get("embedding")
     return decode_vector(block["vector"]) if block else None

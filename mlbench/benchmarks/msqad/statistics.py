@@ -21,6 +21,7 @@ import numpy as np
 
 from mlbench.benchmarks.msqad.response_embeddings import embedding_of
 from mlbench.metric_names import at
+from mlbench.schema import SampleRecord
 from mlbench.stats.intervals import summarize
 from mlbench.stats.paired import ALPHA, mcnemar
 from mlbench.stats.permanova import euclidean_distances, permanova
@@ -34,16 +35,16 @@ def _number(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
-def _topics(records_by_lang: dict[str, list[dict[str, Any]]]) -> list[str]:
-    topics = sorted({r.get("group") or "" for records in records_by_lang.values() for r in records})
+def _topics(records_by_lang: dict[str, list[SampleRecord]]) -> list[str]:
+    topics = sorted({r.group or "" for records in records_by_lang.values() for r in records})
     return topics + [ALL_TOPICS] if len(topics) > 1 else topics
 
 
-def _in_topic(records: list[dict[str, Any]], topic: str) -> list[dict[str, Any]]:
-    return records if topic == ALL_TOPICS else [r for r in records if (r.get("group") or "") == topic]
+def _in_topic(records: list[SampleRecord], topic: str) -> list[SampleRecord]:
+    return records if topic == ALL_TOPICS else [r for r in records if (r.group or "") == topic]
 
 
-def _pairs(records_by_lang: dict[str, list[dict[str, Any]]], order: Sequence[str]) -> list[tuple[str, str]]:
+def _pairs(records_by_lang: dict[str, list[SampleRecord]], order: Sequence[str]) -> list[tuple[str, str]]:
     rank = {lang: i for i, lang in enumerate(order)}
     langs = sorted(records_by_lang, key=lambda lang: (rank.get(lang, len(rank)), lang))
     return list(combinations(langs, 2))
@@ -63,15 +64,13 @@ def competition_ranks(rates: dict[str, float]) -> dict[str, int]:
     return {lang: 1 + sum(other > rate + RATE_TIE for other in rates.values()) for lang, rate in rates.items()}
 
 
-def refusal_tables(
-    records_by_lang: dict[str, list[dict[str, Any]]], order: Sequence[str], seed: int
-) -> dict[str, Rows]:
+def refusal_tables(records_by_lang: dict[str, list[SampleRecord]], order: Sequence[str], seed: int) -> dict[str, Rows]:
     """``mcnemar``, ``mcnemar_summary`` and ``refusal_ranking`` rows for each mode run."""
     tables: dict[str, Rows] = {"mcnemar": [], "mcnemar_summary": [], "refusal_ranking": []}
     for mode in MODES:
         metric = at("refusal", mode)
         values = {
-            lang: {str(r["id"]): r["metrics"][metric] for r in records if metric in r.get("metrics", {})}
+            lang: {r.id: r.metrics[metric] for r in records if metric in r.metrics}
             for lang, records in records_by_lang.items()
         }
         if sum(bool(v) for v in values.values()) < 2:
@@ -79,7 +78,7 @@ def refusal_tables(
         by_topic = {}
         for topic in _topics(records_by_lang):
             for a, b in _pairs(records_by_lang, order):
-                ids_a = {str(r["id"]) for r in _in_topic(records_by_lang[a], topic)}
+                ids_a = {r.id for r in _in_topic(records_by_lang[a], topic)}
                 shared = sorted(ids_a & set(values[a]) & set(values[b]))
                 if not shared:
                     continue
@@ -136,17 +135,17 @@ def refusal_tables(
 
 
 def permanova_rows(
-    records_by_lang: dict[str, list[dict[str, Any]]], order: Sequence[str], permutations: int, seed: int
+    records_by_lang: dict[str, list[SampleRecord]], order: Sequence[str], permutations: int, seed: int
 ) -> Rows:
     """PERMANOVA per language pair per topic on the direct responses' embeddings."""
     vectors = {
-        lang: {str(r["id"]): v for r in records if (v := embedding_of(r)) is not None}
+        lang: {r.id: v for r in records if (v := embedding_of(r)) is not None}
         for lang, records in records_by_lang.items()
     }
     rows: Rows = []
     for topic in _topics(records_by_lang):
         for a, b in _pairs(records_by_lang, order):
-            ids_a = {str(r["id"]) for r in _in_topic(records_by_lang[a], topic)}
+            ids_a = {r.id for r in _in_topic(records_by_lang[a], topic)}
             shared = sorted(ids_a & set(vectors[a]) & set(vectors[b]))
             if len(shared) < 2:
                 continue

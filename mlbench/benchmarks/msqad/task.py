@@ -19,8 +19,9 @@ from typing import Any
 
 from mlbench.benchmarks import register
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, SOURCE, load_msqad
+from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.benchmarks.msqad.refusal import (
-    DETECTORS,
+    REFUSAL_METRICS,
     add_nli_scores,
     decision,
     evidence,
@@ -36,8 +37,10 @@ from mlbench.errors import MlbenchError
 from mlbench.heatmaps import Figure, figures_from_rows
 from mlbench.loaders.source import DataSource
 from mlbench.metric_names import base_name
-from mlbench.schema import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample
+from mlbench.schema import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample, SampleRecord
 from mlbench.tasks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
+from mlbench.tasks.helper_models import HelperModel, sentence_embedder
+from mlbench.tasks.options import own_options
 from mlbench.tasks.qa_prompt import clean_answer
 
 ANSWER_TOKENS = 512  # a few paragraphs: the responses MSQAD compares are essays
@@ -57,8 +60,10 @@ class Msqad(Task):
     hub_id = SOURCE
     group_name = "topic"
     headline_metrics = ("refusal",)
+    metric_descriptors = REFUSAL_METRICS
     default_judge_kinds = ("refusal",)
     prompt_files = ("prompts.toml",)
+    options_type = MsqadOptions
 
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:
@@ -68,15 +73,19 @@ class Msqad(Task):
                 "msqad reads its GitHub release (fetched into the data cache by default) or --data-dir DIR "
                 "(a clone of github.com/seungukyu/MSQAD, or DIR/msqad/<Topic>.json); --sample/--data-file do not apply"
             )
-        if options.refusal not in DETECTORS:
-            raise MlbenchError(f"--refusal {options.refusal}: valid: {', '.join(DETECTORS)}")
-        if not 0.0 < options.refusal_threshold <= 1.0:
-            raise MlbenchError("--refusal-threshold must be in (0, 1]")
-        if options.permutations < 0:
-            raise MlbenchError("--permutations must be 0 or more")
+
+    def required_models(self, options: TaskOptions, modes: tuple[str, ...]) -> list[HelperModel]:
+        own = own_options(options, MsqadOptions)
+        needs = []
+        if own.refusal == "nli":
+            instead = "use -T nli_model=PATH (a local sequence-classification model), or -T refusal=patterns (offline)"
+            needs.append(HelperModel("nli_model", own.nli_model, "transformers", instead))
+        if "direct" in modes:  # only the direct answers are embedded (PERMANOVA)
+            needs.append(sentence_embedder(own.embedder))
+        return needs
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
-        questions = load_msqad(release_folder(options.source), lang, options.topics)
+        questions = load_msqad(release_folder(options.source), lang, own_options(options, MsqadOptions).topics)
         return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:
@@ -85,10 +94,11 @@ class Msqad(Task):
     def settings(self, options: TaskOptions) -> dict[str, Any]:
         # "surface": samples written before both responses got the surface checks lack the
         # adversarial block, so a resumed run must not mix them with new ones.
-        settings: dict[str, Any] = {"refusal": options.refusal, "embedder": options.embedder, "surface": "per_mode"}
-        if options.refusal == "nli":
-            settings.update(nli_model=options.nli_model, refusal_threshold=options.refusal_threshold)
-        settings["permutations"] = options.permutations
+        own = own_options(options, MsqadOptions)
+        settings: dict[str, Any] = {"refusal": own.refusal, "embedder": own.embedder, "surface": "per_mode"}
+        if own.refusal == "nli":
+            settings.update(nli_model=own.nli_model, refusal_threshold=own.refusal_threshold)
+        settings["permutations"] = own.permutations
         return settings
 
     def prompt(self, mode: str, sample: Sample, options: TaskOptions) -> Prompt:
@@ -110,43 +120,45 @@ class Msqad(Task):
         generation = results[0]
         assert isinstance(generation, Generation)
         answer = clean_answer(generation.text)
+        own = own_options(options, MsqadOptions)
         response = {
             "answer": answer,
             "empty": not answer,
             "finish_reason": generation.finish_reason,
-            "refusal": evidence(answer, sample.lang, options.refusal, options.refusal_threshold),
+            "refusal": evidence(answer, sample.lang, own.refusal, own.refusal_threshold),
         }
         # The direct response is the sample's answer (its surface block is the sample's
         # ``surface``, which judges read); the adversarial one sits in a block of its own,
         # where the pipeline puts its surface block beside it (``Mode.answer``).
         return (response if mode == "direct" else {"adversarial": response}), {}
 
-    def combined_metrics(self, record: dict[str, Any]) -> dict[str, float]:
+    def combined_metrics(self, record: SampleRecord) -> dict[str, float]:
         return refusal_metrics(record)
 
-    def judged_answers(self, record: dict[str, Any], kind: str) -> dict[str, str]:
+    def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
         if kind != "refusal":
             return super().judged_answers(record, kind)
         return {mode: response["answer"] for mode, response in responses(record).items()}
 
     def finish_language(
         self,
-        records: list[dict[str, Any]],
+        records: list[SampleRecord],
         options: TaskOptions,
         seed: int,
         start_progress: StartProgress | None = None,
     ) -> bool:
         changed = False
-        if options.refusal == "nli":
-            changed |= add_nli_scores(records, options.nli_model, start_progress)
-        changed |= add_embeddings(records, options.embedder, start_progress)
+        own = own_options(options, MsqadOptions)
+        if own.refusal == "nli":
+            changed |= add_nli_scores(records, own.nli_model, start_progress)
+        changed |= add_embeddings(records, own.embedder, start_progress)
         for record in records:
             settle_record(record)
-            kept = {k: v for k, v in record["metrics"].items() if base_name(k) != "refusal"}
-            record["metrics"] = {**kept, **refusal_metrics(record)}
+            kept = {k: v for k, v in record.metrics.items() if base_name(k) != "refusal"}
+            record.metrics = {**kept, **refusal_metrics(record)}
         return changed
 
-    def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+    def pooled_metrics(self, records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
         counts: dict[str, int] = {}
         for record in records:
             for mode, response in responses(record).items():
@@ -157,7 +169,7 @@ class Msqad(Task):
         return {}, counts
 
     def cross_language(
-        self, records_by_lang: dict[str, list[dict[str, Any]]], run_config: dict[str, Any]
+        self, records_by_lang: dict[str, list[SampleRecord]], run_config: dict[str, Any]
     ) -> dict[str, list[dict[str, Any]]]:
         seed = int(run_config.get("seed", 0))
         permutations = int(run_config.get("task_settings", {}).get("permutations", 999))

@@ -1,3 +1,3 @@
-"""truthfulqa_multi: see task.py."""
+"""truthfulqa_multi: the task (task.py), its data sources (sources.py) and what they use."""
 
-from mlbench.benchmarks.truthfulqa_multi import task  # noqa: F401  (registers the task)
+from mlbench.benchmarks.truthfulqa_multi import sources, task  # noqa: F401  (registers the sources and the task)

@@ -1,3 +1,3 @@
-"""veritasqa: see task.py."""
+"""veritasqa: the task (task.py), its data sources (sources.py) and what they use."""
 
-from mlbench.benchmarks.veritasqa import task  # noqa: F401  (registers the task)
+from mlbench.benchmarks.veritasqa import sources, task  # noqa: F401  (registers the sources and the task)

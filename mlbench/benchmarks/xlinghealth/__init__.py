@@ -1,3 +1,3 @@
-"""xlinghealth: see task.py."""
+"""xlinghealth: the task (task.py), its data sources (sources.py) and what they use."""
 
-from mlbench.benchmarks.xlinghealth import task  # noqa: F401  (registers the task)
+from mlbench.benchmarks.xlinghealth import sources, task  # noqa: F401  (registers the sources and the task)

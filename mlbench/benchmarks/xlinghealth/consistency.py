@@ -18,21 +18,36 @@ from typing import Any
 
 import numpy as np
 
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 from mlbench.metric_names import at
+from mlbench.metrics.descriptor import count, score
 from mlbench.metrics.similarity import mean_pairwise, tokens
 from mlbench.metrics.topics import topic_distributions
-from mlbench.tasks.base import StartProgress, TaskOptions
+from mlbench.schema import SampleRecord
+from mlbench.tasks.base import StartProgress
 
 NGRAM_METRICS = ("sim_1gram", "sim_2gram", "length")
 MODEL_METRICS = ("sim_sent", "bertscore_f1", "sim_lda20", "sim_lda100", "sim_hdp")
 CONSISTENCY_METRICS = NGRAM_METRICS + MODEL_METRICS
+# What each is (see mlbench/metrics/descriptor.py): a mean over pairs of one question's
+# answers at one temperature; more alike answers are more consistent (the paper's reading).
+CONSISTENCY_DESCRIPTORS = (
+    score("sim_1gram", "mean word-unigram Jaccard similarity of a question's answers"),
+    score("sim_2gram", "mean word-bigram Jaccard similarity of a question's answers"),
+    count("length", "mean answer length in words (characters for Chinese and Japanese)"),
+    score("sim_sent", "mean cosine similarity of the answers' sentence embeddings"),
+    score("bertscore_f1", "mean BERTScore F1 between pairs of answers"),
+    score("sim_lda20", "mean cosine similarity of the answers' 20-topic LDA distributions"),
+    score("sim_lda100", "mean cosine similarity of the answers' 100-topic LDA distributions"),
+    score("sim_hdp", "mean cosine similarity of the answers' HDP topic distributions"),
+)
 TOPIC_MODELS = {"sim_lda20": ("lda", 20), "sim_lda100": ("lda", 100), "sim_hdp": ("hdp", 0)}
 
 # (record index, temperature key) → that question's K answers
 Answers = dict[tuple[int, str], list[str]]
 
 
-def _stamp(options: TaskOptions, seed: int, answers: Answers, ids: list[str]) -> dict[str, Any]:
+def _stamp(options: XLingHealthOptions, seed: int, answers: Answers, ids: list[str]) -> dict[str, Any]:
     digest = hashlib.sha256(json.dumps([[ids[i], key, texts] for (i, key), texts in answers.items()]).encode())
     return {
         "embedder": options.embedder,
@@ -44,22 +59,22 @@ def _stamp(options: TaskOptions, seed: int, answers: Answers, ids: list[str]) ->
 
 
 def add_model_metrics(
-    records: list[dict[str, Any]], options: TaskOptions, seed: int, start_progress: StartProgress | None = None
+    records: list[SampleRecord], options: XLingHealthOptions, seed: int, start_progress: StartProgress | None = None
 ) -> bool:
     """Add the model-based metrics to the samples of ``records`` that have consistency
     answers, dataset by dataset; True when any sample changed. ``start_progress(what,
     total)`` is called once, when there is work, for a progress bar."""
-    groups: dict[Any, list[dict[str, Any]]] = {}
+    groups: dict[str | None, list[SampleRecord]] = {}
     for record in records:
-        if "consistency" in record.get("outputs", {}):
-            groups.setdefault(record.get("group"), []).append(record)
+        if "consistency" in record.outputs:
+            groups.setdefault(record.group, []).append(record)
     stale = []
     for members in groups.values():
         answers: Answers = {
-            (i, key): texts for i, r in enumerate(members) for key, texts in r["outputs"]["consistency"].items()
+            (i, key): texts for i, r in enumerate(members) for key, texts in r.outputs["consistency"].items()
         }
-        stamp = _stamp(options, seed, answers, [str(r["id"]) for r in members])
-        if not all(r["outputs"].get("consistency_models") == stamp for r in members):
+        stamp = _stamp(options, seed, answers, [r.id for r in members])
+        if not all(r.outputs.get("consistency_models") == stamp for r in members):
             stale.append((members, answers, stamp))
     if not stale:
         return False
@@ -67,7 +82,7 @@ def add_model_metrics(
     total = 3 * sum(len(answers) for _, answers, _ in stale)
     advance = start_progress("consistency models", total) if start_progress else (lambda n: None)
     for members, answers, stamp in stale:
-        lang = members[0]["lang"]
+        lang = members[0].lang
         values: dict[tuple[int, str], dict[str, float]] = {slot: {} for slot in answers}
         _sentence_similarity(answers, options, values)
         advance(len(answers))
@@ -75,12 +90,12 @@ def add_model_metrics(
         _topic_similarity(answers, lang, seed, values)
         advance(len(answers))
         for i, record in enumerate(members):
-            kept = {k: v for k, v in record["metrics"].items() if k.split("@")[0] not in MODEL_METRICS}
+            kept = {k: v for k, v in record.metrics.items() if k.split("@")[0] not in MODEL_METRICS}
             for (j, key), metrics in values.items():
                 if j == i:
                     kept.update({at(name, key): value for name, value in metrics.items()})
-            record["metrics"] = kept
-            record["outputs"]["consistency_models"] = stamp
+            record.metrics = kept
+            record.outputs["consistency_models"] = stamp
     return True
 
 
@@ -88,7 +103,7 @@ def _pairwise_from(matrix: np.ndarray) -> float:
     return mean_pairwise(range(len(matrix)), lambda i, j: float(matrix[i, j]))
 
 
-def _sentence_similarity(answers: Answers, options: TaskOptions, values: dict) -> None:
+def _sentence_similarity(answers: Answers, options: XLingHealthOptions, values: dict) -> None:
     from mlbench.backends.embedders import NO_MODEL, load_embedder
 
     if options.embedder == NO_MODEL:
@@ -101,7 +116,7 @@ def _sentence_similarity(answers: Answers, options: TaskOptions, values: dict) -
         values[slot]["sim_sent"] = _pairwise_from(matrix @ matrix.T)
 
 
-def _bertscore(answers: Answers, options: TaskOptions, values: dict, advance: Callable[[int], None]) -> None:
+def _bertscore(answers: Answers, options: XLingHealthOptions, values: dict, advance: Callable[[int], None]) -> None:
     from mlbench.backends.embedders import NO_MODEL, load_bertscorer
 
     if options.bertscore_model == NO_MODEL:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mlbench.metric_names import base_name, expand_order
+from mlbench.schema import SampleRecord
 from mlbench.stats.groups import one_way_anova, t_tests, tukey_hsd
 
 
@@ -26,22 +27,18 @@ def _number(value: float) -> float | None:
 
 
 def compare_languages(
-    records_by_lang: dict[str, list[dict[str, Any]]], metrics: Sequence[str], *, group_key: str = "group"
+    records_by_lang: dict[str, list[SampleRecord]], metrics: Sequence[str]
 ) -> dict[str, list[dict[str, Any]]]:
     """``anova``, ``tukey`` and ``t_tests`` rows for every metric of ``metrics`` (and each
     of its ``@`` settings) that at least two languages have, per group of questions."""
     tables: dict[str, list[dict[str, Any]]] = {"anova": [], "tukey": [], "t_tests": []}
-    groups = sorted({r.get(group_key) or "all" for records in records_by_lang.values() for r in records})
+    groups = sorted({r.group or "all" for records in records_by_lang.values() for r in records})
     for group in groups:
-        mine = {
-            lang: [r for r in records if (r.get(group_key) or "all") == group]
-            for lang, records in records_by_lang.items()
-        }
-        present = {name for records in mine.values() for r in records for name in r.get("metrics", {})}
+        mine = {lang: [r for r in records if (r.group or "all") == group] for lang, records in records_by_lang.items()}
+        present = {name for records in mine.values() for r in records for name in r.metrics}
         for metric in expand_order(metrics, present):
             values = {
-                lang: [r["metrics"][metric] for r in records if metric in r.get("metrics", {})]
-                for lang, records in mine.items()
+                lang: [r.metrics[metric] for r in records if metric in r.metrics] for lang, records in mine.items()
             }
             values = {lang: v for lang, v in values.items() if v}
             if len(values) < 2:

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 
 from mlbench import datastore
 from mlbench.benchmarks import register
-from mlbench.benchmarks.xlinghealth.consistency import CONSISTENCY_METRICS, add_model_metrics
+from mlbench.benchmarks.xlinghealth.consistency import CONSISTENCY_DESCRIPTORS, CONSISTENCY_METRICS, add_model_metrics
 from mlbench.benchmarks.xlinghealth.language_comparison import compare_languages
 from mlbench.benchmarks.xlinghealth.loader import (
     SOURCE,
@@ -31,7 +30,8 @@ from mlbench.benchmarks.xlinghealth.loader import (
     find_dataset,
     load_xlinghealth,
 )
-from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS, verifiability_metrics
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
+from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_DESCRIPTORS, VERIFY_METRICS, verifiability_metrics
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
 from mlbench.judges.parsing import parse_yes_no
@@ -41,8 +41,19 @@ from mlbench.metric_names import temperature_key
 from mlbench.metrics.judged import log_odds, yes_probability
 from mlbench.metrics.similarity import ngram_consistency
 from mlbench.prompt_templates import load_prompt
-from mlbench.schema import ChatMessage, Generation, GenerationRequest, LoglikelihoodRequest, MetricValue, Prompt, Sample
+from mlbench.schema import (
+    ChatMessage,
+    Generation,
+    GenerationRequest,
+    LoglikelihoodRequest,
+    MetricValue,
+    Prompt,
+    Sample,
+    SampleRecord,
+)
 from mlbench.tasks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
+from mlbench.tasks.helper_models import HelperModel, sentence_embedder
+from mlbench.tasks.options import own_options
 from mlbench.tasks.qa_prompt import clean_answer
 
 MODES = ("correctness", "consistency", "verifiability")
@@ -72,13 +83,14 @@ def _data_folder(source: DataSource) -> Path:
 
 def _chosen_files(options: TaskOptions) -> dict[str, Path]:
     """Dataset name → file, in the order given (default: every dataset present)."""
-    chosen = options.datasets
+    settings = own_options(options, XLingHealthOptions)
+    own_file, chosen = settings.healthqa_file, settings.datasets
     unknown = [d for d in chosen if d not in UPSTREAM_NAMES]
     if unknown:
         raise MlbenchError(f"xlinghealth has no dataset {', '.join(unknown)}; valid: {', '.join(UPSTREAM_NAMES)}")
-    own = {"healthqa": options.healthqa_file} if options.healthqa_file is not None else {}
+    own = {"healthqa": own_file} if own_file is not None else {}
     if chosen and all(d in own for d in chosen):
-        return {d: own[d] for d in chosen}  # --healthqa alone needs no release
+        return {d: own[d] for d in chosen}  # healthqa_file alone needs no release
     folder = _data_folder(options.source)
     found = {d: own.get(d) or find_dataset(folder, d) for d in UPSTREAM_NAMES}
     if not chosen:
@@ -93,8 +105,8 @@ def _chosen_files(options: TaskOptions) -> dict[str, Path]:
     missing = [d for d in chosen if found[d] is None]
     if missing:
         looked = ", ".join(str(p) for d in missing for p in dataset_candidates(folder, d))
-        hint = " (or pass --healthqa FILE)" if "healthqa" in missing else ""
-        raise MlbenchError(f"--dataset {','.join(missing)}: no file found{hint}; looked at {looked}")
+        hint = " (or pass -T healthqa_file=FILE)" if "healthqa" in missing else ""
+        raise MlbenchError(f"xlinghealth: dataset {','.join(missing)}: no file found{hint}; looked at {looked}")
     return {d: path for d in chosen if (path := found[d]) is not None}
 
 
@@ -111,21 +123,28 @@ class XLingHealth(Task):
     hub_id = SOURCE
     group_name = "dataset"
     headline_metrics = ("correctness_contradictory", "sim_sent", "verify_f1")
+    metric_descriptors = (*CONSISTENCY_DESCRIPTORS, *VERIFY_DESCRIPTORS)
     default_judge_kinds = ("correctness",)
     prompt_files = ("prompts.toml",)
+    options_type = XLingHealthOptions
 
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:
             raise MlbenchError("xlinghealth is zero-shot: --fewshot must be 0")
         if options.source.kind in ("sample", "jsonl"):
             raise MlbenchError(NOT_A_SOURCE)
-        if options.samples_per_question < 1:
-            raise MlbenchError("--samples must be at least 1")
-        if not options.temperatures or any(t < 0 or not math.isfinite(t) for t in options.temperatures):
-            raise MlbenchError("--temperatures must be one or more numbers ≥ 0, e.g. 0,0.5,1")
-        if options.verify_scoring not in ("auto", "logprob", "generate"):
-            raise MlbenchError(f"--verify-scoring {options.verify_scoring}: valid: auto, logprob, generate")
+        own_file = own_options(options, XLingHealthOptions).healthqa_file
+        if own_file is not None and not own_file.is_file():
+            raise MlbenchError(f"xlinghealth: healthqa_file {own_file}: no such file")
         _chosen_files(options)
+
+    def required_models(self, options: TaskOptions, modes: tuple[str, ...]) -> list[HelperModel]:
+        if "consistency" not in modes:
+            return []
+        own = own_options(options, XLingHealthOptions)
+        instead = "use -T bertscore_model=PATH (a local encoder), minilm (packaged, no download) or none"
+        bertscore = HelperModel("bertscore_model", own.bertscore_model, "bertscore", instead)
+        return [sentence_embedder(own.embedder), bertscore]
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         questions = load_xlinghealth(lang, _chosen_files(options))
@@ -135,10 +154,12 @@ class XLingHealth(Task):
         return sample.meta["dataset"]
 
     def settings(self, options: TaskOptions) -> dict[str, Any]:
+        own = own_options(options, XLingHealthOptions)
+        # The keys keep the names of the options' first spelling, so that earlier runs resume.
         return {
-            "samples_per_question": options.samples_per_question,
-            "temperatures": list(options.temperatures),
-            "verify_scoring": options.verify_scoring,
+            "samples_per_question": own.samples,
+            "temperatures": list(own.temperatures),
+            "verify_scoring": own.verify_scoring,
         }
 
     # --- prompts ------------------------------------------------------------------------
@@ -160,21 +181,21 @@ class XLingHealth(Task):
 
     def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
         tokens = options.max_new_tokens or ANSWER_TOKENS
+        own = own_options(options, XLingHealthOptions)
         if mode == "correctness":
             return [GenerationRequest(self.answer_prompt(sample, options), max_new_tokens=tokens)]
         if mode == "consistency":
             prompt = self.answer_prompt(sample, options)
             return [
-                GenerationRequest(prompt, max_new_tokens=tokens, temperature=t, n=options.samples_per_question)
-                for t in options.temperatures
+                GenerationRequest(prompt, max_new_tokens=tokens, temperature=t, n=own.samples) for t in own.temperatures
             ]
         if mode == "verifiability":
             prompts = [self.verify_prompt(sample, c["answer"], options) for c in sample.meta["candidates"]]
-            if options.verify_scoring == "generate":
+            if own.verify_scoring == "generate":
                 return [
                     GenerationRequest(p, max_new_tokens=VERIFY_TOKENS, temperature=t)
                     for p in prompts
-                    for t in options.temperatures
+                    for t in own.temperatures
                 ]
             return [LoglikelihoodRequest(p, word) for p in prompts for word in (*YES_SPELLINGS, *NO_SPELLINGS)]
         raise MlbenchError(f"xlinghealth has no mode {mode}; valid: {', '.join(MODES)}")
@@ -186,8 +207,8 @@ class XLingHealth(Task):
             answer = clean_answer(generation.text)
             return {"answer": answer, "empty": not answer, "finish_reason": generation.finish_reason}, {}
         if mode == "consistency":
-            return self._score_consistency(sample, results, options.temperatures)
-        return self._score_verifiability(sample, results, options.temperatures)
+            return self._score_consistency(sample, results, own_options(options, XLingHealthOptions).temperatures)
+        return self._score_verifiability(sample, results, own_options(options, XLingHealthOptions).temperatures)
 
     def _score_consistency(self, sample: Sample, results: list[Result], temperatures: tuple[float, ...]) -> Scored:
         answers: dict[str, list[str]] = {}
@@ -221,26 +242,27 @@ class XLingHealth(Task):
         return {"verifiability": block}, {}
 
     def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
-        if options.verify_scoring == "auto":
-            return replace(options, verify_scoring="generate")
+        own = own_options(options, XLingHealthOptions)
+        if own.verify_scoring == "auto":
+            return replace(options, own=replace(own, verify_scoring="generate"))
         return None
 
     # --- language-level work ---------------------------------------------------------------
 
     def finish_language(
         self,
-        records: list[dict[str, Any]],
+        records: list[SampleRecord],
         options: TaskOptions,
         seed: int,
         start_progress: StartProgress | None = None,
     ) -> bool:
-        return add_model_metrics(records, options, seed, start_progress)
+        return add_model_metrics(records, own_options(options, XLingHealthOptions), seed, start_progress)
 
-    def pooled_metrics(self, records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+    def pooled_metrics(self, records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
         return verifiability_metrics(records, seed)
 
     def cross_language(
-        self, records_by_lang: dict[str, list[dict[str, Any]]], run_config: dict[str, Any]
+        self, records_by_lang: dict[str, list[SampleRecord]], run_config: dict[str, Any]
     ) -> dict[str, list[dict[str, Any]]]:
         return compare_languages(records_by_lang, CONSISTENCY_METRICS)
 

@@ -18,10 +18,29 @@ import numpy as np
 
 from mlbench.metric_names import at, temperature_key
 from mlbench.metrics.classification import classification_metrics
-from mlbench.schema import MetricValue
+from mlbench.metrics.descriptor import share
+from mlbench.schema import MetricValue, SampleRecord
 from mlbench.stats.intervals import bootstrap_statistics
 
 VERIFY_METRICS = ("verify_precision", "verify_recall", "verify_f1", "verify_accuracy", "verify_auc")
+# What each is (see mlbench/metrics/descriptor.py): pooled over a language's candidates,
+# so there is no per-question value to test a gap on.
+_YES_NO = "the model's Yes/No on whether a candidate answer is correct"
+VERIFY_DESCRIPTORS = tuple(
+    share(name, description, computed_with="verifiability", missing_reason=reason)
+    for name, description, reason in (
+        ("verify_precision", f"macro precision of {_YES_NO}", ""),
+        ("verify_recall", f"macro recall of {_YES_NO}", ""),
+        ("verify_f1", f"macro F1 of {_YES_NO}", ""),
+        ("verify_accuracy", f"accuracy of {_YES_NO}", ""),
+        (
+            "verify_auc",
+            "ROC AUC of the model's Yes scores against which candidates are correct",
+            "AUC undefined: the candidates are all of one class or all scored the same "
+            "(at temperature 0, e.g. every decision Yes)",
+        ),
+    )
+)
 
 
 def tempered_yes(log_odds: float, temperature: float) -> float:
@@ -44,9 +63,9 @@ def candidate_scores(block: dict[str, Any], key: str) -> list[tuple[int, float |
     return pairs
 
 
-def verifiability_metrics(records: list[dict[str, Any]], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+def verifiability_metrics(records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
     """``verify_<metric>@<τ>`` for the language, and the count of unparsed words."""
-    blocks = [r["outputs"]["verifiability"] for r in records if "verifiability" in r.get("outputs", {})]
+    blocks = [r.outputs["verifiability"] for r in records if "verifiability" in r.outputs]
     if not blocks:
         return {}, {}
     keys = sorted({temperature_key(t) for b in blocks for t in b["temperatures"]}, key=float)

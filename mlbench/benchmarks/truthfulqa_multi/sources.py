@@ -1,0 +1,51 @@
+"""Where TruthfulQA-Multi's data lives upstream, pinned (the professional translations on
+GitHub, the machine translations on the hub)."""
+
+from __future__ import annotations
+
+from mlbench.datastore.catalog import PinnedFile, Source, add_sources
+
+
+def _tqa_files() -> tuple[PinnedFile, ...]:
+    # sha256 of the files at the pinned commit (the same bytes as HF HiTZ/truthfulqa-multi).
+    sums = {
+        "ca": ("7d1a2c9929a0eb4d622dfeab08e0baf78e87ccaf186f251c7a67e3d000f652a0",
+               "7c4daba2a2b69770779bd6b97c0840d57b61e22a8b021bd749dd6066b31bf9eb"),
+        "en": ("e1106f790da49f7e962962cd6246d52a3e5c49c9fdfa980485414c6ca3a9c714",
+               "7feae44809acaca86b254a7ab6c188f4f62eb40b620b61140add87ca684a5452"),
+        "es": ("b8cde85ac3b44efe24ec80daa1c585607ea924f10c85293b9eae026c9bf3107a",
+               "61e0cc5dc3d2ed2ef88d873550a0f193229b7a636dbdf76134f17f652edd258a"),
+        "eu": ("30d21d98340ba5e695836ade232d21f3c2bfb521e1cbfec2751113cdafa62e63",
+               "003f0b288593825209675bd2dffb2e899db116b84a3c5800f9cdb780bfc520d0"),
+        "gl": ("ddaefc0fde4d4127a32acfed634ed6013d23b786df3dbe52f1348c790cf36cb9",
+               "c23208b96b062cfcda2d9c00cbbc1021a11d4f80082a9492b4eb64889adbdebd"),
+    }  # fmt: skip
+    files = []
+    for lang, (train, validation) in sums.items():
+        files.append(PinnedFile(f"data/{lang}/train.json", train, rows=6))
+        files.append(PinnedFile(f"data/{lang}/validation.json", validation, rows=817))
+    return tuple(files)
+
+
+HUMAN = Source(
+    "truthfulqa-multi",
+    ("truthfulqa_multi",),
+    "github",
+    "hitz-zentroa/truthfulqa-multi",
+    "0cb1bbccf828d1f777405be8c5adac53f014bb7d",
+    "Apache-2.0",
+    _tqa_files(),
+    rows=5 * 823,
+    size_mb=9.6,
+    notes="the data of HF HiTZ/truthfulqa-multi; train = the 6-pair primer",
+)
+MACHINE = Source(
+    "truthfulqa-multi-MT",
+    ("truthfulqa_multi_mt",),
+    "hub",
+    "HiTZ/truthfulqa-multi-MT",
+    "main",
+    "Apache-2.0",
+    notes="config = language; machine-translated twin of truthfulqa-multi",
+)
+add_sources(HUMAN, MACHINE)

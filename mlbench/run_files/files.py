@@ -1,0 +1,59 @@
+"""Where a run's files live and how they are written: the run folder's name, the lock
+that cluster jobs share, and atomic replacement."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from mlbench.errors import MlbenchError
+
+
+def model_slug(model: str) -> str:
+    """A folder name for a model: ``org/name`` → ``org__name``; a local path → its last part."""
+    path = Path(model).expanduser()
+    name = path.name if path.exists() or model.startswith((".", "/", "~")) else model.replace("/", "__")
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name) or "model"
+
+
+def samples_path(run_dir: Path, lang: str) -> Path:
+    return run_dir / f"samples_{lang}.jsonl"
+
+
+def language_path(run_dir: Path, lang: str) -> Path:
+    return run_dir / f"results_{lang}.json"
+
+
+def results_path(run_dir: Path) -> Path:
+    return run_dir / "results.json"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step: a reader sees the old file or the new one."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as error:
+        # A full disk (or quota) leaves a half-written temp file: remove it, so that the
+        # folder holds only the old complete file, and end with one line, not a traceback.
+        tmp.unlink(missing_ok=True)
+        reason = error.strerror or str(error)
+        raise MlbenchError(f"could not write {path}: {reason}; {path.name} is left as it was") from None
+
+
+@contextmanager
+def run_dir_lock(run_dir: Path) -> Iterator[None]:
+    """An exclusive lock on the run folder: cluster jobs writing other languages of the same
+    model and task take turns rebuilding results.json instead of overwriting each other."""
+    import fcntl
+
+    with (run_dir / ".results.lock").open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -1,0 +1,164 @@
+"""The house rules of docs/architecture.md, checked on the source: modules import only
+downwards through the layers, no two modules import each other (directly or round a
+loop), only the benchmark registry is known outside mlbench/benchmarks, and no file grows
+past 400 lines. Imports inside functions count: a lazy import is still a dependency."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mlbench"
+
+# Bottom to top; a module may import from its own layer and those below it. A name is a
+# module or a package (every module under it), most specific first.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "foundation": (
+        "mlbench.errors", "mlbench.schema", "mlbench.languages", "mlbench.jsonlines", "mlbench.resources",
+        "mlbench.metric_names", "mlbench.o200k", "mlbench.process_exit", "mlbench.prompt_templates",
+        "mlbench.heatmaps", "mlbench.sample_progress", "mlbench.metrics.descriptor",
+    ),
+    "primitives": (
+        "mlbench.metrics", "mlbench.stats", "mlbench.loaders", "mlbench.backends", "mlbench.datastore",
+        "mlbench.judges", "mlbench.evidence",
+    ),
+    "contract": ("mlbench.tasks",),
+    "benchmarks": ("mlbench.benchmarks",),
+    "engine": (
+        "mlbench.run_config", "mlbench.answer_checks", "mlbench.aggregation", "mlbench.run_files",
+        "mlbench.tables", "mlbench.provenance", "mlbench.run_lock", "mlbench.run_failures", "mlbench.run_checks",
+        "mlbench.pipeline", "mlbench.judging", "mlbench.preflight", "mlbench.surface_file", "mlbench.labels",
+        "mlbench.report", "mlbench.console", "mlbench.metric_catalog",
+    ),
+    "cli": ("mlbench.cli", "mlbench.__main__"),
+}  # fmt: skip
+ORDER = list(LAYERS)
+
+
+def _modules() -> dict[str, Path]:
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path) -> set[str]:
+    """The mlbench modules ``path`` imports, at any depth of its code."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("mlbench"):
+            for alias in node.names:
+                child = f"{node.module}.{alias.name}"
+                found.add(child if child in MODULES else node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("mlbench"))
+    return {_known(name) for name in found}
+
+
+def _known(name: str) -> str:
+    while name not in MODULES and "." in name:
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+GRAPH = {module: _imports(path) - {module} for module, path in MODULES.items()}
+
+
+def layer_of(module: str) -> str:
+    if module == "mlbench":  # the package itself holds only its version
+        return "foundation"
+    best, best_length = None, -1
+    for layer, names in LAYERS.items():
+        for name in names:
+            if (module == name or module.startswith(name + ".") or module.startswith(name + "_")) and len(
+                name
+            ) > best_length:
+                best, best_length = layer, len(name)
+    if best is None:
+        raise AssertionError(f"{module} is in no layer: add it to LAYERS (and docs/architecture.md)")
+    return best
+
+
+def test_every_module_has_a_layer():
+    for module in MODULES:
+        layer_of(module)
+
+
+def test_no_module_imports_upward():
+    upward = [
+        f"{module} ({layer_of(module)}) imports {target} ({layer_of(target)})"
+        for module, targets in GRAPH.items()
+        for target in targets
+        if ORDER.index(layer_of(target)) > ORDER.index(layer_of(module))
+    ]
+    assert not upward, "\n".join(sorted(upward))
+
+
+def test_only_the_registry_of_benchmarks_is_imported_outside_them():
+    # The engine finds benchmarks through mlbench.benchmarks (get_task, discover); it never
+    # names one, so adding a benchmark touches no file outside its package.
+    reaching_in = [
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if not module.startswith("mlbench.benchmarks")
+        for target in targets
+        if target.startswith("mlbench.benchmarks.")
+    ]
+    assert not reaching_in, "\n".join(sorted(reaching_in))
+
+
+def _cycles() -> list[list[str]]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in GRAPH[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(GRAPH):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycle():
+    assert _cycles() == []
+
+
+def test_the_cycle_finder_finds_a_planted_cycle(monkeypatch):
+    monkeypatch.setitem(GRAPH, "mlbench.errors", {"mlbench.schema"})
+    monkeypatch.setitem(GRAPH, "mlbench.schema", {"mlbench.errors"})
+    assert ["mlbench.errors", "mlbench.schema"] in _cycles()
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_file_over_400_lines(path):
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= 400
