@@ -171,7 +171,7 @@ def score_samples(
             metrics[i],
             chash,
             question=s.question,
-            reference=task.reference(s),
+            reference=s.best_answer,  # for judges that compare against a reference
             surface=surfaces[i],
             group=task.sample_group(s),
         )

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 
 from mlbench.errors import MlbenchError
 from mlbench.run_files import language_path, model_slug, samples_path
+from mlbench.schema import GenerationRequest, Sample
 
 if TYPE_CHECKING:
     from mlbench.run_config import PlannedTask, RunConfig, RunObserver
+    from mlbench.tasks.base import LanguageData, Task, TaskOptions
 
 # More texts than this to generate needs --yes: a mistyped option should not start a day's work.
 CONFIRM_GENERATIONS = 10_000
@@ -38,9 +40,22 @@ def check_not_overwriting(config: RunConfig, item: PlannedTask) -> None:
 def generation_count(config: RunConfig, planned: list[PlannedTask]) -> int:
     """Texts the run will ask the model to write (every sample, done or not)."""
     return sum(
-        item.task.generation_count(item.modes, lang.samples, lang.data, config.options_for(item.task))
+        texts_to_write(item.task, item.modes, lang.samples, lang.data, config.options_for(item.task))
         for item in planned
         for lang in item.languages
+    )
+
+
+def texts_to_write(
+    task: Task, modes: tuple[str, ...], samples: list[Sample], data: LanguageData, options: TaskOptions
+) -> int:
+    """How many texts ``modes`` make the model write for ``samples`` (n per request)."""
+    return sum(
+        request.n
+        for mode in modes
+        for sample in samples
+        for request in task.requests(mode, sample, data, options)
+        if isinstance(request, GenerationRequest)
     )
 
 

@@ -161,10 +161,6 @@ class Task(ABC):
         """The questions (and primer) of one language, from ``options.source``; the one
         loading hook. A task that accepts ``--data-file`` reads it with ``data_file_language``."""
 
-    def reference(self, sample: Sample) -> str:
-        """The reference answer saved with a sample, for judges that compare against one."""
-        return sample.best_answer
-
     def sample_group(self, sample: Sample) -> str | None:
         """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""
         return None
@@ -215,18 +211,6 @@ class Task(ABC):
     def settings(self, options: TaskOptions) -> dict[str, Any]:
         """Task options that change what a sample holds: part of the settings hash."""
         return {}
-
-    def generation_count(
-        self, modes: tuple[str, ...], samples: list[Sample], data: LanguageData, options: TaskOptions
-    ) -> int:
-        """How many texts ``modes`` make the model write for ``samples`` (n per request)."""
-        return sum(
-            request.n
-            for mode in modes
-            for sample in samples
-            for request in self.requests(mode, sample, data, options)
-            if isinstance(request, GenerationRequest)
-        )
 
     def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
         """Options that need no log-probs from the backend, for a backend without them

@@ -12,6 +12,7 @@ from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions as Own
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
 from mlbench.loaders.source import DataSource
+from mlbench.run_checks import texts_to_write
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 from mlbench.tasks.base import TaskOptions
 
@@ -40,8 +41,8 @@ def test_correctness_asks_in_the_question_language_greedily(zh, options):
 def test_consistency_is_one_request_with_n_answers_per_temperature(zh, options):
     requests = TASK.requests("consistency", zh.samples[0], zh, options)
     assert [(r.temperature, r.n) for r in requests] == [(0.0, 4), (0.5, 4), (1.0, 4)]
-    assert TASK.generation_count(("consistency",), zh.samples[:10], zh, options) == 10 * 3 * 4
-    assert TASK.generation_count(("correctness", "verifiability"), zh.samples[:10], zh, options) == 10
+    assert texts_to_write(TASK, ("consistency",), zh.samples[:10], zh, options) == 10 * 3 * 4
+    assert texts_to_write(TASK, ("correctness", "verifiability"), zh.samples[:10], zh, options) == 10
 
 
 def test_consistency_scores_every_temperature(zh, options):

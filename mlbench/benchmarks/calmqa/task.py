@@ -17,8 +17,6 @@ from mlbench.schema import (
     ChatMessage,
     Generation,
     GenerationRequest,
-    LoglikelihoodRequest,
-    LoglikelihoodResult,
     Prompt,
     Sample,
     SampleRecord,
@@ -76,12 +74,6 @@ class CaLMQA(Task):
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta.get("kind")
-
-    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
-        raise MlbenchError("calmqa has no multiple-choice mode")
-
-    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
-        raise MlbenchError("calmqa has no multiple-choice mode")
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
         # Zero-shot, no instruction: the question is the whole prompt (a user turn for chat).
