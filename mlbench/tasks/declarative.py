@@ -10,12 +10,13 @@ from typing import Any, ClassVar
 
 from mlbench.errors import MlbenchError
 from mlbench.languages import no_comment
-from mlbench.metrics import mc_metrics, normalize_references
+from mlbench.metrics import normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
 from mlbench.tasks.base import GEN, MC, LanguageData, Scored, Task, TaskOptions, require_primer
 from mlbench.tasks.declarative_data import check_parallel, read_primer, read_samples
 from mlbench.tasks.declarative_spec import BenchmarkSpec
-from mlbench.tasks.qa_prompt import option_delimiter, render_qa_prompt, score_answer_bleu
+from mlbench.tasks.qa_prompt import render_qa_prompt, score_answer_bleu
+from mlbench.tasks.truthful_mc import option_requests, score_mc1_mc2
 
 _MODES = {"mc": MC, "gen": GEN}
 # Every language of a benchmark's data folder, read once per process (the parallel check
@@ -84,31 +85,20 @@ class DeclarativeTask(Task):
             system_prompt=options.system_prompt,
         )
 
-    @staticmethod
-    def _options(sample: Sample) -> list[str]:
-        # MC1's options are a subset of MC2's: each distinct option is scored once.
-        return list(dict.fromkeys([*(sample.mc1_choices or ()), *(sample.mc2_choices or ())]))
-
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
-        prompt = self._prompt(sample, data, options)
-        delimiter = option_delimiter(options.chat_template)
-        return [LoglikelihoodRequest(prompt, delimiter + option) for option in self._options(sample)]
+        return option_requests(self._prompt(sample, data, options), sample, options.chat_template)
 
     def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
-        ll = {option: r.logprob for option, r in zip(self._options(sample), results)}
-        mc1 = [ll[c] for c in sample.mc1_choices or ()]
-        mc2 = [(ll[c], label) for c, label in zip(sample.mc2_choices or (), sample.mc2_labels or ())]
-        # MC1: the best answer (first) against the incorrect ones; a tie goes to it (lm-eval's argmax).
-        mc1_value = mc_metrics(mc1[:1], mc1[1:], mc1_ties="correct")["mc1"]
-        mc2_value = mc_metrics([v for v, lab in mc2 if lab], [v for v, lab in mc2 if not lab])["mc2"]
+        scored, metrics = score_mc1_mc2(sample, results)
+        # The choices are saved too: a declared benchmark's data may change under its name.
         outputs = {
             "mc1_choices": list(sample.mc1_choices or ()),
-            "mc1_loglikelihoods": mc1,
+            "mc1_loglikelihoods": scored["mc1_loglikelihoods"],
             "mc2_choices": list(sample.mc2_choices or ()),
-            "mc2_loglikelihoods": [v for v, _ in mc2],
-            "mc2_labels": list(sample.mc2_labels or ()),
+            "mc2_loglikelihoods": scored["mc2_loglikelihoods"],
+            "mc2_labels": scored["mc2_labels"],
         }
-        return outputs, {"mc1": mc1_value, "mc2": mc2_value}
+        return outputs, metrics
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
         return GenerationRequest(

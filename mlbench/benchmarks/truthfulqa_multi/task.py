@@ -7,10 +7,11 @@ from dataclasses import replace
 from mlbench.benchmarks import register
 from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
 from mlbench.languages import no_comment
-from mlbench.metrics import mc_metrics, normalize_references
+from mlbench.metrics import normalize_references
 from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
 from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions, data_file_language, require_primer
-from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
+from mlbench.tasks.qa_prompt import qa_prompt, score_answer_bleu
+from mlbench.tasks.truthful_mc import option_requests, score_mc1_mc2
 
 STOP = ("\n\n", "Q:")
 MAX_NEW_TOKENS = 256
@@ -40,29 +41,11 @@ class TruthfulQAMulti(Task):
             self.prompt_dir, sample.question, primer, chat=options.chat_template, system_prompt=options.system_prompt
         )
 
-    @staticmethod
-    def _options(sample: Sample) -> list[str]:
-        # MC1 choices are mostly a subset of MC2's: score each distinct option once.
-        return list(dict.fromkeys([*(sample.mc1_choices or ()), *(sample.mc2_choices or ())]))
-
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
-        prompt = self._prompt(sample, data, options)
-        delimiter = option_delimiter(options.chat_template)
-        return [LoglikelihoodRequest(prompt, delimiter + option) for option in self._options(sample)]
+        return option_requests(self._prompt(sample, data, options), sample, options.chat_template)
 
     def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
-        ll = {option: r.logprob for option, r in zip(self._options(sample), results)}
-        mc1 = [ll[c] for c in sample.mc1_choices or ()]
-        mc2 = [(ll[c], label) for c, label in zip(sample.mc2_choices or (), sample.mc2_labels or ())]
-        # MC1: the first mc1 choice is the best answer; ties go to it (lm-eval's argmax).
-        mc1_value = mc_metrics(mc1[:1], mc1[1:], mc1_ties="correct")["mc1"]
-        mc2_value = mc_metrics([v for v, lab in mc2 if lab], [v for v, lab in mc2 if not lab])["mc2"]
-        outputs = {
-            "mc1_loglikelihoods": mc1,
-            "mc2_loglikelihoods": [v for v, _ in mc2],
-            "mc2_labels": list(sample.mc2_labels or ()),
-        }
-        return outputs, {"mc1": mc1_value, "mc2": mc2_value}
+        return score_mc1_mc2(sample, results)
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
         return GenerationRequest(
