@@ -150,10 +150,7 @@ class Task(ABC):
 
     def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
         if options.source.kind == "jsonl":
-            assert options.source.path is not None
-            if options.source.path not in _JSONL_CACHE:
-                _JSONL_CACHE[options.source.path] = load_jsonl(options.source.path)
-            return tuple(sorted(_JSONL_CACHE[options.source.path].samples))
+            return tuple(sorted(_data_file(options.source).samples))
         return self.languages
 
     @abstractmethod
@@ -249,12 +246,17 @@ class Task(ABC):
 _JSONL_CACHE: dict[Path, Any] = {}
 
 
-def data_file_language(source: DataSource, lang: str) -> LanguageData:
-    """One language of a user's ``--data-file`` (read once per process)."""
+def _data_file(source: DataSource) -> Any:
+    """A user's ``--data-file``, read once per process (every language reads it)."""
     assert source.kind == "jsonl" and source.path is not None
     if source.path not in _JSONL_CACHE:
         _JSONL_CACHE[source.path] = load_jsonl(source.path)
-    data = _JSONL_CACHE[source.path]
+    return _JSONL_CACHE[source.path]
+
+
+def data_file_language(source: DataSource, lang: str) -> LanguageData:
+    """One language of a user's ``--data-file``."""
+    data = _data_file(source)
     return LanguageData(list(data.samples[lang]), list(data.primers.get(lang, [])))
 
 
