@@ -79,10 +79,12 @@ test-data:
 lint:
 	$(PYTHON) -m ruff check mlbench tests scripts
 
-# MC speed against lm-eval 0.4.13, which lives in a venv of its own (LM_EVAL_PYTHON).
+# MC and generation speed against lm-eval 0.4.13, which lives in a venv of its own
+# (LM_EVAL_PYTHON); generation runs on gemma-3-270m (make real-models).
 LM_EVAL_PYTHON ?= $(PYTHON)
 bench:
 	@test -n "$(BENCH_DATA)" || { echo "make: bench needs BENCH_DATA=DIR (DIR/truthfulqa-multi/<lang>/*.json; see README, Scripts)"; exit 2; }
 	$(PYTHON) scripts/bench_mc.py --data-dir "$(BENCH_DATA)" --lm-eval-python $(LM_EVAL_PYTHON)
+	HF_HUB_OFFLINE=1 $(PYTHON) scripts/bench_gen.py --data-dir "$(BENCH_DATA)" --lm-eval-python $(LM_EVAL_PYTHON)
 	VLLM_CPU_KVCACHE_SPACE=4 VLLM_ENABLE_V1_MULTIPROCESSING=0 \
 		$(PYTHON) scripts/bench_vllm.py --data-dir "$(BENCH_DATA)"

@@ -9,6 +9,7 @@ a block of the outputs (MSQAD's ``outputs.adversarial``) gets its block beside i
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from mlbench.metric_names import at
@@ -19,6 +20,15 @@ from mlbench.tasks.base import Task
 def checks_answers(task: Task, modes: tuple[str, ...]) -> bool:
     """Whether some mode of ``modes`` writes answers that get the surface checks."""
     return any(task.mode(mode).writes_answers for mode in modes)
+
+
+def warm_up_in_background(task: Task, modes: tuple[str, ...]) -> None:
+    """Load what the surface checks read (the o200k_base encoding, the language identifier's
+    model: about 0.8 s) in a thread while the model loads, when ``modes`` write answers.
+    Loading is all it does: a check made before it ends loads what it needs itself."""
+    if checks_answers(task, modes):
+        sample = "A sentence long enough for the language identifier to read it."
+        threading.Thread(target=surface_block, args=(sample, "en"), daemon=True).start()
 
 
 def surface_metric_names(task: Task, modes: tuple[str, ...]) -> list[str]:

@@ -17,6 +17,7 @@ from mlbench import cli_options_judges as jopt
 from mlbench.cli_app import app, wide_console
 from mlbench.cli_data import data_app
 from mlbench.cli_errors import user_errors
+from mlbench.cli_import import import_app
 from mlbench.cli_options_benchmarks import deprecated_settings
 from mlbench.cli_options_config import FILE_SETTINGS
 from mlbench.cli_settings import ModelFlags, cache_dir_path, choice, search_client, split_list, switch, task_own_options
@@ -26,6 +27,7 @@ from mlbench.errors import MlbenchError
 # `mlbench data` first, then run and judge here, then the tools (cli_tools.py): the order
 # of the help's command list.
 app.add_typer(data_app, name="data")
+app.add_typer(import_app, name="import")
 
 
 @app.command()

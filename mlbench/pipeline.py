@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mlbench.aggregation import aggregate
-from mlbench.answer_checks import check_answer, surface_metric_names
+from mlbench.answer_checks import check_answer, surface_metric_names, warm_up_in_background
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import create_backend
 from mlbench.benchmarks import get_task
@@ -47,7 +47,7 @@ from mlbench.run_files import (
 from mlbench.run_lock import lock_languages
 from mlbench.sample_progress import SampleProgress
 from mlbench.schema import Generation, GenerationRequest, RunResult, Sample, SampleRecord
-from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions
+from mlbench.tasks.base import LanguageData, Request, Result, Task, TaskOptions, all_mode_settings
 
 
 def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], options: TaskOptions) -> list[str]:
@@ -83,7 +83,8 @@ def plan(
         languages = []
         for lang in resolve_languages(task, config.langs, options):
             data = task.load(lang, options)
-            samples = subset(data.samples, config.limit, config.seed)
+            chosen = [s for s in data.samples if s.id in config.ids[lang]] if lang in config.ids else data.samples
+            samples = subset(chosen, config.limit, config.seed)
             if not samples:
                 raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
             languages.append(PlannedLanguage(lang, data, samples))
@@ -116,6 +117,8 @@ def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerpri
         payload["max_new_tokens"] = options.max_new_tokens
     if task.settings(options):
         payload["task_settings"] = task.settings(options)
+    if per_mode := all_mode_settings(task, modes, options):  # only when set: older runs keep their hash
+        payload["mode_settings"] = per_mode
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -216,6 +219,8 @@ def run(
     with ExitStack() as locks:
         planned = plan(config, locks, observer.warn)
         check_size(config, planned, observer)
+        for item in planned:
+            warm_up_in_background(item.task, item.modes)
         # Created after every input has been checked, and only once: one engine for the run.
         backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
         try:

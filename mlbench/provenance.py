@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from mlbench.benchmarks import included_from
 from mlbench.datastore.record import data_record
 from mlbench.prompt_templates import prompt_hash
+from mlbench.tasks.base import all_mode_settings
 
 if TYPE_CHECKING:
     from mlbench.backends.base import Backend
@@ -87,6 +88,7 @@ def provenance(
         "seed": config.seed,
         "prompt_hashes": {name: prompt_hash(task.prompt_dir, name) for name in task.prompt_files},
         **({"task_settings": task.settings(options)} if task.settings(options) else {}),
+        **({"mode_settings": per_mode} if (per_mode := all_mode_settings(task, modes, options)) else {}),
         "packages": package_versions(),
         "git_hash": git_hash(),
         "timings_s": timings,

@@ -60,6 +60,8 @@ def texts_to_write(
 
 
 def check_size(config: RunConfig, planned: list[PlannedTask], observer: RunObserver) -> None:
+    if not config.generates:
+        return
     count = generation_count(config, planned)
     if count:
         observer.note(f"this run generates {count:,} texts")

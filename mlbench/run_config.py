@@ -41,6 +41,12 @@ class RunConfig:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     yes: bool = False  # go ahead with a run of more than CONFIRM_GENERATIONS generations
     own_options: Mapping[str, Any] = field(default_factory=dict)  # task name → its own (tasks/options.py)
+    # Language → the question ids to run (a run imported from logs that hold only some
+    # questions); a language not named runs all of its questions.
+    ids: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # False when the answers come from logs (`mlbench import`): nothing is generated, so
+    # there is no generation count to show or confirm.
+    generates: bool = True
 
     def options_for(self, task: Task) -> TaskOptions:
         """The options ``task`` reads: the shared ones with its own."""

@@ -178,10 +178,21 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     for metric in metrics:
         table.rows.append([metric, *(_cell(metric, about(metric), run.languages[lang]) for lang in langs)])
     undefined = _undefined_shown(run.languages.values(), metrics)
-    table.notes += [*undefined_notes(undefined), *low_resource_note(langs)]
+    table.notes += [*undefined_notes(undefined), *low_resource_note(langs), *mode_settings_notes(run)]
     for name in count_names(run):
         table.rows.append([name, *(str(run.languages[lang].counts.get(name, 0)) for lang in langs)])
     return table
+
+
+def mode_settings_notes(run: RunResult) -> list[str]:
+    """One line per mode whose samples depend on settings of their own (how TruthfulQA-Multi
+    scores its answers), so that a table never hides which variant it shows."""
+    per_mode = run.config.get("mode_settings") or {}
+    return [
+        f"{mode}: " + ", ".join(f"{key}={value}" for key, value in sorted(settings.items()))
+        for mode, settings in sorted(per_mode.items())
+        if isinstance(settings, dict)
+    ]
 
 
 def _cell(metric: str, about: Metric, result: LanguageResult) -> str:

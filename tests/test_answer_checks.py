@@ -64,3 +64,24 @@ def test_answers_whose_language_was_not_judged_are_counted_per_mode():
     ]
     counts = aggregate("en", records, list(SURFACE_METRICS), seed=0).counts
     assert counts == {"language_not_judged@direct": 1, "language_not_judged@adversarial": 1, "language_not_judged": 1}
+
+
+def test_the_checks_resources_load_in_the_background_only_for_runs_that_write_answers(monkeypatch):
+    import threading
+
+    from mlbench import answer_checks
+    from mlbench.benchmarks import get_task
+
+    loaded = threading.Event()
+    calls = []
+
+    def fake_surface_block(text, lang):
+        calls.append(lang)
+        loaded.set()
+
+    monkeypatch.setattr(answer_checks, "surface_block", fake_surface_block)
+    task = get_task("truthfulqa_multi")
+    answer_checks.warm_up_in_background(task, ("mc",))
+    assert not loaded.wait(0.2) and calls == []
+    answer_checks.warm_up_in_background(task, ("mc", "gen"))
+    assert loaded.wait(5) and calls == ["en"]

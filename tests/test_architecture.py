@@ -30,7 +30,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "mlbench.run_config", "mlbench.answer_checks", "mlbench.aggregation", "mlbench.run_files",
         "mlbench.tables", "mlbench.provenance", "mlbench.run_lock", "mlbench.run_failures", "mlbench.run_checks",
         "mlbench.pipeline", "mlbench.judging", "mlbench.preflight", "mlbench.surface_file", "mlbench.labels",
-        "mlbench.report", "mlbench.console", "mlbench.metric_catalog",
+        "mlbench.report", "mlbench.console", "mlbench.metric_catalog", "mlbench.lm_eval_import",
     ),
     "cli": ("mlbench.cli", "mlbench.__main__"),
 }  # fmt: skip

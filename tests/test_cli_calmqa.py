@@ -50,8 +50,13 @@ def test_kind_filter_and_its_errors(tiny_model, fixture_datasets, tmp_path):
     records = (tmp_path / tiny_model.name / "calmqa" / "samples_fj.jsonl").read_text().splitlines()
     assert [json.loads(line)["group"] for line in records] == ["specific", "specific"]
 
-    wrong_task = run_cli("run", "--model", tiny_model, "--task", "truthfulqa_multi", "--kind", "specific", "--sample")
-    assert wrong_task.exit_code == 2 and "truthfulqa_multi takes no options (--kind)" in wrong_task.output
+    wrong_task = run_cli("run", "--model", tiny_model, "--task", "veritasqa", "--kind", "specific", "--sample")
+    assert wrong_task.exit_code == 2 and "veritasqa takes no options (--kind)" in wrong_task.output
+    other_options = run_cli(
+        "run", "--model", tiny_model, "--task", "truthfulqa_multi", "--kind", "specific", "--sample"
+    )  # fmt: skip
+    assert other_options.exit_code == 2
+    assert "truthfulqa_multi has no option 'kind' (--kind); valid: answer_format" in other_options.output
     bogus = run_cli("run", "--model", tiny_model, "--task", "calmqa", "--kind", "both", "--data-dir", fixture_datasets)
     assert bogus.exit_code == 2 and "'both' is not one of all, specific, agnostic" in bogus.output
     sample = run_cli("run", "--model", tiny_model, "--task", "calmqa", "--sample")

@@ -54,7 +54,8 @@ def test_mc_run_uses_the_truthfulqa_multi_prompts(tiny_model, mt_data_dir, tmp_p
     data = json.loads((run_dir / "results.json").read_text())
     assert data["task"] == "truthfulqa_multi_mt" and data["config"]["fewshot"] == 6
     assert data["config"]["prompt_hashes"] == {
-        name: prompt_hash(get_task("truthfulqa_multi").prompt_dir, name) for name in ("shot", "question")
+        name: prompt_hash(get_task("truthfulqa_multi").prompt_dir, name)
+        for name in ("shot", "question", "gen_question", "gen_answer")
     }
     for lang in LANGS:
         block = data["results"][lang]

@@ -121,3 +121,13 @@ def test_the_surface_table_uses_the_same_decimals():
 
 def test_language_labels():
     assert [language_label(lang) for lang in ("en", "eu", "hi", "xx")] == ["en", "eu†", "hi", "xx"]
+
+
+def test_a_modes_own_settings_stand_under_its_table():
+    # TruthfulQA-Multi's -T answer_format=clean changes what BLEU scores: never unlabelled.
+    languages = {"en": LanguageResult("en", 2, {"bleu_max": value(12.0)})}
+    config = {"mode_settings": {"gen": {"protocol": "authors-lm-eval-logs", "answer_format": "clean"}}}
+    table = metric_table(RunResult("m", "truthfulqa_multi", config, languages), ["bleu_max"])
+    assert "gen: answer_format=clean, protocol=authors-lm-eval-logs" in table.notes
+    plain = metric_table(RunResult("m", "truthfulqa_multi", {}, languages), ["bleu_max"])
+    assert not any(note.startswith("gen:") for note in plain.notes)

@@ -95,3 +95,25 @@ def encode_requests(tokenizer: Any, requests: list[LoglikelihoodRequest]) -> lis
             shared = common_prefix_length([tuple(ids[shared_texts[request.prompt]]), tuple(context_ids)])
         out.append(EncodedRequest(context_ids, continuation_ids, shared))
     return out
+
+
+def encode_prompts(tokenizer: Any, prompts: list[Prompt]) -> list[tuple[list[int], int]]:
+    """Each prompt's token ids and how many of them are its shared prefix (as
+    ``encode_requests`` counts them: tokens can merge across the boundary, so only what the
+    prefix's and the prompt's encodings agree on is shared; 0: none). Every distinct text is
+    encoded once, in one batch."""
+    rendered = {p: render_prompt(tokenizer, p) for p in dict.fromkeys(prompts)}
+    shared_texts = {
+        p: render_prompt(tokenizer, part, open_turn=False)
+        for p in rendered
+        if (part := p.shared_prefix_prompt()) is not None
+    }
+    ids = encode_all(tokenizer, list(rendered.values()) + list(shared_texts.values()))
+    out = []
+    for prompt in prompts:
+        tokens = ids[rendered[prompt]]
+        shared = 0
+        if prompt in shared_texts:  # tokens can merge across the boundary
+            shared = common_prefix_length([tuple(ids[shared_texts[prompt]]), tuple(tokens)])
+        out.append((tokens, shared))
+    return out

@@ -5,6 +5,11 @@ Log-likelihoods: one forward per question, every option packed after the context
 the continuation = the tokens of context+continuation after the context's length), so the
 scores equal lm-eval's per-option scoring. A question's score depends on nothing but the
 question: not on the other questions of a call, the chunking of a run, or where it resumed.
+
+Greedy generation: the primer's KV once per language, the questions batched on top of it,
+rows leaving the batch as they finish (``greedy_decode.py``); the same tokens as
+``model.generate`` on each prompt alone. Sampling, and models whose attention an explicit
+mask cannot express, go through ``model.generate``.
 """
 
 from __future__ import annotations
@@ -22,9 +27,10 @@ from mlbench.backends.base import (
     cut_at_stop,
     drop_partial_character,
 )
-from mlbench.backends.chat import encode, encode_requests, render_prompt
+from mlbench.backends.chat import encode_prompts, encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.gguf import gguf_folder, is_gguf
+from mlbench.backends.greedy_decode import GreedyDecoder, GreedyPrompt, greedy_supported
 from mlbench.backends.packed_scoring import PackedScorer, Question, packing_supported
 from mlbench.backends.tokenizer import (
     chat_template_hash,
@@ -111,6 +117,20 @@ class HFBackend:
         self.scorer = (
             PackedScorer(self.model, self.device, workers=torch.get_num_threads())
             if packing_supported(self.model)
+            else None
+        )
+        # Greedy generation: the primer's KV once (the scorer's cache, shared with MC), a
+        # batch that drops rows as they finish; model.generate for sampling and for models
+        # the decoder cannot mask.
+        self.decoder = (
+            GreedyDecoder(
+                self.model,
+                self.tokenizer,
+                self.device,
+                self.scorer.prefix_cache if prefix_sharing and self.scorer is not None else None,
+                self._rows_per_batch,
+            )
+            if greedy_supported(self.model)
             else None
         )
 
@@ -212,27 +232,63 @@ class HFBackend:
         import torch
 
         results: list[Generation | None] = [None] * len(requests)
+        greedy: list[int] = []
         groups: dict[GenerationRequest, list[int]] = defaultdict(list)
-        encoded = [encode(self.tokenizer, render_prompt(self.tokenizer, r.prompt)) for r in requests]
+        encoded = encode_prompts(self.tokenizer, [r.prompt for r in requests])
         for index, request in enumerate(requests):
-            if len(encoded[index]) >= self.max_length:
-                overflow = context_overflow(len(encoded[index]) + 1, self.max_length)
+            tokens = encoded[index][0]
+            if len(tokens) >= self.max_length:
+                overflow = context_overflow(len(tokens) + 1, self.max_length)
                 results[index] = Generation("", 0, "error", error=overflow)
-                continue
-            # Requests that differ only in their prompt share one generate() call.
-            groups[replace(request, prompt=Prompt(text=""))].append(index)
+            elif request.max_new_tokens < 1:
+                results[index] = Generation("", 0, "length", alternatives=("",) * (request.n - 1))
+            elif request.temperature == 0 and self.decoder is not None:
+                greedy.append(index)
+            else:  # requests that differ only in their prompt share one generate() call
+                groups[replace(request, prompt=Prompt(text=""))].append(index)
+        if greedy:
+            prompts = [
+                GreedyPrompt(
+                    encoded[i][0],
+                    encoded[i][1],
+                    min(requests[i].max_new_tokens, self.max_length - len(encoded[i][0])),
+                    requests[i].stop,
+                )
+                for i in greedy
+            ]
+            for index, generation in zip(greedy, self.decoder.generate(prompts, progress)):  # type: ignore[union-attr]
+                # n greedy texts are one text decoded once, n times.
+                results[index] = replace(generation, alternatives=(generation.text,) * (requests[index].n - 1))
         for settings, members in groups.items():
-            members.sort(key=lambda i: len(encoded[i]))
-            batch = self._options_per_batch(max(len(encoded[i]) for i in members) + settings.max_new_tokens)
+            members.sort(key=lambda i: len(encoded[i][0]))
+            batch = self._options_per_batch(max(len(encoded[i][0]) for i in members) + settings.max_new_tokens)
             batch = max(1, batch // settings.n)
             for start in range(0, len(members), batch):
                 chunk = members[start : start + batch]
                 torch.manual_seed(self.seed if settings.seed is None else settings.seed)
-                for index, generation in zip(chunk, self._generate_batch([encoded[i] for i in chunk], settings)):
+                for index, generation in zip(chunk, self._generate_batch([encoded[i][0] for i in chunk], settings)):
                     results[index] = generation
                 if progress:
                     progress(len(chunk))
         return all_filled(results)
+
+    def _rows_per_batch(self, longest: int) -> int:
+        """Rows of a greedy batch whose rows may each need ``longest`` KV slots: on the CPU
+        the whole call (the weights are read once per step for all rows) up to 64 rows and
+        2 GiB of keys and values; on a GPU what half its free memory holds."""
+        if self.batch_size != "auto":
+            return int(self.batch_size)
+        import torch
+
+        config = self.model.config.get_text_config()
+        heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
+        head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+        per_slot = 2 * config.num_hidden_layers * heads * head_dim * self.model.dtype.itemsize
+        per_row = per_slot * longest + config.vocab_size * 4 * 2  # KV, float32 logits and argmax
+        if self.device != "cuda":
+            return max(1, min(64, (2 << 30) // per_row))
+        free, _ = torch.cuda.mem_get_info()
+        return max(1, min(256, int(free * 0.5 // per_row)))
 
     def _generate_batch(self, prompts: list[list[int]], settings: GenerationRequest) -> list[Generation]:
         import torch

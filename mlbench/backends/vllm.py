@@ -152,6 +152,8 @@ class VLLMBackend:
         # How options were scored: over the cached context, partly from a sibling option
         # with the same first tokens, rescored without the cache, or plainly without it.
         self.stats = {"cached": 0, "copied": 0, "rescored": 0, "uncached": 0}
+        # Generation: prompt tokens sent, and how many of them vLLM took from its prefix cache.
+        self.generation_stats = {"prompt_tokens": 0, "cached_tokens": 0}
         self._warned_no_policy = False
 
     @property
@@ -170,6 +172,7 @@ class VLLMBackend:
             "vllm_version": vllm.__version__,
             "prefix_reuse": self.prefix_reuse,
             "option_scoring": dict(self.stats),
+            "generation_prefix_cache": dict(self.generation_stats),
             "chat_template_hash": chat_template_hash(self.tokenizer),
         }
 
@@ -345,7 +348,16 @@ class VLLMBackend:
                     seed=(self.options.seed if request.seed is None else request.seed) if sampled else None,
                 )
             )
-        for index, output in zip(indices, self._run(prompts, params)):
+        if self.prefix_reuse and len(prompts) > 1:
+            # Prompts of one engine step do not read each other's blocks: the primer they
+            # share is computed first, so every prompt after it starts from the cache.
+            shared = common_prefix_length([tuple(p) for p in prompts])
+            if shared >= self._block_size():
+                self._run([prompts[0][:shared]], SamplingParams(max_tokens=1, detokenize=False))
+        outputs = self._run(prompts, params)
+        self.generation_stats["prompt_tokens"] += sum(map(len, prompts))
+        self.generation_stats["cached_tokens"] += sum(output.num_cached_tokens or 0 for output in outputs)
+        for index, output in zip(indices, outputs):
             completions = [self._completion(self.tokenizer, c, requests[index].stop) for c in output.outputs]
             first = completions[0]
             others = tuple(text for text, _, _ in completions[1:]) or (first[0],) * (requests[index].n - 1)

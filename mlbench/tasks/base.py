@@ -76,6 +76,24 @@ class Mode:
         return self.produces == "answers"
 
 
+@dataclass(frozen=True)
+class LmEvalTask:
+    """How lm-eval names one of a benchmark's tasks, so that `mlbench import lm-eval` knows
+    which mode its logged samples feed: ``pattern`` holds ``{lang}`` where lm-eval's task
+    name has the language (``truthfulqa-multi_gen_{lang}``)."""
+
+    pattern: str
+    mode: str
+
+    def language_of(self, task_name: str) -> str | None:
+        """The language of ``task_name`` if this pattern names it, else None."""
+        before, _, after = self.pattern.partition("{lang}")
+        if not (task_name.startswith(before) and task_name.endswith(after)):
+            return None
+        lang = task_name[len(before) : len(task_name) - len(after)]
+        return lang if lang and lang.replace("-", "").isalnum() else None
+
+
 MC = Mode("mc", "loglikelihoods", ("mc1", "mc2"))
 GEN = Mode("gen", "answers", ("bleu_max", "bleu_acc", "bleu_diff"))
 
@@ -104,6 +122,8 @@ class Task(ABC):
     # What `--judge` judges when no --judge-kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]
+    # The lm-eval tasks whose sample logs `mlbench import lm-eval` reads into this benchmark.
+    lm_eval_tasks: ClassVar[tuple[LmEvalTask, ...]] = ()
     # The folder that holds ``prompt_files``: ``prompts/`` beside the module that defines
     # the task, unless a class names another (a variant of a benchmark, such as
     # TruthfulQA-Multi's machine translations, reads its original's prompts).
@@ -209,6 +229,18 @@ class Task(ABC):
         """Task options that change what a sample holds: part of the settings hash."""
         return {}
 
+    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+        """What one mode's samples depend on beyond ``settings`` (its prompt protocol, how
+        its answers are scored): part of the settings hash only of runs with that mode, so
+        a change to one mode does not refuse resuming runs of the others."""
+        return {}
+
+    def lm_eval_doc_difference(self, sample: Sample, doc: dict[str, Any], mode: str) -> str | None:
+        """How a document lm-eval logged for ``mode`` differs from mlbench's ``sample`` of the
+        same id (None: it does not), so that `mlbench import lm-eval` never scores a logged
+        answer against references the model's run did not have."""
+        return None
+
     def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
         """Options that need no log-probs from the backend, for a backend without them
         (None: the benchmark cannot do without)."""
@@ -241,6 +273,11 @@ class Task(ABC):
     def figures(self, tables: dict[str, list[dict[str, Any]]]) -> list[Figure]:
         """Figures drawn from the ``cross_language`` tables, saved as PNG beside results.json."""
         return []
+
+
+def all_mode_settings(task: Task, modes: tuple[str, ...], options: TaskOptions) -> dict[str, dict[str, Any]]:
+    """``mode_settings`` of each mode a run asks for, by mode, leaving out modes that have none."""
+    return {mode: settings for mode in modes if (settings := task.mode_settings(mode, options))}
 
 
 _JSONL_CACHE: dict[Path, Any] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Literal
 
 from mlbench.metrics import bleu_metrics
 from mlbench.prompt_templates import load_prompt
@@ -71,10 +72,15 @@ def clean_answer(text: str) -> str:
 
 
 def score_answer_bleu(
-    generation: Generation, true_refs: list[str], false_refs: list[str]
+    generation: Generation,
+    true_refs: list[str],
+    false_refs: list[str],
+    *,
+    bleu_on: Literal["answer", "generation"] = "answer",
 ) -> tuple[dict[str, object], dict[str, float]]:
-    """Clean the generated answer and score it with BLEU; an empty answer is kept and
-    flagged (it scores 0), never dropped."""
+    """Keep the completion as generated (``generation``) and its clean answer (``answer``:
+    what judges and surface checks read), and score BLEU on the one ``bleu_on`` names.
+    An empty answer is kept and flagged (it scores 0), never dropped."""
     answer = clean_answer(generation.text)
     outputs = {
         "generation": generation.text,
@@ -82,4 +88,5 @@ def score_answer_bleu(
         "empty": not answer,
         "finish_reason": generation.finish_reason,
     }
-    return outputs, bleu_metrics(answer, true_refs, false_refs)
+    scored = answer if bleu_on == "answer" else generation.text
+    return outputs, bleu_metrics(scored, true_refs, false_refs)

@@ -111,6 +111,28 @@ def test_greedy_generation_equals_hf(vllm_backend, hf_backend):
     assert all(g.finish_reason == "length" for g in ours)
 
 
+def test_six_shot_generation_reads_the_primer_from_the_prefix_cache_and_equals_hf(
+    vllm_backend, hf_backend, fixture_datasets
+):
+    from mlbench.benchmarks import get_task
+    from mlbench.loaders.source import DataSource
+    from mlbench.tasks.base import TaskOptions
+
+    task = get_task("truthfulqa_multi")
+    options = TaskOptions(DataSource("local", fixture_datasets), max_new_tokens=8)
+    data = task.load("en", options)
+    requests = [task.gen_request(s, data, options) for s in data.samples[:6]]
+    backend = same_engine_backend(vllm_backend)
+    backend.llm.reset_prefix_cache()
+    ours = backend.generate(requests)
+    assert [g.text for g in ours] == [g.text for g in hf_backend.generate(requests)]
+    # The primer is computed once, first: every prompt then reads its whole blocks from the cache.
+    primer = len(backend.tokenizer(requests[0].prompt.text[: requests[0].prompt.shared_prefix])["input_ids"])
+    block = backend._block_size()
+    assert backend.generation_stats["cached_tokens"] >= len(requests) * (primer - block)
+    assert backend.describe()["generation_prefix_cache"] == backend.generation_stats
+
+
 def test_stop_strings_cut_the_output(vllm_backend):
     prompt = Prompt(text="Q: What happens if you swallow chewing gum?\nA:")
     free = vllm_backend.generate([GenerationRequest(prompt, max_new_tokens=24)])[0]

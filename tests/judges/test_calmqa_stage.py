@@ -76,7 +76,8 @@ def scripted_judge() -> ScriptedBackend:
 
 @pytest.fixture
 def calmqa_run(tmp_path):
-    generator = ScriptedBackend(text=lambda prompt: ANSWERS[prompt])
+    # The prompt is the question and a newline (the authors' template).
+    generator = ScriptedBackend(text=lambda prompt: ANSWERS[prompt.removesuffix("\n")])
     config = RunConfig(
         model=ModelOptions("scripted-model"),
         tasks=("calmqa",),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -142,9 +143,10 @@ def test_prompt_is_the_question_alone():
     task = get_task("calmqa")
     sample = load_sample()
     plain = task.gen_request(sample, None, TaskOptions())
-    assert plain.prompt.text == sample.question and plain.max_new_tokens == 2048 and plain.temperature == 0.0
+    # The authors' template is "[question]\n" (data/prompts/generation-prompt.txt).
+    assert plain.prompt.text == sample.question + "\n" and plain.max_new_tokens == 2048 and plain.temperature == 0.0
     chat = task.gen_request(sample, None, TaskOptions(chat_template=True, max_new_tokens=300))
-    assert [(m.role, m.content) for m in chat.prompt.messages] == [("user", sample.question)]
+    assert [(m.role, m.content) for m in chat.prompt.messages] == [("user", sample.question + "\n")]
     assert chat.max_new_tokens == 300
     outputs, metrics = task.score_gen(sample, Generation("  Na lovo ...  ", 4, "length"))
     assert outputs == {"answer": "Na lovo ...", "empty": False, "finish_reason": "length"} and metrics == {}
@@ -232,3 +234,11 @@ def test_overall_scores_by_hand(sample, expected):
 
 def test_a_failed_generation_has_no_scores():
     assert overall_scores(SampleRecord("q", outputs={"error": "gen: boom"})) == {}
+
+
+def test_prompt_makes_runs_of_newlines_one_as_the_authors_generate_py():
+    task = get_task("calmqa")
+    sample = replace(load_sample(), question="Tell me about lovo.\n\nWhy is it cooked underground?")
+    prompt = task.gen_request(sample, None, TaskOptions()).prompt.text
+    assert prompt == "Tell me about lovo.\nWhy is it cooked underground?\n"
+    assert task.mode_settings("gen", TaskOptions()) == {"prompt": "authors"}

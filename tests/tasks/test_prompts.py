@@ -1,6 +1,7 @@
 import pytest
 
 from mlbench.benchmarks import all_tasks, get_task
+from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
 from mlbench.metrics import close_answer
@@ -110,13 +111,14 @@ def test_generation_settings_and_references():
         ("Zazpi urtez geratzen da urdailean",),
     )
     request = tqa.gen_request(sample, LanguageData([sample], [("a", "b")] * 6), TaskOptions())
-    assert request.stop == ("\n\n", "Q:") and request.max_new_tokens == 256
+    assert request.stop == ("!\n\n", "Q:", ".\n\n") and request.max_new_tokens == 256
     assert tqa.true_references(sample) == ["Ez da ezer gertatzen.", "Iruzkinik ez."]
     assert veritas.gen_request(sample, LanguageData([sample]), TaskOptions()).max_new_tokens == 50
-    out, metrics = tqa.score_gen(sample, Generation(" A: Ez da ezer gertatzen.", 5, "stop"))
+    clean = TaskOptions(own=TruthfulQAMultiOptions(answer_format="clean"))
+    out, metrics = tqa.score("gen", sample, [Generation(" A: Ez da ezer gertatzen.", 5, "stop")], clean)
     assert out["answer"] == "Ez da ezer gertatzen." and metrics["bleu_acc"] == 1.0
     assert metrics["bleu_max"] == pytest.approx(100.0)
-    out, metrics = tqa.score_gen(sample, Generation("  ", 1, "stop"))
+    out, metrics = tqa.score("gen", sample, [Generation("  ", 1, "stop")], TaskOptions())
     assert out["empty"] and metrics["bleu_max"] == 0.0
 
 

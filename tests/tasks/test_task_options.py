@@ -14,6 +14,7 @@ from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.calmqa.options import CalmqaOptions
 from mlbench.benchmarks.msqad.options import MsqadOptions
+from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 from mlbench.errors import MlbenchError
 from mlbench.loaders.source import DataSource
@@ -117,13 +118,14 @@ def test_a_key_applies_to_every_task_of_the_run_that_takes_it():
     own = build("embedder=minilm", "refusal=patterns", tasks=tasks)
     assert own["msqad"] == MsqadOptions(refusal="patterns", embedder="minilm")
     assert own["xlinghealth"] == XLingHealthOptions(embedder="minilm")
-    assert "truthfulqa_multi" not in own  # it takes no options
+    assert own["truthfulqa_multi"] == TruthfulQAMultiOptions()  # it takes neither key
+    assert "veritasqa" not in build("embedder=minilm", tasks=[get_task("msqad"), get_task("veritasqa")])  # no options
     with pytest.raises(MlbenchError) as caught:
         build("kind=specific", tasks=tasks)
     assert str(caught.value).startswith("-T kind: no task of this run takes it; msqad takes topics, refusal")
-    assert "truthfulqa_multi takes no options" in str(caught.value)
-    with pytest.raises(MlbenchError, match=r"^truthfulqa_multi takes no options \(-T kind\)$"):
-        build("kind=specific", tasks=[get_task("truthfulqa_multi")])
+    assert "truthfulqa_multi takes answer_format" in str(caught.value)
+    with pytest.raises(MlbenchError, match=r"^veritasqa takes no options \(-T kind\)$"):
+        build("kind=specific", tasks=[get_task("veritasqa")])
 
 
 def test_a_setting_for_one_task_and_a_lenient_one():
@@ -189,9 +191,13 @@ BEFORE = [
     ("xlinghealth", ("consistency",), XLingHealthOptions(samples=3, temperatures=(0.0, 1.0)), "9d18f910aa437fbd"),
     ("xlinghealth", ("verifiability",), XLingHealthOptions(verify_scoring="generate"), "7e4ec64798033e7b"),
     ("xlinghealth", ("correctness", "consistency", "verifiability"), None, "ba7d09f7c4c33578"),
-    ("calmqa", ("gen",), CalmqaOptions(kind="specific"), "f5d48011a50bb2ee"),
-    ("truthfulqa_multi", ("mc", "gen"), None, "16d55910068fa713"),
+    ("truthfulqa_multi", ("mc",), None, "d557dd5ddd48a03b"),
 ]
+# TruthfulQA-Multi's generation now follows its authors' runs: runs with gen mode hash
+# otherwise, so their samples, generated with the earlier prompt, are never resumed.
+GEN_BEFORE_THE_AUTHORS_PROTOCOL = "16d55910068fa713"
+# CaLMQA's prompt now ends with a newline and makes runs of newlines one, as its authors'.
+CALMQA_BEFORE_THE_AUTHORS_PROMPT = "f5d48011a50bb2ee"
 
 
 @pytest.mark.parametrize(("name", "modes", "own", "expected"), BEFORE)
@@ -204,3 +210,21 @@ def test_config_hashes_are_those_of_before(name, modes, own, expected):
     # The same own options inside task_options (a one-task run built in Python) hash alike.
     inside = RunConfig(ModelOptions("m"), (name,), "all", task_options=TaskOptions(source, own=own))
     assert config_hash(get_task(name), modes, inside, "fp") == expected
+
+
+def test_gen_runs_of_the_earlier_truthfulqa_prompt_do_not_resume():
+    config = RunConfig(
+        ModelOptions("m"), ("truthfulqa_multi",), "all", task_options=TaskOptions(DataSource("local", Path("/data")))
+    )
+    assert config_hash(get_task("truthfulqa_multi"), ("mc", "gen"), config, "fp") != GEN_BEFORE_THE_AUTHORS_PROTOCOL
+
+
+def test_calmqa_runs_of_the_earlier_prompt_do_not_resume():
+    config = RunConfig(
+        ModelOptions("m"),
+        ("calmqa",),
+        "all",
+        task_options=TaskOptions(DataSource("local", Path("/data"))),
+        own_options={"calmqa": CalmqaOptions(kind="specific")},
+    )
+    assert config_hash(get_task("calmqa"), ("gen",), config, "fp") != CALMQA_BEFORE_THE_AUTHORS_PROMPT

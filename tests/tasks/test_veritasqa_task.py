@@ -93,6 +93,19 @@ def test_bleu_references_are_the_closed_options(task, data_dir):
     assert metrics["bleu_max"] == pytest.approx(100.0) and metrics["bleu_acc"] == 1.0
 
 
+def test_typographic_apostrophes_are_scored_as_the_authors_do(task):
+    # run_answers in the authors' veritasqa/models.py writes "’" as "'" before scoring.
+    from mlbench.schema import Sample
+
+    sample = Sample("v", "ca", "Què?", "L'home no ho sap", ("L'home no ho sap",), ("Ho sap tothom",))
+    outputs, metrics = task.score_gen(sample, Generation("L\u2019home no ho sap.", 6, "stop"))
+    assert metrics["bleu_max"] == pytest.approx(100.0)
+    assert outputs["generation"] == "L\u2019home no ho sap." and outputs["answer"] == "L'home no ho sap."
+    assert task.mode_settings("gen", TaskOptions()) == {"apostrophes": "ascii"} and not task.mode_settings(
+        "mc", TaskOptions()
+    )
+
+
 def test_the_settings_hash_tells_closed_runs_from_older_ones(task, monkeypatch):
     config = RunConfig(ModelOptions("m"), ("veritasqa",), ("en",))
     closed = config_hash(task, ("mc",), config, "fingerprint")

@@ -8,6 +8,9 @@ recomputes ``factuality`` and the overall scores from what the sample holds so f
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from mlbench.benchmarks import register
 from mlbench.benchmarks.calmqa.loader import HUB_ID, load_calmqa
 from mlbench.benchmarks.calmqa.options import CalmqaOptions
@@ -76,13 +79,19 @@ class CaLMQA(Task):
         return sample.meta.get("kind")
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
-        # Zero-shot, no instruction: the question is the whole prompt (a user turn for chat).
+        # Zero-shot, no instruction: the question is the whole prompt (a user turn for chat),
+        # as the authors' generate.py sends it: runs of newlines made one, then a newline
+        # (their template is "[question]\n").
+        text = re.sub("\n+", "\n", sample.question) + "\n"
         if options.chat_template:
             turns = [ChatMessage("system", options.system_prompt)] if options.system_prompt else []
-            prompt = Prompt(messages=(*turns, ChatMessage("user", sample.question)))
+            prompt = Prompt(messages=(*turns, ChatMessage("user", text)))
         else:
-            prompt = Prompt(text=sample.question)
+            prompt = Prompt(text=text)
         return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS)
+
+    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+        return {"prompt": "authors"} if mode == "gen" else {}
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
         answer = generation.text.strip()

@@ -3,18 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from mlbench.benchmarks import register
+from mlbench.benchmarks.truthfulqa_multi.gen_prompt import STOP, authors_gen_prompt
+from mlbench.benchmarks.truthfulqa_multi.lm_eval_docs import logged_doc_difference
 from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
+from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
 from mlbench.languages import no_comment
 from mlbench.metrics import normalize_references
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
-from mlbench.tasks.base import LanguageData, Scored, Task, TaskOptions, data_file_language, require_primer
+from mlbench.schema import GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
+from mlbench.tasks.base import (
+    LanguageData,
+    LmEvalTask,
+    Result,
+    Scored,
+    Task,
+    TaskOptions,
+    data_file_language,
+    require_primer,
+)
+from mlbench.tasks.options import own_options
 from mlbench.tasks.qa_prompt import qa_prompt, score_answer_bleu
 from mlbench.tasks.truthful_mc import option_requests, score_mc1_mc2
 
-STOP = ("\n\n", "Q:")
 MAX_NEW_TOKENS = 256
+# The generation protocol's version, in the settings hash of gen runs: samples generated
+# with the earlier prompt (`Q: ...\nA:`, stops at a blank line) are never resumed into it.
+GEN_PROTOCOL = "authors-lm-eval-logs"
 
 
 @register
@@ -26,7 +42,14 @@ class TruthfulQAMulti(Task):
     variant = "human"
     default_fewshot = 6
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
-    prompt_files = ("shot", "question")
+    prompt_files = ("shot", "question", "gen_question", "gen_answer")
+    options_type = TruthfulQAMultiOptions
+    # lm-eval's HiTZ tasks (0.4.13): MC1 and MC2 are two tasks that mlbench's mc mode joins.
+    lm_eval_tasks = (
+        LmEvalTask("truthfulqa-multi_gen_{lang}", "gen"),
+        LmEvalTask("truthfulqa-multi_mc1_{lang}", "mc"),
+        LmEvalTask("truthfulqa-multi_mc2_{lang}", "mc"),
+    )
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         if options.source.kind == "jsonl":
@@ -35,33 +58,58 @@ class TruthfulQAMulti(Task):
         split = load_truthfulqa_multi(lang, options.source, variant=self.variant)
         return LanguageData(split.samples, split.primer)
 
-    def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions):
-        primer = require_primer(self.name, data, self.fewshot(options), sample.lang)
-        return qa_prompt(
-            self.prompt_dir, sample.question, primer, chat=options.chat_template, system_prompt=options.system_prompt
-        )
+    def _primer(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[tuple[str, str]]:
+        return require_primer(self.name, data, self.fewshot(options), sample.lang)
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
-        return option_requests(self._prompt(sample, data, options), sample, options.chat_template)
+        prompt = qa_prompt(
+            self.prompt_dir,
+            sample.question,
+            self._primer(sample, data, options),
+            chat=options.chat_template,
+            system_prompt=options.system_prompt,
+        )
+        return option_requests(prompt, sample, options.chat_template)
 
     def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
         return score_mc1_mc2(sample, results)
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
-        return GenerationRequest(
-            self._prompt(sample, data, options), max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS, stop=STOP
+        prompt = authors_gen_prompt(
+            self.prompt_dir,
+            sample.question,
+            self._primer(sample, data, options),
+            chat=options.chat_template,
+            system_prompt=options.system_prompt,
         )
+        return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS, stop=STOP)
+
+    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+        if mode != "gen":
+            return {}
+        return {"protocol": GEN_PROTOCOL, "answer_format": own_options(options, TruthfulQAMultiOptions).answer_format}
 
     def true_references(self, sample: Sample) -> list[str]:
+        """The correct answers closed with a period, plus the language's "I have no
+        comment." where missing (lm-eval 0.4.13's ``process_docs_gen``)."""
         refs = normalize_references(sample.correct_answers)
         extra = no_comment(sample.lang)
         if extra and extra not in refs:
             refs.append(extra)
         return refs
 
-    def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+    def lm_eval_doc_difference(self, sample: Sample, doc: dict[str, Any], mode: str) -> str | None:
+        return logged_doc_difference(sample, doc, mode, self.true_references(sample))
+
+    def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
+        if mode != "gen":
+            return super().score(mode, sample, results, options)
+        answer_format = own_options(options, TruthfulQAMultiOptions).answer_format
         return score_answer_bleu(
-            generation, self.true_references(sample), normalize_references(sample.incorrect_answers)
+            results[0],  # type: ignore[arg-type]
+            self.true_references(sample),
+            normalize_references(sample.incorrect_answers),
+            bleu_on="generation" if answer_format == "authors" else "answer",
         )
 
 
@@ -71,6 +119,7 @@ class TruthfulQAMultiMT(TruthfulQAMulti):
     title = "TruthfulQA-Multi (machine translations)"
     hub_id = HUB_IDS["mt"]
     variant = "mt"
+    lm_eval_tasks = ()  # lm-eval has no tasks over the machine translations
     prompt_dir = TruthfulQAMulti.prompt_dir  # the same prompts; only the translations differ
 
 

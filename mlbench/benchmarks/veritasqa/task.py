@@ -103,4 +103,13 @@ class VeritasQA(Task):
         # TruthfulQA's BLEU protocol without the extra "I have no comment." reference; the
         # references are the closed true and false options.
         _, true, false = closed_options(sample)
-        return score_answer_bleu(generation, true, false)
+        # The authors' run_answers writes typographic apostrophes as ASCII ones before
+        # scoring (the references use "'"): the answer BLEU reads does the same, and the
+        # completion is kept as generated.
+        outputs, metrics = score_answer_bleu(
+            replace(generation, text=generation.text.replace("\u2019", "'")), true, false
+        )
+        return {**outputs, "generation": generation.text}, metrics
+
+    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+        return {"apostrophes": "ascii"} if mode == "gen" else {}

@@ -1,0 +1,43 @@
+"""Whether a document in an lm-eval log of a HiTZ truthfulqa-multi task is mlbench's copy of
+the question: the question, and what the task scores against (the closed reference answers
+for gen; the MC1 and MC2 options and labels for mc). The release was revised after some
+published runs (Galician answers added, a Catalan question reworded): such documents are
+named, not scored against today's references."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlbench.metrics import normalize_references
+from mlbench.schema import Sample
+
+
+def logged_doc_difference(sample: Sample, doc: dict[str, Any], mode: str, true_refs: list[str]) -> str | None:
+    """The first difference between ``doc`` and ``sample`` (None: none); ``true_refs`` are
+    mlbench's true references of ``sample`` for gen mode."""
+    if not isinstance(doc.get("question"), str) or doc["question"].strip() != sample.question.strip():
+        return "the question differs"
+    if mode == "gen":
+        logged_true, logged_false = _texts(doc, "correct_answers"), _texts(doc, "incorrect_answers")
+        if logged_true is None or set(normalize_references(logged_true)) != set(true_refs):
+            return "the correct answers differ"
+        if logged_false is None or set(normalize_references(logged_false)) != set(
+            normalize_references(sample.incorrect_answers)
+        ):
+            return "the incorrect answers differ"
+        return None
+    for name, choices, labels in (
+        ("mc1_targets", sample.mc1_choices, None),
+        ("mc2_targets", sample.mc2_choices, sample.mc2_labels),
+    ):
+        targets = doc.get(name)
+        if not isinstance(targets, dict) or tuple(targets.get("choices") or ()) != choices:
+            return f"the {name} choices differ"
+        if labels is not None and tuple(targets.get("labels") or ()) != labels:
+            return f"the {name} labels differ"
+    return None
+
+
+def _texts(doc: dict[str, Any], name: str) -> list[str] | None:
+    value = doc.get(name)
+    return value if isinstance(value, list) and all(isinstance(v, str) for v in value) else None

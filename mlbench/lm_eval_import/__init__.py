@@ -1,0 +1,1 @@
+"""`mlbench import lm-eval`: lm-eval sample logs read into ordinary mlbench runs."""
