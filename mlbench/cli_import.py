@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,7 @@ import typer
 from mlbench import cli_options as opt
 from mlbench.cli_errors import user_errors
 from mlbench.errors import MlbenchError
+from mlbench.run_failures import EXIT_FAILED
 
 import_app = typer.Typer(
     help="Read runs made with other tools into mlbench runs (judge, surface, report work on them).",
@@ -68,3 +70,6 @@ def lm_eval(
         else f"mlbench: imported {summary.imported} samples into {len(summary.runs)} runs"
     )
     print(final_line(output, time.perf_counter() - started))
+    if summary.failed is not None:  # a run whose samples mostly failed: exit 1, as `run` does
+        print("mlbench: error: most samples of a language were not imported (listed above)", file=sys.stderr)
+        raise typer.Exit(EXIT_FAILED)

@@ -356,7 +356,9 @@ class VLLMBackend:
                 self._run([prompts[0][:shared]], SamplingParams(max_tokens=1, detokenize=False))
         outputs = self._run(prompts, params)
         self.generation_stats["prompt_tokens"] += sum(map(len, prompts))
-        self.generation_stats["cached_tokens"] += sum(output.num_cached_tokens or 0 for output in outputs)
+        self.generation_stats["cached_tokens"] += sum(
+            getattr(output, "num_cached_tokens", 0) or 0 for output in outputs
+        )
         for index, output in zip(indices, outputs):
             completions = [self._completion(self.tokenizer, c, requests[index].stop) for c in output.outputs]
             first = completions[0]

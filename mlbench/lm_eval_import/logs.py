@@ -9,6 +9,7 @@ malformed is guessed at.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,19 +24,19 @@ RESULTS_FILE = "results_{stamp}.json"
 
 @dataclass(frozen=True)
 class LoggedGeneration:
-    """One generate_until request of a document and the completion lm-eval kept."""
+    """One generate_until request of a document, its settings and the completion lm-eval kept."""
 
-    doc_id: str
     prompt: str
-    until: tuple[str, ...]
     completion: str
+    until: tuple[str, ...]
+    max_gen_toks: int | None  # None: not logged (lm-eval's default, 256)
+    greedy: bool  # no sampling asked for
 
 
 @dataclass(frozen=True)
 class LoggedOption:
     """One loglikelihood request (context, continuation) and its log-likelihood."""
 
-    doc_id: str
     context: str
     continuation: str
     loglikelihood: float
@@ -60,6 +61,9 @@ class RunInfo:
 
 @dataclass
 class SamplesLog:
+    """One ``samples_<task>_<date>.jsonl`` file: its run's settings, every readable line's
+    requests and document, and one problem line per line that could not be read."""
+
     path: Path
     task: str  # lm-eval's task name
     info: RunInfo
@@ -72,6 +76,20 @@ class SamplesLog:
     @property
     def doc_ids(self) -> set[str]:
         return set(self.docs)
+
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """What one imported run's prompts and numbers depend on: logs of one model that
+        differ here are never mixed."""
+        info = self.info
+        return (
+            info.fewshot,
+            info.chat_template,
+            info.fewshot_as_multiturn,
+            info.system_instruction,
+            info.model_sha,
+            info.dtype,
+        )
 
 
 def find_samples_files(paths: list[Path]) -> list[Path]:
@@ -106,42 +124,80 @@ def read_samples_log(path: Path) -> SamplesLog:
             continue
         try:
             _read_line(log, json.loads(line))
-        except (ValueError, TypeError, KeyError, IndexError) as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error) or type(error).__name__
-            log.problems.append(f"{path}:{number}: {reason}")
+        except json.JSONDecodeError as error:
+            log.problems.append(f"{path}:{number}: not JSON ({error.msg})")
+        except KeyError as error:
+            log.problems.append(f"{path}:{number}: no {error} field")
+        except (ValueError, TypeError, IndexError) as error:
+            log.problems.append(f"{path}:{number}: {error or type(error).__name__}")
     return log
 
 
 def _read_line(log: SamplesLog, line: Any) -> None:
+    """Add one line's document and requests to ``log``, all of them or, on an error, none."""
     if not isinstance(line, dict):
         raise ValueError("a line must be a JSON object")
     doc = line.get("doc")
     if not isinstance(doc, dict):
         raise ValueError("no 'doc' object")
-    doc_id = str(doc["id"] if "id" in doc else line["doc_id"])
-    log.docs[doc_id] = doc
+    if "id" not in doc:  # lm-eval's doc_id is a position, not the benchmark's question id
+        raise ValueError("its document has no 'id'")
+    doc_id = str(doc["id"])
     arguments = _arguments(line.get("arguments"))
     responses = line.get("filtered_resps", line.get("resps"))
     if not isinstance(responses, list) or len(responses) != len(arguments):
         raise ValueError(
             f"{len(arguments)} requests but {len(responses) if isinstance(responses, list) else 0} responses"
         )
-    if all(isinstance(a[1], dict) for a in arguments):  # generate_until: (context, {"until": [...]})
-        for (context, settings), response in zip(arguments, responses):
-            completion = response[0] if isinstance(response, list) else response
-            until = settings.get("until", [])
-            if not isinstance(completion, str) or not isinstance(context, str) or not isinstance(until, list):
-                raise ValueError("a generation needs a text prompt, a text completion and an 'until' list")
-            log.generations.append(LoggedGeneration(doc_id, context, tuple(until), completion))
+    if all(isinstance(a[1], dict) for a in arguments):  # generate_until: (context, {"until": [...], ...})
+        generations = [
+            _generation(context, settings, response) for (context, settings), response in zip(arguments, responses)
+        ]
+        options: list[LoggedOption] = []
     elif all(isinstance(a[1], str) for a in arguments):  # loglikelihood: (context, continuation)
-        for (context, continuation), response in zip(arguments, responses):
-            value = response[0] if isinstance(response, list) and isinstance(response[0], list) else response
-            loglikelihood = value[0] if isinstance(value, list) else value
-            if isinstance(loglikelihood, bool) or not isinstance(loglikelihood, (int, float)):
-                raise ValueError("a log-likelihood response must hold a number")
-            log.options.append(LoggedOption(doc_id, context, continuation, float(loglikelihood)))
+        generations = []
+        options = [
+            LoggedOption(context, continuation, _loglikelihood(response))
+            for (context, continuation), response in zip(arguments, responses)
+        ]
+        if not all(isinstance(option.context, str) for option in options):
+            raise ValueError("a log-likelihood request needs a text context")
     else:
         raise ValueError("requests of an unknown kind (neither generate_until nor loglikelihood)")
+    log.docs[doc_id] = doc
+    log.generations += generations
+    log.options += options
+
+
+def _generation(context: Any, settings: dict[str, Any], response: Any) -> LoggedGeneration:
+    completion = response[0] if isinstance(response, list) else response
+    until = settings.get("until", [])
+    if isinstance(until, str):
+        until = [until]
+    if not isinstance(completion, str) or not isinstance(context, str) or not isinstance(until, list):
+        raise ValueError("a generation needs a text prompt, a text completion and an 'until' list")
+    max_gen_toks = settings.get("max_gen_toks")
+    temperature = settings.get("temperature")
+    greedy = not settings.get("do_sample", False) and temperature in (None, 0, 0.0, "0", "0.0")
+    return LoggedGeneration(
+        context, completion, tuple(until), int(max_gen_toks) if max_gen_toks is not None else None, greedy
+    )
+
+
+def _loglikelihood(response: Any) -> float:
+    """lm-eval logs a response as ``[ll, is_greedy]`` (inside one more list in ``resps``),
+    as numbers or, from 0.4.3 on, as their text (its ``sanitize_list``)."""
+    value = response[0] if isinstance(response, list) and isinstance(response[0], list) else response
+    raw = value[0] if isinstance(value, list) else value
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise ValueError("a log-likelihood response must hold a number")
+    try:
+        number = float(raw)
+    except ValueError:
+        raise ValueError(f"a log-likelihood response must hold a number, not {raw!r}") from None
+    if not math.isfinite(number) or number > 0:
+        raise ValueError(f"{number} is not a log-likelihood")
+    return number
 
 
 def _arguments(raw: Any) -> list[tuple[Any, Any]]:
@@ -160,18 +216,13 @@ def _arguments(raw: Any) -> list[tuple[Any, Any]]:
 
 
 def _results_file(samples: Path, task: str) -> Path | None:
+    """The ``results_<date>.json`` of the run that wrote ``samples`` (lm-eval gives both
+    the run's date). A results file of another date could be another run's settings: none
+    is read then, and the import goes by the benchmark's defaults (its prompts must still
+    equal the logged ones, sample by sample)."""
     stamp = SAMPLES_FILE.match(samples.name)["stamp"]  # type: ignore[index]
     same_run = samples.parent / RESULTS_FILE.format(stamp=stamp)
-    if same_run.is_file():
-        return same_run
-    # A results file of another time that covers the task (lm-eval names both by the run's end).
-    for candidate in sorted(samples.parent.glob("results_*.json"), reverse=True):
-        try:
-            if task in json.loads(read_text(candidate)).get("configs", {}):
-                return candidate
-        except (ValueError, AttributeError):
-            continue
-    return None
+    return same_run if same_run.is_file() else None
 
 
 def _model_from_folder(samples: Path) -> str:
@@ -186,9 +237,11 @@ def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
             raise ValueError("not a JSON object")
     except ValueError as error:
         raise MlbenchError(f"{path}: damaged lm-eval results file ({error})") from None
-    config = data.get("config") or {}
+    config = _object(data, "config", path)
     model = data.get("model_name") or _pretrained(config.get("model_args")) or _model_from_folder(samples)
-    fewshot = (data.get("n-shot") or {}).get(task)
+    if not isinstance(model, str):
+        raise MlbenchError(f"{path}: damaged lm-eval results file ('model_name' is not a text)")
+    fewshot = _object(data, "n-shot", path).get(task)
     tokens = {
         f"{name}_token": data[f"tokenizer_{name}_token"][0]
         for name in ("bos", "eos", "pad")
@@ -199,20 +252,38 @@ def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
         "lm_eval_version": data.get("lm_eval_version"),
         "lm_eval_git_hash": data.get("git_hash"),
         "model_args": config.get("model_args"),
-        "task_config": (data.get("configs") or {}).get(task),
-        "reported": (data.get("results") or {}).get(task),
+        "task_config": _object(data, "configs", path).get(task),
+        "reported": _object(data, "results", path).get(task),
     }
     return RunInfo(
         model=model,
         model_sha=config.get("model_sha") or None,
         dtype=config.get("model_dtype") or None,
         fewshot=int(fewshot) if isinstance(fewshot, int) else None,
-        chat_template=data.get("chat_template") or None,
+        chat_template=_text(data, "chat_template", path),
         fewshot_as_multiturn=bool(data.get("fewshot_as_multiturn")),
-        system_instruction=data.get("system_instruction") or None,
+        system_instruction=_text(data, "system_instruction", path),
         special_tokens=tokens,
         record={key: value for key, value in record.items() if value is not None},
     )
+
+
+def _object(data: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
+    """``data[key]`` where it is an object, {} where it is missing or null."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise MlbenchError(f"{path}: damaged lm-eval results file ('{key}' is not an object)")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, path: Path) -> str | None:
+    """``data[key]`` where it is a text, None where it is missing, null or empty."""
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise MlbenchError(f"{path}: damaged lm-eval results file ('{key}' is not a text)")
+    return value or None
 
 
 def _pretrained(model_args: Any) -> str | None:

@@ -238,8 +238,9 @@ class Task(ABC):
     def lm_eval_doc_difference(self, sample: Sample, doc: dict[str, Any], mode: str) -> str | None:
         """How a document lm-eval logged for ``mode`` differs from mlbench's ``sample`` of the
         same id (None: it does not), so that `mlbench import lm-eval` never scores a logged
-        answer against references the model's run did not have."""
-        return None
+        answer against references the model's run did not have. A benchmark that declares
+        ``lm_eval_tasks`` overrides it; by default no logged document is taken."""
+        return f"{self.name} does not say how to compare lm-eval's documents with its own"
 
     def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
         """Options that need no log-probs from the backend, for a backend without them

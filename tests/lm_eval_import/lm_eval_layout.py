@@ -29,8 +29,9 @@ def mc_line(doc: dict[str, Any], context: str, choices: list[str], lls: list[flo
         "doc": doc,
         "target": 0,
         "arguments": {f"gen_args_{i}": {"arg_0": context, "arg_1": " " + choice} for i, choice in enumerate(choices)},
-        "resps": [[[ll, False]] for ll in lls],
-        "filtered_resps": [[ll, False] for ll in lls],
+        # lm-eval ≥ 0.4.3 writes responses as text (its sanitize_list).
+        "resps": [[[str(ll), "False"]] for ll in lls],
+        "filtered_resps": [[str(ll), "False"] for ll in lls],
         "acc": 0.0,
     }
 

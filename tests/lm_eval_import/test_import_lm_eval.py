@@ -147,7 +147,18 @@ def test_bad_lines_unknown_tasks_and_other_documents_are_named_and_counted(tmp_p
     reworded = json.loads(json.dumps(lines[2]))
     reworded["doc"]["question"] = "A question worded otherwise?"
     no_doc = {k: v for k, v in lines[3].items() if k != "doc"}
-    text = "\n".join([json.dumps(lines[0]), "{not json", json.dumps(no_doc), json.dumps(other), json.dumps(reworded)])
+    no_id = json.loads(json.dumps(lines[3]))
+    del no_id["doc"]["id"]  # lm-eval's doc_id is a position: never taken for the question's id
+    text = "\n".join(
+        [
+            json.dumps(lines[0]),
+            "{not json",
+            json.dumps(no_doc),
+            json.dumps(other),
+            json.dumps(reworded),
+            json.dumps(no_id),
+        ]
+    )
     samples.write_text(text + "\n", encoding="utf-8")
     (run_dir / f"samples_hellaswag_{samples.name.split('_')[-1]}").write_text("{}\n", encoding="utf-8")
     out = tmp_path / "out"
@@ -155,10 +166,11 @@ def test_bad_lines_unknown_tasks_and_other_documents_are_named_and_counted(tmp_p
     assert result.exit_code == 0, result.output
     output = result.output
     assert "lm-eval task hellaswag is not one mlbench can import" in output
-    assert f"{samples}:2: " in output and f"{samples}:3: no 'doc' object" in output
+    assert f"{samples}:2: not JSON" in output and f"{samples}:3: no 'doc' object" in output
+    assert f"{samples}:6: its document has no 'id'" in output
     assert "1 logged documents are not in mlbench's copy: 99999" in output
     assert f"1 logged documents differ from mlbench's copy (the question differs): {lines[2]['doc']['id']}" in output
-    assert "imported 1 samples into 1 runs; 5 left out" in output
+    assert "imported 1 samples into 1 runs; 6 left out" in output
     assert list(read_samples(out)) == [str(lines[0]["doc"]["id"])]  # nothing else was written
 
 
@@ -172,9 +184,11 @@ def test_a_completion_for_another_prompt_is_a_failed_sample_never_a_score(tmp_pa
     samples.write_text(json.dumps(changed) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     result = import_cli(str(logs), "--output", str(out), "--data-dir", str(fixture_datasets))
-    assert "1 samples not imported, their prompts differ from mlbench's" in result.output
+    assert "1 samples not imported (gen: the lm-eval log has no completion for this prompt" in result.output
+    assert "--resume" not in result.output  # an import is not resumed: the lines say what was left out
     record = read_samples(out)[str(lines[0]["doc"]["id"])]
     assert "error" in record["outputs"] and "bleu_max" not in record["metrics"]
+    assert result.exit_code == 1  # every sample of the run failed: it ends as such a run would
 
 
 def test_no_logs_and_missing_paths_are_one_line(tmp_path):
@@ -195,5 +209,44 @@ def test_logs_of_one_model_with_other_prompt_settings_are_not_mixed(tmp_path, fi
     results_file.write_text(json.dumps(results))
     result = import_cli(str(logs), str(second), "--output", str(tmp_path / "out"), "--data-dir", str(fixture_datasets))
     assert result.exit_code == 0, result.output
-    assert "import its logs of each setting separately" in result.output
+    assert "import the logs of each setting separately" in result.output
     assert "imported 0 samples" in result.output and not (tmp_path / "out" / MODEL.replace("/", "__")).exists()
+
+
+def test_completions_made_with_other_stops_or_budgets_are_not_imported(tmp_path, fixture_datasets, gen_logs):
+    logs, lines = gen_logs
+    samples = next((logs / MODEL.replace("/", "__")).glob("samples_*.jsonl"))
+    other_stops, longer = json.loads(json.dumps(lines[0])), json.loads(json.dumps(lines[1]))
+    other_stops["arguments"]["gen_args_0"]["arg_1"]["until"] = ["\n"]
+    longer["arguments"]["gen_args_0"]["arg_1"]["max_gen_toks"] = 512
+    samples.write_text(f"{json.dumps(other_stops)}\n{json.dumps(longer)}\n{json.dumps(lines[2])}\n", encoding="utf-8")
+    result = import_cli(str(logs), "--output", str(tmp_path / "out"), "--data-dir", str(fixture_datasets))
+    assert "lm-eval stopped at ['\\n'], the protocol at" in result.output
+    assert "lm-eval generated up to 512 tokens, the protocol 256" in result.output
+    assert "imported 1 samples into 1 runs; 2 left out" in result.output
+
+
+def test_two_logs_that_answer_one_prompt_differently_are_not_imported(tmp_path, fixture_datasets, gen_logs):
+    logs, lines = gen_logs
+    rerun = json.loads(json.dumps(lines[0]))
+    rerun["resps"], rerun["filtered_resps"] = [[" A: Something else"]], [" A: Something else"]
+    run_dir = logs / MODEL.replace("/", "__")
+    first = next(run_dir.glob("samples_*.jsonl"))
+    second = run_dir / first.name.replace("2025-01-02", "2025-02-03")
+    second.write_text(json.dumps(rerun) + "\n", encoding="utf-8")
+    (
+        run_dir / second.name.replace("samples_truthfulqa-multi_gen_en_", "results_").replace(".jsonl", ".json")
+    ).write_text(next(run_dir.glob("results_*.json")).read_text())
+    result = import_cli(str(logs), "--output", str(tmp_path / "out"), "--data-dir", str(fixture_datasets))
+    assert f"(gen: {first.name} and {second.name} log other completions)" in result.output
+    assert "imported 3 samples into 1 runs; 1 left out" in result.output
+
+
+def test_mc_needs_both_the_mc1_and_the_mc2_log(tmp_path, fixture_datasets):
+    doc = rows(fixture_datasets)[0]
+    context = mc_context(fixture_datasets, doc["question"])
+    mc1 = doc["mc1_targets"]["choices"]
+    write_run(tmp_path / "logs", {"truthfulqa-multi_mc1_en": [mc_line(doc, context, mc1, [-1.0] * len(mc1))]})
+    result = import_cli(str(tmp_path / "logs"), "-o", str(tmp_path / "out"), "--data-dir", str(fixture_datasets))
+    assert "mc needs truthfulqa-multi_mc2_en too; its 1 documents are left out" in result.output
+    assert "imported 0 samples into 0 runs; 1 left out" in result.output

@@ -26,15 +26,17 @@ def logged_doc_difference(sample: Sample, doc: dict[str, Any], mode: str, true_r
         ):
             return "the incorrect answers differ"
         return None
-    for name, choices, labels in (
-        ("mc1_targets", sample.mc1_choices, None),
-        ("mc2_targets", sample.mc2_choices, sample.mc2_labels),
-    ):
+    for name, choices in (("mc1_targets", sample.mc1_choices), ("mc2_targets", sample.mc2_choices)):
         targets = doc.get(name)
         if not isinstance(targets, dict) or tuple(targets.get("choices") or ()) != choices:
             return f"the {name} choices differ"
-        if labels is not None and tuple(targets.get("labels") or ()) != labels:
-            return f"the {name} labels differ"
+    mc1_labels = list(doc["mc1_targets"].get("labels") or ())
+    # MC1's answer is its first choice (released label lists are sometimes shorter than
+    # the choices, so only their values are checked).
+    if not mc1_labels or mc1_labels[0] != 1 or any(mc1_labels[1:]):
+        return "the mc1_targets labels differ"
+    if tuple(doc["mc2_targets"].get("labels") or ()) != sample.mc2_labels:
+        return "the mc2_targets labels differ"
     return None
 
 

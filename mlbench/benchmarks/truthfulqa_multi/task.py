@@ -102,6 +102,7 @@ class TruthfulQAMulti(Task):
         return logged_doc_difference(sample, doc, mode, self.true_references(sample))
 
     def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
+        # Gen is scored here, not in ``score_gen``: what BLEU reads depends on an option.
         if mode != "gen":
             return super().score(mode, sample, results, options)
         answer_format = own_options(options, TruthfulQAMultiOptions).answer_format
