@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import bench_mc
-from bench_mc import ModelSpec, chosen_ids, median_run, model_folder, parameter_count
+from bench_mc import ModelSpec, bench_parser, chosen_ids, median_run, model_folder, parameter_count
 from parity_lm_eval import Measured, ParityError, find_lm_eval_python, run_measured, write_subset
 
 FEWSHOT = 6
@@ -236,29 +236,7 @@ def print_results(results: list[Result], args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench_gen", description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--data-dir", type=Path, required=True, help="local datasets: truthfulqa-multi/<lang>/{train,validation}.json"
-    )
-    parser.add_argument(
-        "--model",
-        type=parse_model,
-        action="append",
-        default=None,
-        help="NAME[:QUESTIONS], repeatable (default: gemma-3-270m:12)",
-    )
-    parser.add_argument("--lang", default="en")
-    parser.add_argument(
-        "--lm-eval-python",
-        default=None,
-        help="python of a venv with lm-eval 0.4.13 (default: this one, if lm_eval imports)",
-    )
-    parser.add_argument(
-        "--repeat",
-        type=int,
-        default=1,
-        help="run each harness this many times, alternating, and report each one's median run (default 1)",
-    )
+    parser = bench_parser("bench_gen", __doc__.splitlines()[0], "gemma-3-270m:12")
     parser.add_argument("--lm-eval-batch-size", type=int, default=4, help="lm-eval's batch size (default 4)")
     parser.add_argument("--show", type=int, default=5, help="differing answers to print (default 5)")
     args = parser.parse_args(argv)

@@ -183,8 +183,9 @@ def print_results(results: list[Result], args: argparse.Namespace) -> None:
         )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench_mc", description=__doc__.splitlines()[0])
+def bench_parser(prog: str, description: str, default_models: str) -> argparse.ArgumentParser:
+    """The options every speed benchmark against lm-eval takes (bench_mc, bench_gen)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument(
         "--data-dir", type=Path, required=True, help="local datasets: truthfulqa-multi/<lang>/{train,validation}.json"
     )
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         type=parse_model,
         action="append",
         default=None,
-        help="NAME[:QUESTIONS], repeatable (default: bench:300 and, if built, gemma-3-270m:20)",
+        help=f"NAME[:QUESTIONS], repeatable (default: {default_models})",
     )
     parser.add_argument("--lang", default="en")
     parser.add_argument(
@@ -207,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="run each harness this many times, alternating, and report each one's median run (default 1)",
     )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser("bench_mc", __doc__.splitlines()[0], "bench:300 and, if built, gemma-3-270m:20")
     parser.add_argument(
         "--lm-eval-batch-size",
         type=int,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
-from mlbench.backends.packed_scoring import packing_supported
+from mlbench.backends.packed_scoring import masks_by_layer_type, packing_supported
 from mlbench.backends.prefix_cache import PrefixCache
 from mlbench.schema import Generation
 
@@ -317,22 +317,11 @@ class GreedyDecoder:
         """Additive 4D mask(s) [rows, 1, queries, keys] from real positions (a pad's key
         is -1, hidden from all): causal, and on sliding layers only keys fewer than
         ``window`` positions back. One tensor, or one per layer type."""
-        import torch
-
-        dtype = self.model.dtype
         query = query_positions[:, :, None]
         key = key_positions[:, None, :]
         causal = (key >= 0) & (key <= query)
 
-        def additive(window: int | None) -> Any:
-            allowed = causal if window is None else causal & (query - key < window)
-            mask = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device)
-            return mask.masked_fill_(~allowed, torch.finfo(dtype).min)[:, None]
+        def allowed(window: int | None) -> Any:
+            return (causal if window is None else causal & (query - key < window))[:, None]
 
-        layer_types = getattr(self.config, "layer_types", None)
-        if not layer_types:
-            return additive(getattr(self.config, "sliding_window", None))
-        return {
-            kind: additive(self.config.sliding_window if kind == "sliding_attention" else None)
-            for kind in set(layer_types)
-        }
+        return masks_by_layer_type(self.config, allowed, self.model.dtype)

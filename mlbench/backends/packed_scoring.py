@@ -149,17 +149,24 @@ class PackedScorer:
         models whose layers attend differently (Gemma 3's sliding-window layers)."""
         import torch
 
-        dtype = self.model.dtype
+        def allowed(window: int | None) -> Any:
+            return torch.from_numpy(allowed_keys(packed, prefix_length, window)).to(self.device)[None, None]
 
-        def additive(window: int | None) -> Any:
-            allowed = torch.from_numpy(allowed_keys(packed, prefix_length, window)).to(self.device)
-            mask = torch.zeros(allowed.shape, dtype=dtype, device=self.device)
-            return mask.masked_fill_(~allowed, torch.finfo(dtype).min)[None, None]
+        return masks_by_layer_type(self.config, allowed, self.model.dtype)
 
-        layer_types = getattr(self.config, "layer_types", None)
-        if not layer_types:
-            return additive(getattr(self.config, "sliding_window", None))
-        return {
-            kind: additive(self.config.sliding_window if kind == "sliding_attention" else None)
-            for kind in set(layer_types)
-        }
+
+def masks_by_layer_type(config: Any, allowed: Callable[[int | None], Any], dtype: Any) -> Any:
+    """Additive attention mask(s) from ``allowed(window)``, a boolean tensor of the keys each
+    query may see (``window``: the sliding window, None on full-attention layers): one mask
+    for a model whose layers all attend alike, else one per layer type, as transformers
+    takes them."""
+    import torch
+
+    def additive(window: int | None) -> Any:
+        keep = allowed(window)
+        return torch.zeros(keep.shape, dtype=dtype, device=keep.device).masked_fill_(~keep, torch.finfo(dtype).min)
+
+    layer_types = getattr(config, "layer_types", None)
+    if not layer_types:
+        return additive(getattr(config, "sliding_window", None))
+    return {kind: additive(config.sliding_window if kind == "sliding_attention" else None) for kind in set(layer_types)}
