@@ -39,20 +39,6 @@ FEWSHOT = 6
 # answer lists). Its JSON loader infers one schema across both files: only these columns.
 LM_EVAL_GEN_FIELDS = ("id", "question", "best_answer", "correct_answers", "incorrect_answers", "lang")
 
-# lm-eval's own task under its own name (the local YAML overrides it), on a local copy of
-# the questions: its logs then name the task as a run from the hub would.
-GEN_TASK_YAML = """\
-include: {tasks_dir}/truthfulqa-multi/truthfulqa-multi_gen_{lang}.yaml
-task: truthfulqa-multi_gen_{lang}
-tag: []
-dataset_path: json
-dataset_name: null
-dataset_kwargs:
-  data_files:
-    train: {lang_dir}/train.json
-    validation: {lang_dir}/validation.json
-"""
-
 # Runs inside the lm-eval interpreter: simple_evaluate (what `lm_eval --tasks ...` runs),
 # then per question id the generated text.
 LM_EVAL_GEN_DRIVER = """\
@@ -131,14 +117,12 @@ def run_mlbench_gen(model: str, data_dir: Path, lang: str, out: Path) -> tuple[A
 def run_lm_eval_gen(
     python: str, model: str, data_root: Path, lang: str, workdir: Path, batch_size: int
 ) -> tuple[Answers, Measured]:
-    from parity_lm_eval import lm_eval_tasks_dir
+    from parity_lm_eval import gen_task_yaml, lm_eval_tasks_dir
 
     workdir.mkdir(parents=True, exist_ok=True)
     task = f"truthfulqa-multi_gen_{lang}"
     (workdir / f"{task}.yaml").write_text(
-        GEN_TASK_YAML.format(
-            tasks_dir=lm_eval_tasks_dir(python), lang=lang, lang_dir=data_root / "truthfulqa-multi" / lang
-        ),
+        gen_task_yaml(lm_eval_tasks_dir(python), lang, data_root / "truthfulqa-multi" / lang),
         encoding="utf-8",
     )
     output = workdir / "lm_eval_generations.json"

@@ -51,10 +51,11 @@ doc_to_choice: "{{mc2_targets.choices}}"
 process_results: !function parity_utils.process_results_mc2
 """
 
-# lm-eval's own HiTZ tasks (hub dataset HiTZ/truthfulqa-multi), on a local copy instead.
+# lm-eval's own HiTZ tasks (hub dataset HiTZ/truthfulqa-multi; metric mc1, mc2 or gen), on
+# a local copy instead, under the task name ``name``.
 HITZ_TASK_YAML = """\
 include: {tasks_dir}/truthfulqa-multi/truthfulqa-multi_{metric}_{lang}.yaml
-task: hitz_{metric}_{lang}
+task: {name}
 tag: []
 dataset_path: json
 dataset_name: null
@@ -65,12 +66,25 @@ dataset_kwargs:
 """
 
 
+def gen_task_yaml(tasks_dir: Path, lang: str, lang_dir: Path) -> str:
+    """lm-eval's ``truthfulqa-multi_gen_<lang>`` on ``lang_dir``, under its own name (the
+    local YAML overrides the installed one), so that its logs name the task as a run from
+    the hub would and `mlbench import lm-eval` reads them as such."""
+    return HITZ_TASK_YAML.format(
+        tasks_dir=tasks_dir, metric="gen", lang=lang, name=f"truthfulqa-multi_gen_{lang}", lang_dir=lang_dir
+    )
+
+
 def hitz_task_yamls(tasks_dir: Path, data_root: Path, langs: list[str]) -> dict[str, str]:
     """The HiTZ MC1 and MC2 tasks of ``langs`` on ``data_root/truthfulqa-multi/<lang>/``,
     by task name (``hitz_mc1_en``, ...)."""
     return {
         f"hitz_{metric}_{lang}": HITZ_TASK_YAML.format(
-            tasks_dir=tasks_dir, metric=metric, lang=lang, lang_dir=data_root / "truthfulqa-multi" / lang
+            tasks_dir=tasks_dir,
+            metric=metric,
+            lang=lang,
+            name=f"hitz_{metric}_{lang}",
+            lang_dir=data_root / "truthfulqa-multi" / lang,
         )
         for lang in langs
         for metric in METRICS

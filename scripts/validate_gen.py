@@ -28,9 +28,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_gen import GEN_TASK_YAML, LM_EVAL_GEN_FIELDS, fill_primer_answers
+from bench_gen import LM_EVAL_GEN_FIELDS, fill_primer_answers
 from bench_mc import chosen_ids, model_folder
-from parity_lm_eval import ParityError, find_lm_eval_python, lm_eval_tasks_dir, run_measured, write_subset
+from parity_lm_eval import (
+    ParityError,
+    find_lm_eval_python,
+    gen_task_yaml,
+    lm_eval_tasks_dir,
+    run_measured,
+    write_subset,
+)
 
 BLEU = ("bleu_max", "bleu_acc", "bleu_diff")
 FEWSHOT = 6
@@ -64,7 +71,7 @@ def main() -> int:
             theirs = work / "theirs" / "truthfulqa-multi" / lang
             write_subset(source, theirs, ids[lang], LM_EVAL_GEN_FIELDS)
             fill_primer_answers(theirs / "train.json")
-            yaml = GEN_TASK_YAML.format(tasks_dir=lm_eval_tasks_dir(python), lang=lang, lang_dir=theirs)
+            yaml = gen_task_yaml(lm_eval_tasks_dir(python), lang, theirs)
             (work / "tasks" / f"gen_{lang}.yaml").write_text(yaml, encoding="utf-8")
         chat = ["--apply_chat_template", "--fewshot_as_multiturn"] if args.chat_template else []
         lm_eval = run_measured(

@@ -58,6 +58,41 @@ def tiny_model(tmp_path_factory, make_tiny_model) -> Path:
 
 
 @pytest.fixture(scope="session")
+def make_sliding_gemma(tiny_model):
+    """Writes a seeded Gemma-3-shaped model (the tiny model's tokenizer) whose sliding
+    layers see 16 tokens, with ``layer_types`` and other config fields overridable: the
+    model for checking that explicit masks count sliding windows as the model does."""
+
+    def make(folder: Path, **config_fields) -> Path:
+        import torch
+        from transformers import AutoTokenizer, Gemma3ForCausalLM, Gemma3TextConfig
+
+        tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+        fields = {
+            "vocab_size": len(tokenizer),
+            "hidden_size": 64,
+            "intermediate_size": 128,
+            "num_hidden_layers": 4,
+            "num_attention_heads": 2,
+            "num_key_value_heads": 1,
+            "head_dim": 32,
+            "sliding_window": 16,
+            "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"],
+            "max_position_embeddings": 1024,
+            "pad_token_id": tokenizer.pad_token_id,
+            "bos_token_id": tokenizer.bos_token_id,
+            "eos_token_id": tokenizer.eos_token_id,
+            **config_fields,
+        }
+        torch.manual_seed(0)
+        Gemma3ForCausalLM(Gemma3TextConfig(**fields)).save_pretrained(folder)
+        tokenizer.save_pretrained(folder)
+        return folder
+
+    return make
+
+
+@pytest.fixture(scope="session")
 def hf_backend(tiny_model):
     from mlbench.backends.hf import HFBackend
 

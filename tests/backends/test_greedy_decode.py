@@ -133,33 +133,11 @@ def test_an_end_token_ends_a_row_and_is_not_counted(hf_backend):
     assert ours[1][1].n_tokens <= 4
 
 
-def test_windows_count_real_tokens_not_pads(tiny_model, tmp_path):
+def test_windows_count_real_tokens_not_pads(make_sliding_gemma, tmp_path):
     """A Gemma-3-shaped model whose sliding layers see 16 tokens, prompts of ~150 tokens
     of different lengths: the pads between the primer and each row's own tokens must not
     shift what a sliding layer sees."""
-    import torch
-    from transformers import AutoTokenizer, Gemma3ForCausalLM, Gemma3TextConfig
-
-    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
-    config = Gemma3TextConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=4,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=32,
-        sliding_window=16,
-        layer_types=["sliding_attention", "full_attention", "sliding_attention", "full_attention"],
-        max_position_embeddings=1024,
-        pad_token_id=tokenizer.pad_token_id,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        initializer_range=0.1,
-    )
-    torch.manual_seed(0)
-    Gemma3ForCausalLM(config).save_pretrained(tmp_path / "gemma")
-    tokenizer.save_pretrained(tmp_path / "gemma")
+    make_sliding_gemma(tmp_path / "gemma", initializer_range=0.1)
     backend = HFBackend(str(tmp_path / "gemma"), device="cpu")
     assert backend.decoder is not None
     rows = greedy_prompts(backend, prompts(), 24)

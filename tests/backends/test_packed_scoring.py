@@ -174,40 +174,18 @@ def test_the_primer_is_computed_once_per_language(tiny_model):
     assert len(backend.scorer.prefix_cache) == 2
 
 
-def test_packed_scoring_follows_a_sliding_window_model(tiny_model, tmp_path):
+def test_packed_scoring_follows_a_sliding_window_model(make_sliding_gemma, tmp_path):
     """A Gemma-3-shaped model whose sliding layers see 16 tokens: contexts of ~100 tokens
     must be masked as the model's own layers mask them."""
-    import torch
-    from transformers import AutoTokenizer, Gemma3ForCausalLM, Gemma3TextConfig
-
-    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
-    config = Gemma3TextConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=4,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=32,
-        sliding_window=16,
-        layer_types=["sliding_attention", "full_attention", "sliding_attention", "full_attention"],
-        max_position_embeddings=1024,
-        pad_token_id=tokenizer.pad_token_id,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-    )
-    torch.manual_seed(0)
-    Gemma3ForCausalLM(config).save_pretrained(tmp_path / "gemma")
-    tokenizer.save_pretrained(tmp_path / "gemma")
+    make_sliding_gemma(tmp_path / "gemma")
     requests = six_shot_requests("gl", 3)
     packed = HFBackend(str(tmp_path / "gemma"), device="cpu").loglikelihood(requests)
     naive = HFBackend(str(tmp_path / "gemma"), device="cpu", prefix_sharing=False).loglikelihood(requests)
     for ours, theirs in zip(packed, naive):
         assert ours.logprob == pytest.approx(theirs.logprob, abs=1e-4)
     # The window matters here: scoring with every layer global gives other numbers.
-    every_layer_global = Gemma3ForCausalLM.from_pretrained(tmp_path / "gemma", layer_types=["full_attention"] * 4)
-    every_layer_global.save_pretrained(tmp_path / "global")
-    tokenizer.save_pretrained(tmp_path / "global")
+    # (the same seeded weights: the layer types change no parameter)
+    make_sliding_gemma(tmp_path / "global", layer_types=["full_attention"] * 4)
     unwindowed = HFBackend(str(tmp_path / "global"), device="cpu").loglikelihood(requests)
     assert max(abs(a.logprob - b.logprob) for a, b in zip(unwindowed, naive)) > 1e-3
 
