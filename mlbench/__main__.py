@@ -1,3 +1,3 @@
-from mlbench.cli import main
+from mlbench.cli.main import main
 
 main()

@@ -42,9 +42,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from mlbench.benchmarks import get_task
+    from mlbench.benchmarks.base import TaskOptions
     from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
-    from mlbench.loaders.source import DataSource, subset
-    from mlbench.tasks.base import TaskOptions
+    from mlbench.data.source import DataSource, subset
 
     model = args.model
     if model is None:

@@ -90,7 +90,7 @@ def parse_model(text: str) -> ModelSpec:
 
 
 def run_mlbench_gen(model: str, data_dir: Path, lang: str, out: Path) -> tuple[Answers, Measured]:
-    from mlbench.run_files import model_slug, read_samples
+    from mlbench.results import model_slug, read_samples
 
     command = [
         sys.executable, "-m", "mlbench", "run",

@@ -112,8 +112,8 @@ def parameter_count(folder: Path) -> int:
 def chosen_ids(data_dir: Path, lang: str, questions: int) -> set[str]:
     """The ids ``mlbench run --limit QUESTIONS`` scores (its seeded subset, seed 0)."""
     from mlbench.benchmarks import get_task
-    from mlbench.loaders.source import DataSource, subset
-    from mlbench.tasks.base import TaskOptions
+    from mlbench.benchmarks.base import TaskOptions
+    from mlbench.data.source import DataSource, subset
 
     data = get_task("truthfulqa_multi").load(lang, TaskOptions(DataSource("local", data_dir)))
     return {sample.id for sample in subset(data.samples, questions, seed=0)}

@@ -21,11 +21,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mlbench.aggregation import aggregate  # noqa: E402
+from mlbench.records import RunResult, SampleRecord  # noqa: E402
 from mlbench.report import build_tables, collect  # noqa: E402
 from mlbench.report.write import _render  # noqa: E402
-from mlbench.run_files import merge_run, write_language  # noqa: E402
-from mlbench.schema import RunResult, SampleRecord  # noqa: E402
+from mlbench.results import merge_run, write_language  # noqa: E402
+from mlbench.results.aggregation import aggregate  # noqa: E402
 
 LANGS = ("en", "es", "ca", "gl", "eu")
 BINARY = ("mc1", "bleu_acc", "wrong_language", "repetition", "surface_issue", "marker_apology", "marker_refusal")

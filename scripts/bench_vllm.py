@@ -45,8 +45,8 @@ def main() -> None:
 
     from mlbench.backends.vllm import EngineOptions, VLLMBackend
     from mlbench.benchmarks import get_task
-    from mlbench.loaders.source import DataSource, subset
-    from mlbench.tasks.base import TaskOptions
+    from mlbench.benchmarks.base import TaskOptions
+    from mlbench.data.source import DataSource, subset
 
     with tempfile.TemporaryDirectory() as tmp:
         model = args.model

@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from mlbench.benchmarks.calmqa.loader import load_rows
-from mlbench.loaders.source import DataSource
+from mlbench.data.source import DataSource
 from mlbench.metrics.langid import UNRELIABLE, detect, polyglot_available
 
 # The per-language accuracies the paper names (%); the other 14 languages are its 100% ones.

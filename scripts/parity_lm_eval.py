@@ -322,7 +322,7 @@ def run_mlbench(
 ) -> tuple[dict[str, Scored], Measured]:
     """``python -m mlbench run`` (MC, HF backend, float32, CPU, no request cache) on
     ``data_dir``; returns per language the per-question results, and the run's time and memory."""
-    from mlbench.run_files import model_slug, read_samples
+    from mlbench.results import model_slug, read_samples
 
     command = [
         sys.executable,

@@ -30,12 +30,12 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from mlbench.benchmarks.base import TaskOptions
+from mlbench.data.source import DataSource
+from mlbench.engine.lm_eval_import.importer import benchmark_of, import_lm_eval
+from mlbench.engine.lm_eval_import.logs import find_samples_files, read_samples_log, task_of
 from mlbench.errors import MlbenchError
-from mlbench.lm_eval_import.importer import benchmark_of, import_lm_eval
-from mlbench.lm_eval_import.logs import find_samples_files, read_samples_log, task_of
-from mlbench.loaders.source import DataSource
-from mlbench.run_files import model_slug, read_samples, samples_path
-from mlbench.tasks.base import TaskOptions
+from mlbench.results import model_slug, read_samples, samples_path
 
 BLEU = ("bleu_max", "bleu_acc", "bleu_diff")
 TOLERANCE = 1e-6

@@ -121,8 +121,8 @@ def tqa_en_six_shot(fixture_datasets):
     benchmark's own QA primer): long enough contexts (several KV blocks) for the prefix
     cache to matter."""
     from mlbench.benchmarks import get_task
-    from mlbench.loaders.source import DataSource
-    from mlbench.tasks.base import TaskOptions
+    from mlbench.benchmarks.base import TaskOptions
+    from mlbench.data.source import DataSource
 
     task = get_task("truthfulqa_multi")
     options = TaskOptions(DataSource("local", fixture_datasets))

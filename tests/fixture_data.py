@@ -1,5 +1,5 @@
 """A small synthetic ``--data-dir`` tree for the test suite, in the layouts mlbench's local
-loaders read (mlbench/loaders/*.py):
+loaders read (mlbench/data/*.py):
 
 - ``truthfulqa-multi/<lang>/{train,validation}.json`` for en es ca gl eu: 20 questions per
   language (the questions of mlbench's own sample set, ``data/sample``, with a few changes
@@ -105,7 +105,7 @@ BEST_NOT_CORRECT = {"gl": (3, 9, 14)}
 
 
 def _sample_set_dir() -> Path:
-    from mlbench.loaders.source import sample_dir
+    from mlbench.data.source import sample_dir
 
     return sample_dir()
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from mlbench.aggregation import aggregate
-from mlbench.answer_checks import check_answer, checks_answers
 from mlbench.benchmarks import get_task
+from mlbench.engine.answer_checks import check_answer, checks_answers
+from mlbench.engine.pipeline import metric_order
 from mlbench.metrics.surface import SURFACE_METRICS
-from mlbench.pipeline import metric_order
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
+from mlbench.results.aggregation import aggregate
 
 ENGLISH = "Older people living alone should be visited during a heatwave."
 
@@ -69,8 +69,8 @@ def test_answers_whose_language_was_not_judged_are_counted_per_mode():
 def test_the_checks_resources_load_in_the_background_only_for_runs_that_write_answers(monkeypatch):
     import threading
 
-    from mlbench import answer_checks
     from mlbench.benchmarks import get_task
+    from mlbench.engine import answer_checks
 
     loaded = threading.Event()
     calls = []

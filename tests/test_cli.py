@@ -5,7 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from mlbench.cli import app
+from mlbench.cli.main import app
 
 runner = CliRunner()
 

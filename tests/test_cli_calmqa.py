@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from mlbench.cli import app
+from mlbench.cli.main import app
 
 runner = CliRunner()
 

@@ -11,12 +11,12 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from mlbench.backends.registry import ModelOptions
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.msqad.options import MsqadOptions
-from mlbench.cli import app
-from mlbench.judging import JudgeConfig, judge_run
-from mlbench.loaders.source import DataSource
-from mlbench.pipeline import RunConfig, run
-from mlbench.tasks.base import TaskOptions
+from mlbench.cli.main import app
+from mlbench.data.source import DataSource
+from mlbench.engine.judging import JudgeConfig, judge_run
+from mlbench.engine.pipeline import RunConfig, run
 
 runner = CliRunner()
 SIX = "en,ko,zh,es,de,hi"

@@ -12,13 +12,13 @@ from judges.scripted import ScriptedBackend
 from typer.testing import CliRunner
 
 from mlbench.backends.registry import ModelOptions
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS
 from mlbench.benchmarks.msqad.options import MsqadOptions
-from mlbench.cli import app
-from mlbench.loaders.source import DataSource
+from mlbench.cli.main import app
+from mlbench.data.source import DataSource
+from mlbench.engine.pipeline import RunConfig, run
 from mlbench.metrics.surface import SURFACE_METRICS
-from mlbench.pipeline import RunConfig, run
-from mlbench.tasks.base import TaskOptions
 
 runner = CliRunner()
 QUESTIONS = {

@@ -14,9 +14,9 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from mlbench.cli import app
-from mlbench.console import RichObserver, duration, final_line, summary
-from mlbench.schema import LanguageResult, MetricValue, RunResult
+from mlbench.cli.console import RichObserver, duration, final_line, summary
+from mlbench.cli.main import app
+from mlbench.records import LanguageResult, MetricValue, RunResult
 
 runner = CliRunner()
 FINAL = re.compile(
@@ -127,7 +127,7 @@ def test_judge_ends_with_its_summary_and_last_line(tiny_model, tmp_path):
 
 
 def test_switch_reads_a_listed_name_and_its_hidden_negative():
-    from mlbench.cli_settings import switch
+    from mlbench.cli.settings import switch
     from mlbench.errors import MlbenchError
 
     assert [switch(None, False, "x"), switch(True, False, "x"), switch(None, True, "x")] == [None, True, False]

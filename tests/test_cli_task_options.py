@@ -8,14 +8,14 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-import mlbench.pipeline
+import mlbench.engine.pipeline
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.calmqa.options import CalmqaOptions
 from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
-from mlbench.cli import _invoke_app, app
-from mlbench.pipeline import RunConfig, config_hash
+from mlbench.cli.main import _invoke_app, app
+from mlbench.engine.pipeline import RunConfig, config_hash
 
 runner = CliRunner()
 
@@ -29,7 +29,7 @@ def captured(monkeypatch) -> list[RunConfig]:
         configs.append(config)
         return []
 
-    monkeypatch.setattr(mlbench.pipeline, "run", run)
+    monkeypatch.setattr(mlbench.engine.pipeline, "run", run)
     return configs
 
 

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from mlbench.benchmarks import get_task
-from mlbench.cli import app
-from mlbench.loaders.source import sample_dir
-from mlbench.prompt_templates import prompt_hash
+from mlbench.cli.main import app
+from mlbench.data.source import sample_dir
+from mlbench.resources import prompt_hash
 
 runner = CliRunner()
 LANGS = ("en", "es")

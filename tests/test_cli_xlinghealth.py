@@ -7,7 +7,7 @@ import json
 from judges.scripted import ScriptedBackend
 from typer.testing import CliRunner
 
-from mlbench.cli import app
+from mlbench.cli.main import app
 from mlbench.metrics.judged import CORRECTNESS_METRICS
 
 runner = CliRunner()
@@ -112,11 +112,11 @@ def test_verifiability_from_log_probs_and_from_words(tiny_model, fixture_dataset
 
 def test_a_backend_without_log_probs_falls_back_to_words(fixture_datasets, tmp_path):
     from mlbench.backends.registry import ModelOptions
+    from mlbench.benchmarks.base import TaskOptions
     from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
+    from mlbench.data.source import DataSource
+    from mlbench.engine.pipeline import RunConfig, RunObserver, run
     from mlbench.errors import LogprobsUnsupported
-    from mlbench.loaders.source import DataSource
-    from mlbench.pipeline import RunConfig, RunObserver, run
-    from mlbench.tasks.base import TaskOptions
 
     class ChatOnly(ScriptedBackend):
         def loglikelihood(self, requests, progress=None):

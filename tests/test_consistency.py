@@ -6,7 +6,7 @@ import pytest
 
 from mlbench.benchmarks.xlinghealth.consistency import add_model_metrics
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
 
 OPTIONS = XLingHealthOptions(embedder="minilm", bertscore_model="minilm", bertscore_layer=4)
 

@@ -10,7 +10,7 @@ def test_cli_and_report_do_not_import_torch(tmp_path):
     code = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
-        "from mlbench.cli import app\n"
+        "from mlbench.cli.main import app\n"
         "r = CliRunner()\n"
         "assert r.invoke(app, ['--help']).exit_code == 0\n"
         "assert r.invoke(app, ['tasks']).exit_code == 0\n"
@@ -23,7 +23,7 @@ def test_cli_and_report_do_not_import_torch(tmp_path):
         "assert done.exit_code == 0, done.output\n"
         f"assert r.invoke(app, ['agree', {str(labels)!r}, '--a', 'a', '--b', 'b']).exit_code == 0\n"
         "assert r.invoke(app, ['judge', '--help']).exit_code == 0\n"
-        "import mlbench.report, mlbench.pipeline, mlbench.metrics, mlbench.stats.intervals, mlbench.judging\n"
+        "import mlbench.report, mlbench.engine.pipeline, mlbench.metrics, mlbench.stats.intervals, mlbench.engine.judging\n"
         "heavy = [m for m in ('torch', 'transformers', 'vllm') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )

@@ -168,8 +168,8 @@ from facts_data import FACTS  # a module beside this file
 
 from mlbench.benchmarks import register
 from mlbench.metrics import mc_metrics
-from mlbench.schema import LoglikelihoodRequest, Prompt, Sample
-from mlbench.tasks.base import MC, LanguageData, Task
+from mlbench.records import LoglikelihoodRequest, Prompt, Sample
+from mlbench.benchmarks.base import MC, LanguageData, Task
 
 
 @register

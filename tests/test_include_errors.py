@@ -62,7 +62,7 @@ def test_python_files_that_fail(tmp_path):
     raising.write_text("import os\n\nraise ValueError('bad\\nsetting')\n")
     assert f"{raising.resolve()}:3: ValueError: bad setting" in tasks_error(raising)
     nothing = tmp_path / "nothing.py"
-    nothing.write_text("from mlbench.tasks.base import Task\n")
+    nothing.write_text("from mlbench.benchmarks.base import Task\n")
     assert "registers no benchmark" in tasks_error(nothing)
 
 
@@ -106,7 +106,7 @@ def test_two_benchmarks_of_one_name(tmp_path):
 
 
 SAME = """from mlbench.benchmarks import register
-from mlbench.tasks.base import Task
+from mlbench.benchmarks.base import Task
 
 
 @register
@@ -219,8 +219,8 @@ def test_data_dir_reads_the_same_layout_elsewhere(tmp_path):
     from test_include import EXAMPLE
 
     from mlbench.benchmarks import get_task, include_files
-    from mlbench.loaders.source import DataSource
-    from mlbench.tasks.base import TaskOptions
+    from mlbench.benchmarks.base import TaskOptions
+    from mlbench.data.source import DataSource
 
     for folder in ("data", "primer"):
         shutil.copytree(EXAMPLE / folder, tmp_path / folder)

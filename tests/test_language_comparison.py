@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from mlbench.benchmarks.xlinghealth.language_comparison import compare_languages
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
 
 
 def _records(values, group="liveqa", metric="sim_1gram@0"):
@@ -40,9 +40,9 @@ def test_no_spread_is_none_not_nan():
 
 def test_identical_answers_at_temperature_0_are_n_a_with_the_reason_in_the_table():
     # sim_lda20@0 of the issue: every similarity 1 up to rounding, once "F=12.21 p=0.018".
-    from mlbench.schema import RunResult
+    from mlbench.records import RunResult
+    from mlbench.results.tables import cross_language_tables, to_markdown
     from mlbench.stats.groups import ALL_EQUAL, PAIR_EQUAL
-    from mlbench.tables import cross_language_tables, to_markdown
 
     # 1 ± 1e-15: a language-dependent offset and a little jitter, as topic cosines have.
     records = {

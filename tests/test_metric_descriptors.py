@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from mlbench.answer_checks import surface_metric_names
 from mlbench.benchmarks import all_tasks
 from mlbench.benchmarks.calmqa.task import overall_scores
-from mlbench.metric_catalog import describe, headline_metrics, is_declared, task_metrics
+from mlbench.engine.answer_checks import surface_metric_names
 from mlbench.metrics.bleu import bleu_metrics
-from mlbench.metrics.catalog import SHARED_METRICS
+from mlbench.metrics.catalog import SHARED_METRICS, describe, headline_metrics, is_declared, task_metrics
 from mlbench.metrics.descriptor import KINDS, Metric, MetricsBlock, by_name, share, undeclared
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
 from mlbench.metrics.mc import mc_metrics
 from mlbench.metrics.surface import surface_block, surface_metrics
+from mlbench.records import MetricValue, SampleRecord
 from mlbench.report.plots import is_share
-from mlbench.schema import MetricValue, SampleRecord
-from mlbench.tables import decimals, format_value
+from mlbench.results.tables import decimals, format_value
 
 
 def _written_by(task) -> set[str]:  # type: ignore[no-untyped-def]

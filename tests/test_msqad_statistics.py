@@ -9,8 +9,9 @@ from scipy import stats
 
 from mlbench.benchmarks.msqad.response_embeddings import encode_vector
 from mlbench.benchmarks.msqad.statistics import ALL_TOPICS, competition_ranks, permanova_rows, refusal_tables
-from mlbench.heatmaps import figures_from_rows, write_figures
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
+from mlbench.report.heatmaps import write_figures
+from mlbench.results.figures import figures_from_rows
 
 ORDER = ("en", "ko", "zh", "es", "de", "hi")
 
@@ -131,8 +132,9 @@ def test_p_value_heatmaps_keep_a_fixed_0_to_1_scale(tmp_path, monkeypatch):
     # p-values of 0.10–0.25 only: the colours must not stretch to fill the scale.
     import matplotlib.figure
 
-    from mlbench.heatmaps import P_VALUE_LABEL, PairHeatmap, pyplot
-    from mlbench.heatmaps import Figure as HeatmapFigure
+    from mlbench.report.heatmaps import P_VALUE_LABEL, pyplot
+    from mlbench.results.figures import Figure as HeatmapFigure
+    from mlbench.results.figures import PairHeatmap
 
     seen = []
     real_colorbar = matplotlib.figure.Figure.colorbar

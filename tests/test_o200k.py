@@ -9,8 +9,8 @@ import tiktoken
 import tiktoken.load
 import tiktoken.registry
 
-from mlbench import o200k
 from mlbench.errors import MlbenchError
+from mlbench.metrics import o200k
 
 
 @pytest.fixture

@@ -2,13 +2,13 @@ from dataclasses import replace
 
 import pytest
 
-from mlbench.aggregation import aggregate
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
+from mlbench.data.source import DataSource
+from mlbench.engine.pipeline import resolve_languages
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
-from mlbench.pipeline import resolve_languages
-from mlbench.schema import SampleRecord
-from mlbench.tasks.base import TaskOptions
+from mlbench.records import SampleRecord
+from mlbench.results.aggregation import aggregate
 
 
 def test_aggregate_means_intervals_and_empty_generations():
@@ -62,7 +62,7 @@ class OverflowOnLongQuestions:
         return self.too_long not in prompt.text
 
     def loglikelihood(self, requests, progress=None):
-        from mlbench.schema import LoglikelihoodResult
+        from mlbench.records import LoglikelihoodResult
 
         self.calls += 1
         return [
@@ -82,7 +82,7 @@ def test_overflowing_sample_is_recorded_and_retried_on_resume(tmp_path):
     import json
 
     from mlbench.backends.registry import ModelOptions
-    from mlbench.pipeline import RunConfig, run
+    from mlbench.engine.pipeline import RunConfig, run
 
     task = get_task("veritasqa")
     data = task.load("en", TaskOptions(DataSource("sample")))

@@ -1,4 +1,4 @@
-"""Every model a run needs is checked before the first request (mlbench/preflight.py): a
+"""Every model a run needs is checked before the first request (mlbench/engine/preflight.py): a
 missing path, a hub id that is neither cached nor reachable, an NLI or BERTScore model
 that could not load after generation, each end the command at once with one line."""
 
@@ -15,13 +15,13 @@ import pytest
 from typer.testing import CliRunner
 
 import mlbench.backends.registry
-import mlbench.pipeline
-from mlbench import preflight
+import mlbench.engine.pipeline
 from mlbench.backends.registry import ModelOptions
-from mlbench.cli import app
+from mlbench.benchmarks.helper_models import sentence_embedder
+from mlbench.cli.main import app
+from mlbench.engine import preflight
+from mlbench.engine.preflight import INSTEAD, Needed, check_helpers, check_needed, check_run, helper_need
 from mlbench.errors import MlbenchError
-from mlbench.preflight import INSTEAD, Needed, check_helpers, check_needed, check_run, helper_need
-from mlbench.tasks.helper_models import sentence_embedder
 
 runner = CliRunner()
 PLAN = "this run generates"
@@ -78,14 +78,14 @@ def no_backend(monkeypatch) -> list[str]:
     """Fails the test if the run makes a backend (loads the model, generates)."""
     reached: list[str] = []
     monkeypatch.setattr(mlbench.backends.registry, "create_backend", refuse(reached, "create_backend"))
-    monkeypatch.setattr(mlbench.pipeline, "create_backend", refuse(reached, "create_backend"))
+    monkeypatch.setattr(mlbench.engine.pipeline, "create_backend", refuse(reached, "create_backend"))
     return reached
 
 
 @pytest.fixture
 def no_plan(monkeypatch, no_backend) -> list[str]:
     """Fails the test if the run reads its data (plan) or makes a backend."""
-    monkeypatch.setattr(mlbench.pipeline, "plan", refuse(no_backend, "plan"))
+    monkeypatch.setattr(mlbench.engine.pipeline, "plan", refuse(no_backend, "plan"))
     return no_backend
 
 
@@ -207,14 +207,14 @@ def test_not_a_path_and_not_a_hub_id(tmp_path, no_plan):
 
 def test_a_served_model_is_not_checked(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    config = mlbench.pipeline.RunConfig(
+    config = mlbench.engine.pipeline.RunConfig(
         model=ModelOptions("gpt-4o-mini", backend="openai", base_url="http://127.0.0.1:9/v1"),
         tasks=("veritasqa",),
         langs="all",
     )
     check_run(config, judge="a-served-judge", judge_backend="auto", judge_base_url="http://127.0.0.1:9/v1")
     # Its --tokenizer is read locally, so that one is checked.
-    config = mlbench.pipeline.RunConfig(
+    config = mlbench.engine.pipeline.RunConfig(
         model=ModelOptions("gpt-4o-mini", backend="auto", base_url="http://x/v1", tokenizer="./no-such-tokenizer"),
         tasks=("veritasqa",),
         langs="all",
@@ -246,9 +246,9 @@ def test_run_with_a_missing_judge_fails_before_generating(tiny_model, fixture_da
 
 def test_the_judge_command_with_an_uncached_judge_offline(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    import mlbench.judging
+    import mlbench.engine.judging
 
-    monkeypatch.setattr(mlbench.judging, "judge_run", lambda *a, **k: pytest.fail("judge_run reached"))
+    monkeypatch.setattr(mlbench.engine.judging, "judge_run", lambda *a, **k: pytest.fail("judge_run reached"))
     result = run_cli("judge", tmp_path, "--judge", UNCACHED)
     assert_one_line_error(result, f"--judge {UNCACHED} is not in the local Hugging Face cache", "--base-url URL")
 
@@ -308,9 +308,11 @@ def test_helper_models_only_for_the_modes_that_load_them(tiny_model, monkeypatch
     from mlbench.benchmarks.msqad.options import MsqadOptions
     from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 
-    def config(task: str, mode: str, **options) -> mlbench.pipeline.RunConfig:
+    def config(task: str, mode: str, **options) -> mlbench.engine.pipeline.RunConfig:
         own = {"msqad": MsqadOptions, "xlinghealth": XLingHealthOptions}[task](**options)
-        return mlbench.pipeline.RunConfig(ModelOptions(str(tiny_model)), (task,), "all", mode, own_options={task: own})
+        return mlbench.engine.pipeline.RunConfig(
+            ModelOptions(str(tiny_model)), (task,), "all", mode, own_options={task: own}
+        )
 
     # Correctness and verifiability load no embedder or BERTScore model; patterns need no NLI
     # model; adversarial answers are not embedded.

@@ -9,7 +9,7 @@ import pytest
 
 SCRIPT = """
 import atexit, sys, threading, time
-from mlbench.process_exit import end_process
+from mlbench.cli.process_exit import end_process
 atexit.register(lambda: print("shut down normally", flush=True))
 print("output before the end", flush=True)
 if sys.argv[1] == "thread":

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mlbench.backends.registry import ModelOptions
-from mlbench.loaders.source import DataSource
-from mlbench.pipeline import RunConfig, RunObserver, SampleProgress, run
-from mlbench.schema import Generation, LoglikelihoodResult
-from mlbench.tasks.base import TaskOptions
+from mlbench.benchmarks.base import TaskOptions
+from mlbench.data.source import DataSource
+from mlbench.engine.pipeline import RunConfig, RunObserver, SampleProgress, run
+from mlbench.records import Generation, LoglikelihoodResult
 
 
 class Spy(RunObserver):

@@ -7,7 +7,7 @@ import pytest
 
 from mlbench.benchmarks.msqad.refusal import add_nli_scores, decision, evidence, hypotheses, refusal_metrics
 from mlbench.metrics.markers import markers
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
 
 # (language, response) pairs we wrote: outright refusals...
 REFUSALS = [

@@ -3,8 +3,8 @@ import json
 import pytest
 
 from mlbench.errors import MlbenchError
-from mlbench.run_files import append_samples, model_slug, read_samples
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
+from mlbench.results import append_samples, model_slug, read_samples
 
 
 def record(i: int) -> SampleRecord:
@@ -47,8 +47,8 @@ def test_model_slug(tmp_path):
 
 
 def _write_language_many_times(run_dir, lang: str, times: int) -> None:
-    from mlbench.run_files import merge_run, write_language
-    from mlbench.schema import LanguageResult, MetricValue, RunResult
+    from mlbench.records import LanguageResult, MetricValue, RunResult
+    from mlbench.results import merge_run, write_language
 
     for i in range(times):
         result = LanguageResult(lang, 10 + i, {"mc1": MetricValue(0.5, 0.4, 0.6, 0.05)})
@@ -59,7 +59,7 @@ def _write_language_many_times(run_dir, lang: str, times: int) -> None:
 def test_jobs_writing_other_languages_of_one_run_never_lose_each_other(tmp_path):
     import multiprocessing
 
-    from mlbench.run_files import find_runs
+    from mlbench.results import find_runs
 
     # Three "cluster jobs" rebuild results.json at the same time, 60 times each.
     context = multiprocessing.get_context("spawn")
@@ -78,8 +78,8 @@ def test_jobs_writing_other_languages_of_one_run_never_lose_each_other(tmp_path)
 
 
 def test_languages_written_with_other_settings_are_left_out(tmp_path):
-    from mlbench.run_files import merge_run, write_language
-    from mlbench.schema import LanguageResult, MetricValue, RunResult
+    from mlbench.records import LanguageResult, MetricValue, RunResult
+    from mlbench.results import merge_run, write_language
 
     value = MetricValue(0.5, 0.4, 0.6, 0.05)
     write_language(tmp_path, LanguageResult("es", 3, {"mc1": value}), {"timings_s": {"es": 1.0}}, "old")

@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 
 from mlbench.backends.registry import ModelOptions
-from mlbench.loaders.source import DataSource
-from mlbench.pipeline import RunConfig, run
-from mlbench.run_files import read_samples
-from mlbench.tasks.base import TaskOptions
+from mlbench.benchmarks.base import TaskOptions
+from mlbench.data.source import DataSource
+from mlbench.engine.pipeline import RunConfig, run
+from mlbench.results import read_samples
 
 
 def cli(model: Path, data: Path, out: Path, *extra: str) -> list[str]:

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.engine.judging import apply_entries
 from mlbench.errors import MlbenchError
-from mlbench.judging import apply_entries
-from mlbench.run_files import append_samples, read_samples, rewrite_samples
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
+from mlbench.results import append_samples, read_samples, rewrite_samples
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sample_lines.jsonl"
 LINES = FIXTURE.read_text(encoding="utf-8").splitlines()

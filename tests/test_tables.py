@@ -9,8 +9,8 @@ import math
 import pytest
 
 from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_METRICS
-from mlbench.schema import LanguageResult, MetricValue, RunResult
-from mlbench.tables import (
+from mlbench.records import LanguageResult, MetricValue, RunResult
+from mlbench.results.tables import (
     decimals,
     format_value,
     group_table,

@@ -9,7 +9,7 @@ import pytest
 from sklearn.metrics import f1_score, roc_auc_score
 
 from mlbench.benchmarks.xlinghealth.verifiability import tempered_yes, verifiability_metrics
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
 
 
 def _logprob_record(log_odds: list[float], temperatures=(0.0, 1.0)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 T = TypeVar("T")
 

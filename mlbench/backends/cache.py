@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mlbench.backends.base import Backend, ProgressCallback
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 R = TypeVar("R")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from mlbench.backends.base import common_prefix_length
 from mlbench.errors import MlbenchError
-from mlbench.schema import LoglikelihoodRequest, Prompt
+from mlbench.records import LoglikelihoodRequest, Prompt
 
 
 def render_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from mlbench.backends.base import Backend, ProgressCallback
 from mlbench.errors import MlbenchError
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 BackendFactory = Callable[[], Backend]
 

@@ -29,7 +29,7 @@ from typing import Any
 from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
 from mlbench.backends.packed_scoring import masks_by_layer_type, packing_supported
 from mlbench.backends.prefix_cache import PrefixCache
-from mlbench.schema import Generation
+from mlbench.records import Generation
 
 # The CPU head's rows: padded to a multiple of HEAD_ROW_BLOCK from HEAD_DIRECT_ROWS on
 # (see GreedyDecoder._head_in_blocks).

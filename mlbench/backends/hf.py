@@ -40,7 +40,7 @@ from mlbench.backends.tokenizer import (
     prepare_transformers,
 )
 from mlbench.errors import MlbenchError
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
 DType = Literal["auto", "float32", "bfloat16", "float16"]
 

@@ -26,7 +26,7 @@ from mlbench.backends.chat import encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
 from mlbench.errors import LogprobsUnsupported, MlbenchError
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 FATAL_STATUS = {401, 403, 404}

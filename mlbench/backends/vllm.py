@@ -42,7 +42,7 @@ from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.gguf import gguf_folder, is_gguf
 from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
 from mlbench.errors import MlbenchError
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 # Contexts warmed and scored together: each window's contexts must stay in the KV cache
 # until their options are scored, so a window uses at most this share of the cache.

@@ -16,8 +16,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from mlbench.benchmarks.base import Task
 from mlbench.errors import MlbenchError
-from mlbench.tasks.base import Task
+from mlbench.metrics.catalog import Declared, use_benchmarks
 
 ENTRY_POINT_GROUP = "mlbench.benchmarks"
 TASKS: dict[str, type[Task]] = {}
@@ -97,6 +98,15 @@ def task_of_run(name: str, recorded: Any, where: str) -> Task:
             raise MlbenchError(f"{where}: unknown benchmark {name!r}; if it is your own, pass --include PATH")
         include_files([path])
     return get_task(name)
+
+
+def _declarations() -> list[Declared]:
+    """Every known benchmark's metric descriptors and headline, for the metric catalog."""
+    discover()
+    return [Declared(name, cls.metric_descriptors, cls.headline_metrics) for name, cls in TASKS.items()]
+
+
+use_benchmarks(_declarations)
 
 
 def _qualified(task: type[Task]) -> str:

@@ -2,7 +2,7 @@
 
 ``PATH`` is a Python file that registers ``Task`` subclasses with ``@register``, a
 declarative benchmark file (a ``.toml`` with a ``[benchmark]`` table; see
-``mlbench.tasks.declarative_spec``), or a folder: every ``.py`` file and every benchmark
+``mlbench.benchmarks.declarative_spec``), or a folder: every ``.py`` file and every benchmark
 ``.toml`` directly in it. Each file is read once per process, however often it is named.
 
 What was included is remembered by task name (``origin``), so that a run records the
@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from mlbench.benchmarks.base import Task
+from mlbench.benchmarks.declarative import declarative_task
+from mlbench.benchmarks.declarative_spec import is_benchmark_file, read_spec
 from mlbench.errors import MlbenchError
-from mlbench.tasks.base import Task
-from mlbench.tasks.declarative import declarative_task
-from mlbench.tasks.declarative_spec import is_benchmark_file, read_spec
 
 Registry = dict[str, type[Task]]
 Register = Callable[[type[Task]], type[Task]]

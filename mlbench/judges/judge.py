@@ -18,7 +18,7 @@ from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.judges.parsing import UNPARSED, parse_claims, parse_label, parse_yes_no
 from mlbench.judges.spec import JudgeSpec
 from mlbench.metrics.judged import yes_probability
-from mlbench.schema import (
+from mlbench.records import (
     ChatMessage,
     GenerationRequest,
     JudgeItem,

@@ -13,14 +13,14 @@ import string
 import sys
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Literal
 
 from mlbench.errors import MlbenchError
 from mlbench.judges.parsing import YES_NO, label_vocabulary
+from mlbench.resources import prompts_dir
 
-# One judge per file, <kind>.toml, shipped beside this module.
-PROMPTS = Path(__file__).parent / "prompts"
+# One judge per file, <kind>.toml, in the project's prompts/judges/ tree.
+PROMPTS = prompts_dir("judges")
 
 if sys.version_info >= (3, 11):
     import tomllib

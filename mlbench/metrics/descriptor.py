@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from mlbench.metric_names import base_name
+from mlbench.metrics.names import base_name
 
 Kind = Literal["share", "score", "logprob", "count"]
 KINDS: tuple[str, ...] = get_args(Kind)

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from mlbench.metrics.descriptor import share
 from mlbench.metrics.langid import UNKNOWN, UNRELIABLE, detect
 from mlbench.metrics.markers import MARKERS, markers
-from mlbench.o200k import o200k_encoding
+from mlbench.metrics.o200k import o200k_encoding
 
 __all__ = [
     "LangResult",

@@ -16,15 +16,15 @@ from functools import cache
 
 import numpy as np
 
-from mlbench.metric_catalog import describe, headline_metrics
-from mlbench.metric_names import base_name
+from mlbench.metrics.catalog import describe, headline_metrics
 from mlbench.metrics.descriptor import Metric, MetricsBlock
+from mlbench.metrics.names import base_name
+from mlbench.records import LanguageResult, MetricValue
 from mlbench.report.collect import Collection, ModelTask
 from mlbench.report.gaps import Gap, compare_columns, untested, with_holm
 from mlbench.report.questions import QuestionValues
-from mlbench.schema import LanguageResult, MetricValue
+from mlbench.results.tables import same_group, undefined_metrics
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
-from mlbench.tables import same_group, undefined_metrics
 
 # The value of a cell whose metric could not be computed: NaN, which every format shows
 # as n/a and the plots leave out.

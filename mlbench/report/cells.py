@@ -27,7 +27,7 @@ import math
 from mlbench.metrics.descriptor import Metric
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.gaps import TEST_NAMES, Gap
-from mlbench.tables import decimals, format_value, language_label, low_resource_note
+from mlbench.results.tables import decimals, format_value, language_label, low_resource_note
 
 # The interval of a gap, named the same in every format (CSV/JSON: ``gap_ci95_unadjusted``).
 INTERVAL_LABEL = "95% bootstrap CI of the mean difference, not adjusted for multiplicity"

@@ -18,9 +18,9 @@ from typing import Any
 
 from mlbench.errors import MlbenchError
 from mlbench.metrics.descriptor import MetricsBlock
+from mlbench.records import LanguageResult, RunResult
 from mlbench.report.questions import QuestionValues
-from mlbench.run_files import find_runs, language_path, read_language_file, read_samples, results_path, samples_path
-from mlbench.schema import LanguageResult, RunResult
+from mlbench.results import find_runs, language_path, read_language_file, read_samples, results_path, samples_path
 
 
 @dataclass

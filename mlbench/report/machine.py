@@ -19,7 +19,7 @@ from typing import Any
 
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
-from mlbench.tables import language_label
+from mlbench.results.tables import language_label
 
 CSV_COLUMNS = (
     "task",

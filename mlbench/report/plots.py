@@ -24,12 +24,12 @@ import io
 import math
 from dataclasses import dataclass
 
-from mlbench.heatmaps import pyplot
-from mlbench.metric_catalog import describe
+from mlbench.metrics.catalog import describe
 from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.langid import UNRELIABLE
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import digits, stars
+from mlbench.report.heatmaps import pyplot
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 DPI = 110

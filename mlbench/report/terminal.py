@@ -13,7 +13,7 @@ from rich.table import Table
 
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import INTERVAL_LABEL, cell_notes, is_missing, lang_label, stars
-from mlbench.tables import format_number
+from mlbench.results.tables import format_number
 
 # Columns of one table: more headline metrics than this are left to the files.
 MAX_METRICS = 5

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mlbench.schema import MetricValue
+from mlbench.records import MetricValue
 
 DEFAULT_RESAMPLES = 1000
 

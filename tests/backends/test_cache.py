@@ -1,5 +1,5 @@
 from mlbench.backends.cache import CachedBackend
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
 
 class CountingBackend:

@@ -11,7 +11,7 @@ from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.gguf import gguf_folder, gguf_path, special_token_flags
 from mlbench.backends.hf import HFBackend
 from mlbench.errors import MlbenchError
-from mlbench.schema import GenerationRequest, LoglikelihoodRequest, Prompt
+from mlbench.records import GenerationRequest, LoglikelihoodRequest, Prompt
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +97,7 @@ def test_vllm_is_given_the_converted_folder_and_the_tokenizer(tiny_gguf, tiny_mo
 def test_the_cli_runs_a_gguf_named_by_folder_and_file(tiny_gguf, tmp_path):
     from typer.testing import CliRunner
 
-    from mlbench.cli import app
+    from mlbench.cli.main import app
 
     out = tmp_path / "results"
     command = ["run", "--model", str(tiny_gguf.parent), "--model-arg", f"gguf_file={tiny_gguf.name}",

@@ -7,7 +7,7 @@ from mlbench.backends.chat import encode_prompts
 from mlbench.backends.greedy_decode import GreedyDecoder, GreedyPrompt
 from mlbench.backends.hf import HFBackend
 from mlbench.backends.prefix_cache import PrefixCache
-from mlbench.schema import ChatMessage, GenerationRequest, Prompt
+from mlbench.records import ChatMessage, GenerationRequest, Prompt
 
 PRIMER = "".join(
     f"Q: {q}\nA: {a}\n\n"

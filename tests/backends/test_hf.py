@@ -5,11 +5,11 @@ import pytest
 from mlbench.backends.base import cut_at_stop
 from mlbench.backends.hf import HFBackend
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import LanguageData, TaskOptions
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
-from mlbench.schema import GenerationRequest, LoglikelihoodRequest, Prompt
-from mlbench.tasks.base import LanguageData, TaskOptions
+from mlbench.records import GenerationRequest, LoglikelihoodRequest, Prompt
 
 
 def six_shot_requests(lang: str, n_questions: int) -> list[LoglikelihoodRequest]:

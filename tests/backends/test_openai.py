@@ -6,7 +6,7 @@ import pytest
 
 from mlbench.backends.openai import OpenAIBackend
 from mlbench.errors import MlbenchError
-from mlbench.schema import ChatMessage, GenerationRequest, LoglikelihoodRequest, Prompt
+from mlbench.records import ChatMessage, GenerationRequest, LoglikelihoodRequest, Prompt
 
 from .fake_server import FakeServer, completion, slow
 

@@ -9,10 +9,10 @@ from mlbench.backends.hf import HFBackend
 from mlbench.backends.option_tree import allowed_keys, pack_options
 from mlbench.backends.prefix_cache import PrefixCache
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import LanguageData, TaskOptions
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
-from mlbench.loaders.source import DataSource
-from mlbench.schema import LoglikelihoodRequest, Prompt
-from mlbench.tasks.base import LanguageData, TaskOptions
+from mlbench.data.source import DataSource
+from mlbench.records import LoglikelihoodRequest, Prompt
 
 
 def six_shot_requests(lang: str, n_questions: int) -> list[LoglikelihoodRequest]:

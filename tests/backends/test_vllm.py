@@ -10,7 +10,7 @@ import pytest
 from mlbench.backends import vllm as vllm_module
 from mlbench.backends.chat import encode
 from mlbench.backends.vllm import EngineOptions, VLLMBackend, get_engine
-from mlbench.schema import GenerationRequest, LoglikelihoodRequest, Prompt
+from mlbench.records import GenerationRequest, LoglikelihoodRequest, Prompt
 
 TOLERANCE = 1e-3  # the bound for float32; observed differences are ~1e-5
 
@@ -115,8 +115,8 @@ def test_six_shot_generation_reads_the_primer_from_the_prefix_cache_and_equals_h
     vllm_backend, hf_backend, fixture_datasets
 ):
     from mlbench.benchmarks import get_task
-    from mlbench.loaders.source import DataSource
-    from mlbench.tasks.base import TaskOptions
+    from mlbench.benchmarks.base import TaskOptions
+    from mlbench.data.source import DataSource
 
     task = get_task("truthfulqa_multi")
     options = TaskOptions(DataSource("local", fixture_datasets), max_new_tokens=8)

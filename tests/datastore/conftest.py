@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from mlbench.datastore import catalog
-from mlbench.datastore.catalog import PinnedFile, Source
+from mlbench.data import catalog
+from mlbench.data.catalog import PinnedFile, Source
 from tests.datastore.fake_homes import FakeHomes, start
 
 COMMIT = "a" * 40

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from mlbench.datastore import source_folder
-from mlbench.datastore.catalog import get_source
-from mlbench.datastore.store import cached_folder, data_root, fetch, read_lock
-from mlbench.datastore.verify import verify
+from mlbench.data import source_folder
+from mlbench.data.catalog import get_source
+from mlbench.data.store import cached_folder, data_root, fetch, read_lock
+from mlbench.data.verify import verify
 from mlbench.errors import MlbenchError
 from tests.datastore.conftest import COMMIT, NEW_COMMIT, github_source, sha256
 
@@ -152,8 +152,8 @@ def test_unknown_source_is_one_line_listing_the_known_ones():
 
 
 def test_a_run_records_the_commit_and_every_files_hash(homes, add_source, tmp_path):
-    from mlbench.datastore.record import data_record
-    from mlbench.loaders.source import DataSource
+    from mlbench.data.record import data_record
+    from mlbench.data.source import DataSource
 
     homes.github[("owner/demo", COMMIT)] = FILES
     add_source(github_source("demo", FILES))

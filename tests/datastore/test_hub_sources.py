@@ -10,10 +10,10 @@ import pytest
 
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa.loader import load_veritasqa
-from mlbench.datastore.catalog import Source
-from mlbench.datastore.store import fetch
+from mlbench.data.catalog import Source
+from mlbench.data.source import DataSource
+from mlbench.data.store import fetch
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
 from tests.datastore.conftest import COMMIT
 
 VERITAS_CARD = """---
@@ -86,7 +86,7 @@ def test_a_gated_dataset_says_how_to_get_access(veritas_hub, homes):
 def test_hf_token_is_sent(veritas_hub, homes, monkeypatch):
     seen = []
     monkeypatch.setenv("HF_TOKEN", "hf_secret")
-    import mlbench.datastore.http as http_module
+    import mlbench.data.http as http_module
 
     real_open = http_module._open
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS
 from mlbench.benchmarks.msqad.sources import MSQAD_FOLDER
-from mlbench.datastore.catalog import PinnedFile, Source, get_source
-from mlbench.datastore.store import read_lock
-from mlbench.loaders.source import DataSource
-from mlbench.tasks.base import TaskOptions
+from mlbench.data.catalog import PinnedFile, Source, get_source
+from mlbench.data.source import DataSource
+from mlbench.data.store import read_lock
 from tests.datastore.conftest import COMMIT
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.calmqa.loader import load_calmqa, load_rows
-from mlbench.loaders.source import DataSource
+from mlbench.data.source import DataSource
 
 # The upstream files held here: (language, kind) → questions.
 UPSTREAM = {("en", "agnostic"): 38, ("en", "specific"): 58, ("fj", "specific"): 56}

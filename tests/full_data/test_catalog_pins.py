@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from mlbench.benchmarks.msqad.sources import MSQAD_FOLDER
 from mlbench.benchmarks.xlinghealth.sources import XLINGHEALTH_FOLDER
-from mlbench.datastore.catalog import get_source
-from mlbench.datastore.http import file_sha256
-from mlbench.datastore.verify import count_rows
+from mlbench.data.catalog import get_source
+from mlbench.data.http import file_sha256
+from mlbench.data.verify import count_rows
 
 
 def test_truthfulqa_multi_pins(full_data_dir):

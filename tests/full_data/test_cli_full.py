@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from mlbench.cli import app
+from mlbench.cli.main import app
 
 runner = CliRunner()
 

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.calmqa.loader import load_calmqa
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS as MSQAD_LANGUAGES
 from mlbench.benchmarks.msqad.loader import available_topics, load_msqad
@@ -20,8 +21,7 @@ from mlbench.benchmarks.veritasqa.loader import load_veritasqa
 from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS as HEALTH_LANGUAGES
 from mlbench.benchmarks.xlinghealth.loader import dataset_path, load_xlinghealth
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
-from mlbench.loaders.source import DataSource, subset
-from mlbench.tasks.base import TaskOptions
+from mlbench.data.source import DataSource, subset
 
 TQA_LANGS = ("en", "es", "ca", "gl", "eu")
 VERITAS_LANGS = ("en", "es", "ca", "gl")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS, load_health_questions, read_rows
-from mlbench.loaders.source import DataSource
-from mlbench.tasks.base import TaskOptions
+from mlbench.data.source import DataSource
 
 QUESTIONS = {"liveqa": ("LiveQA", 246, 5), "medicationqa": ("MedicationQA", 690, 5)}
 

@@ -6,9 +6,9 @@ import shutil
 import pytest
 
 from mlbench.backends.registry import ModelOptions
-from mlbench.loaders.source import DataSource
-from mlbench.pipeline import RunConfig, run
-from mlbench.tasks.base import TaskOptions
+from mlbench.benchmarks.base import TaskOptions
+from mlbench.data.source import DataSource
+from mlbench.engine.pipeline import RunConfig, run
 
 
 @pytest.fixture(scope="session")

@@ -9,11 +9,11 @@ import json
 import pytest
 
 from mlbench.backends.registry import ModelOptions
-from mlbench.evidence import SearchClient
-from mlbench.judging import JudgeConfig, judge_run
-from mlbench.loaders.source import DataSource
-from mlbench.pipeline import RunConfig, run
-from mlbench.tasks.base import TaskOptions
+from mlbench.benchmarks.base import TaskOptions
+from mlbench.data.source import DataSource
+from mlbench.engine.judging import JudgeConfig, judge_run
+from mlbench.engine.pipeline import RunConfig, run
+from mlbench.judges.evidence import SearchClient
 
 from .scripted import ScriptedBackend
 

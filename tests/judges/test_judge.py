@@ -7,7 +7,7 @@ import pytest
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.judges import Judge, judge_kinds, load_spec
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
-from mlbench.schema import ChatMessage, JudgeItem, Prompt, Verdict
+from mlbench.records import ChatMessage, JudgeItem, Prompt, Verdict
 
 from .scripted import ScriptedBackend
 
@@ -80,7 +80,7 @@ def test_p_yes_on_the_tiny_model_matches_its_own_log_probs(hf_backend):
     judge = Judge(load_spec("truth"), chat=True, scoring="logprob")
     [verdict] = judge.verdicts(hf_backend, [ITEM])
     prompt = judge.prompt(ITEM)
-    from mlbench.schema import LoglikelihoodRequest
+    from mlbench.records import LoglikelihoodRequest
 
     yes = [hf_backend.loglikelihood([LoglikelihoodRequest(prompt, s)])[0].logprob for s in YES_SPELLINGS]
     no = [hf_backend.loglikelihood([LoglikelihoodRequest(prompt, s)])[0].logprob for s in NO_SPELLINGS]

@@ -5,7 +5,7 @@ import pytest
 
 from mlbench.backends.openai import OpenAIBackend
 from mlbench.judges import Judge, load_spec
-from mlbench.schema import JudgeItem
+from mlbench.records import JudgeItem
 
 ITEMS = [
     JudgeItem("What happens if you eat watermelon seeds?", "Nothing happens; they pass through you."),

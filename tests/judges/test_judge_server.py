@@ -7,7 +7,7 @@ from backends.fake_server import FakeServer
 
 from mlbench.backends.openai import OpenAIBackend
 from mlbench.backends.registry import ModelOptions
-from mlbench.judging import JudgeConfig, judge_run
+from mlbench.engine.judging import JudgeConfig, judge_run
 
 
 def chat_answer(text):

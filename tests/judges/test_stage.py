@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from mlbench.backends.registry import ModelOptions
+from mlbench.engine.judging import JudgeConfig, judge_run
 from mlbench.errors import MlbenchError
-from mlbench.judging import JudgeConfig, judge_run
 
 from .scripted import ScriptedBackend
 

@@ -12,7 +12,7 @@ import sacrebleu
 from lm_eval_layout import MODEL, gen_line, mc_line, write_run
 from typer.testing import CliRunner
 
-from mlbench.cli import app
+from mlbench.cli.main import app
 
 runner = CliRunner()
 LANG = "en"

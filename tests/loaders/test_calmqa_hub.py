@@ -1,6 +1,6 @@
 """CaLMQA from a local snapshot of the hub repository: ClassLabel integers decoded with the
 dataset's own label names, plain strings kept, and the default source read through
-``mlbench.datastore.source_folder``. Snapshots are built here, in the hub's layout."""
+``mlbench.data.source_folder``. Snapshots are built here, in the hub's layout."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import datasets
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.calmqa.loader import load_calmqa, load_rows, read_hub_folder
 from mlbench.benchmarks.calmqa.options import CalmqaOptions
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
-from mlbench.tasks.base import TaskOptions
 
 # The hub's label names, in label order (0-22 and 0-1).
 LANGUAGES = [
@@ -155,7 +155,7 @@ def hub_snapshot(tmp_path, monkeypatch):
         asked.append(name)
         return folder
 
-    monkeypatch.setattr("mlbench.datastore.source_folder", source_folder)
+    monkeypatch.setattr("mlbench.data.source_folder", source_folder)
     return folder, asked
 
 

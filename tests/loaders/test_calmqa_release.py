@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from mlbench.benchmarks.calmqa.loader import load_calmqa, load_rows
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
 
 ONIONS = "Why do onions make people cry?"
 ONIONS_FJ = "Na cava e tagi kina na tamata ni sele aniani — ā?"

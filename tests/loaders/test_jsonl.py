@@ -2,8 +2,8 @@ import json
 
 import pytest
 
+from mlbench.data.jsonl import load_jsonl
 from mlbench.errors import MlbenchError
-from mlbench.loaders.jsonl import load_jsonl
 
 
 def write(path, rows):

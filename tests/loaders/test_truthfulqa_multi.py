@@ -3,8 +3,8 @@ import json
 import pytest
 
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
+from mlbench.data.source import DataSource, subset
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource, subset
 
 LANGS = ("en", "es", "ca", "gl", "eu")
 
@@ -100,7 +100,7 @@ def test_questions_keep_their_spaces_as_released(tmp_path):
     """lm-eval puts the raw question in the prompt; 15 released questions end in a space,
     which is a token of its own, so stripping it changes those questions' scores."""
     from mlbench.benchmarks import get_task
-    from mlbench.tasks.base import LanguageData, TaskOptions
+    from mlbench.benchmarks.base import LanguageData, TaskOptions
 
     targets = {"choices": ["Yes.", "No."], "labels": [1, 0]}
     row = {"id": 1, "question": "Is it? ", "best_answer": "Yes.", "correct_answers": ["Yes."],

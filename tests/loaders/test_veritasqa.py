@@ -3,8 +3,8 @@ import csv
 import pytest
 
 from mlbench.benchmarks.veritasqa.loader import load_veritasqa, split_answers
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
 
 LANGS = ("en", "es", "ca", "gl")
 

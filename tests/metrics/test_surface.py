@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from mlbench.metrics.o200k import o200k_encoding
 from mlbench.metrics.surface import SURFACE_METRICS, repetition, surface_block, surface_metrics
-from mlbench.o200k import o200k_encoding
 
 # Twenty words that are one o200k token each (with their leading space), and fillers that
 # are not among them: a unit repeated with a different filler between copies shares no

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mlbench.aggregation import aggregate
-from mlbench.run_files import merge_run, model_slug, write_language
-from mlbench.schema import RunResult, SampleRecord
+from mlbench.records import RunResult, SampleRecord
+from mlbench.results import merge_run, model_slug, write_language
+from mlbench.results.aggregation import aggregate
 
 LANGS = ("en", "es", "ca", "gl", "eu")
 

@@ -8,8 +8,9 @@ import math
 import pytest
 from matplotlib.patches import Rectangle
 
-from mlbench.heatmaps import pyplot
+from mlbench.records import MetricValue
 from mlbench.report.build import Cell, ReportTable
+from mlbench.report.heatmaps import pyplot
 from mlbench.report.plots import (
     bar_figure,
     colour_scale,
@@ -18,7 +19,6 @@ from mlbench.report.plots import (
     not_judged,
     value_axis,
 )
-from mlbench.schema import MetricValue
 
 
 def _table(metric: str, values: dict[str, dict[str, float]], task: str = "truthfulqa_multi") -> ReportTable:

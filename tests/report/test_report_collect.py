@@ -120,7 +120,7 @@ def test_filters_and_their_errors(two_models):
 
 
 def test_a_pooled_metric_gets_a_table_without_gaps(tmp_path):
-    from mlbench.run_files import run_from_json
+    from mlbench.results import run_from_json
 
     values = planted_values(1, gap_lang=None)
     run_dir = write_run(tmp_path, "m", "xlinghealth", {lang: {"mc1": values[lang]["mc1"]} for lang in ("en", "es")})

@@ -13,7 +13,7 @@ from mlbench.errors import MlbenchError
 from mlbench.report import build_tables, collect
 from mlbench.report.cells import gap_text, value_text
 from mlbench.report.gaps import NOT_ZERO_ONE, compare
-from mlbench.run_files import read_run
+from mlbench.results import read_run
 
 from .synthetic_runs import LANGS, planted_values, write_run
 

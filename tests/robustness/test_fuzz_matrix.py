@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 import mlbench.backends.registry
-import mlbench.pipeline
-from mlbench.cli import app
+import mlbench.engine.pipeline
+from mlbench.cli.main import app
 from mlbench.errors import MlbenchError
 from tests.fixture_data import write_fixture_datasets
 
@@ -106,7 +106,7 @@ def stop_at_the_model(monkeypatch):
     def stop(*args, **kwargs):
         raise MlbenchError(ACCEPTED)
 
-    monkeypatch.setattr(mlbench.pipeline, "create_backend", stop)
+    monkeypatch.setattr(mlbench.engine.pipeline, "create_backend", stop)
     monkeypatch.setattr(mlbench.backends.registry, "create_backend", stop)  # (what preflight calls)
 
 

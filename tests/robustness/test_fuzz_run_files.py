@@ -11,7 +11,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from mlbench.cli import app
+from mlbench.cli.main import app
 from tests.report.synthetic_runs import planted_values, without_per_question_in_results_json, write_run
 
 DAMAGES = {

@@ -16,12 +16,12 @@ from mlbench.benchmarks.calmqa.loader import load_calmqa, normalize_row
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa import loader as veritasqa
 from mlbench.benchmarks.veritasqa.loader import load_veritasqa
-from mlbench.cli import app
+from mlbench.cli.main import app
+from mlbench.data.jsonl import load_jsonl
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.labels import read_label_table
-from mlbench.loaders.jsonl import load_jsonl
-from mlbench.loaders.source import DataSource
-from mlbench.surface_file import read_answers
+from mlbench.results.labels import read_label_table
+from mlbench.results.surface_file import read_answers
 from tests.fixture_data import write_fixture_datasets
 
 runner = CliRunner()

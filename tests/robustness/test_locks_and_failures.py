@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from mlbench.cli import app
-from mlbench.run_lock import take_language_lock
-from mlbench.schema import Generation
+from mlbench.cli.main import app
+from mlbench.engine.lock import take_language_lock
+from mlbench.records import Generation
 
 runner = CliRunner()
 
@@ -121,7 +121,7 @@ def test_another_process_holds_the_lock_until_it_ends(tiny_model, tmp_path, fail
         [sys.executable, "-c", textwrap.dedent(f"""
             import sys, time
             from pathlib import Path
-            from mlbench.run_lock import take_language_lock
+            from mlbench.engine.lock import take_language_lock
             lock = take_language_lock(Path({str(run_dir)!r}), "en")
             print("locked", flush=True)
             time.sleep(120)
@@ -147,10 +147,10 @@ def test_the_lock_is_held_while_the_language_runs(tmp_path):
     """A second run started while the first is scoring (here: from inside its backend) is
     refused; other languages of the folder are not locked."""
     from mlbench.backends.registry import ModelOptions
+    from mlbench.benchmarks.base import TaskOptions
+    from mlbench.data.source import DataSource
+    from mlbench.engine.pipeline import RunConfig, run
     from mlbench.errors import MlbenchError
-    from mlbench.loaders.source import DataSource
-    from mlbench.pipeline import RunConfig, run
-    from mlbench.tasks.base import TaskOptions
 
     config = RunConfig(
         model=ModelOptions("fake-model"),

@@ -18,14 +18,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from mlbench.aggregation import aggregate
 from mlbench.backends.cache import CachedBackend
 from mlbench.backends.openai import OpenAIBackend
 from mlbench.backends.registry import ModelOptions, create_backend
-from mlbench.cli import app
+from mlbench.cli.main import app
 from mlbench.errors import MlbenchError
-from mlbench.run_files import merge_run, model_slug, write_language
-from mlbench.schema import (
+from mlbench.records import (
     Generation,
     GenerationRequest,
     LoglikelihoodRequest,
@@ -34,6 +32,8 @@ from mlbench.schema import (
     RunResult,
     SampleRecord,
 )
+from mlbench.results import merge_run, model_slug, write_language
+from mlbench.results.aggregation import aggregate
 from tests.report.synthetic_runs import without_per_question_in_results_json
 
 runner = CliRunner()
@@ -351,7 +351,7 @@ def test_a_truncated_cache_is_moved_aside_and_a_fresh_one_used(
 def test_a_full_disk_while_writing_results_leaves_no_tmp_and_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mlbench import run_files
+    from mlbench import results as run_files
 
     run_dir = write_run(tmp_path, {"en": {"q1": 1.0, "q2": 0.0}})
     before = (run_dir / "results.json").read_text()

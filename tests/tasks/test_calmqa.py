@@ -9,12 +9,12 @@ from dataclasses import replace
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.calmqa.loader import language_code, load_calmqa, normalize_row, question_kind
 from mlbench.benchmarks.calmqa.task import overall_scores
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
-from mlbench.schema import Generation, SampleRecord
-from mlbench.tasks.base import TaskOptions
+from mlbench.records import Generation, SampleRecord
 
 # Rows in the release's layout (questions written for these tests).
 RELEASE_ROWS = [

@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.msqad.options import MsqadOptions
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
-from mlbench.schema import Generation, SampleRecord
-from mlbench.tasks.base import TaskOptions
+from mlbench.records import Generation, SampleRecord
 
 
 @pytest.fixture(scope="module")

@@ -1,14 +1,14 @@
 import pytest
 
 from mlbench.benchmarks import all_tasks, get_task
+from mlbench.benchmarks.base import LanguageData, TaskOptions
+from mlbench.benchmarks.qa_prompt import clean_answer
 from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
 from mlbench.metrics import close_answer
-from mlbench.prompt_templates import load_prompt
-from mlbench.schema import Generation, LoglikelihoodResult, Sample
-from mlbench.tasks.base import LanguageData, TaskOptions
-from mlbench.tasks.qa_prompt import clean_answer
+from mlbench.records import Generation, LoglikelihoodResult, Sample
+from mlbench.resources import load_prompt, resource_dir
 
 # lm-eval 0.4.13's truthfulqa_mc1 doc_to_text, written out.
 LM_EVAL_PRIMER = (
@@ -132,7 +132,8 @@ def test_every_task_finds_its_prompt_files():
     # Variants share their original's prompt folder (no copied files): the MT variant of
     # TruthfulQA-Multi reads prompts/truthfulqa_multi/.
     assert get_task("truthfulqa_multi_mt").prompt_dir == get_task("truthfulqa_multi").prompt_dir
-    assert get_task("veritasqa").prompt_dir.parent.name == "veritasqa"
+    # Built-in benchmarks read prompts/<package>/ at the project's root.
+    assert get_task("veritasqa").prompt_dir == resource_dir("prompts") / "veritasqa"
     for task in all_tasks():
         for name in task.prompt_files:
             assert load_prompt(task.prompt_dir, name), (task.name, name)

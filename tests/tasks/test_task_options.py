@@ -1,4 +1,4 @@
-"""A benchmark's own options (mlbench/tasks/options.py): typed parsing of `-T key=value`
+"""A benchmark's own options (mlbench/benchmarks/options.py): typed parsing of `-T key=value`
 strings and TOML values, one error line naming the task, the key and what it takes, the
 rule for runs of several tasks, and config hashes unchanged by the move."""
 
@@ -12,15 +12,10 @@ import pytest
 
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.calmqa.options import CalmqaOptions
 from mlbench.benchmarks.msqad.options import MsqadOptions
-from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
-from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
-from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
-from mlbench.pipeline import RunConfig, config_hash
-from mlbench.tasks.base import TaskOptions
-from mlbench.tasks.options import (
+from mlbench.benchmarks.options import (
     OptionSetting,
     build_own_options,
     describe_options,
@@ -29,6 +24,11 @@ from mlbench.tasks.options import (
     parse_value,
     settings_from_pairs,
 )
+from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
+from mlbench.data.source import DataSource
+from mlbench.engine.pipeline import RunConfig, config_hash
+from mlbench.errors import MlbenchError
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ hitz-zentroa/truthfulqa-multi, results/gen): prompt, stops, what BLEU scores."""
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions, all_mode_settings
 from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
-from mlbench.loaders.source import DataSource
-from mlbench.schema import Generation, Sample
-from mlbench.tasks.base import TaskOptions, all_mode_settings
+from mlbench.data.source import DataSource
+from mlbench.records import Generation, Sample
 
 # The prompt for each language's first fixture question, written out as the authors' logs
 # show it (`arguments` of samples_truthfulqa-multi_gen_<lang>_*.jsonl): one line per shot,
@@ -137,8 +137,8 @@ def test_only_gen_runs_carry_the_gen_protocol_in_their_settings():
 def test_resume_never_mixes_the_two_answer_formats():
     from pathlib import Path
 
-    from mlbench.pipeline import RunConfig, config_hash
-    from mlbench.run_config import ModelOptions
+    from mlbench.engine.pipeline import RunConfig, config_hash
+    from mlbench.engine.plan import ModelOptions
 
     def hashed(modes: tuple[str, ...], answer_format: str) -> str:
         own = {"truthfulqa_multi": TruthfulQAMultiOptions(answer_format=answer_format)}

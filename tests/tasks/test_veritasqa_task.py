@@ -10,13 +10,13 @@ from typer.testing import CliRunner
 
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import Task, TaskOptions
 from mlbench.benchmarks.veritasqa.task import VeritasQA
-from mlbench.cli import app
-from mlbench.loaders.source import DataSource
+from mlbench.cli.main import app
+from mlbench.data.source import DataSource
+from mlbench.engine.pipeline import RunConfig, config_hash
 from mlbench.metrics import mc_metrics
-from mlbench.pipeline import RunConfig, config_hash
-from mlbench.schema import Generation, LoglikelihoodRequest
-from mlbench.tasks.base import Task, TaskOptions
+from mlbench.records import Generation, LoglikelihoodRequest
 
 # The released layout (``;``-separated answers), answers unclosed as in the release, except
 # one already closed and one true answer given both with and without its period.
@@ -95,7 +95,7 @@ def test_bleu_references_are_the_closed_options(task, data_dir):
 
 def test_typographic_apostrophes_are_scored_as_the_authors_do(task):
     # run_answers in the authors' veritasqa/models.py writes "’" as "'" before scoring.
-    from mlbench.schema import Sample
+    from mlbench.records import Sample
 
     sample = Sample("v", "ca", "Què?", "L'home no ho sap", ("L'home no ho sap",), ("Ho sap tothom",))
     outputs, metrics = task.score_gen(sample, Generation("L\u2019home no ho sap.", 6, "stop"))

@@ -8,13 +8,13 @@ from dataclasses import replace
 import pytest
 
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions as Own
+from mlbench.data.source import DataSource
+from mlbench.engine.checks import texts_to_write
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
-from mlbench.loaders.source import DataSource
-from mlbench.run_checks import texts_to_write
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
-from mlbench.tasks.base import TaskOptions
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 TASK = get_task("xlinghealth")
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from mlbench import datastore
+from mlbench import data as datastore
 from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS, NEEDED_COLUMNS
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions as Own
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.loaders.source import DataSource
-from mlbench.tasks.base import TaskOptions
 
 TASK = get_task("xlinghealth")
 

@@ -1,7 +1,7 @@
 """CaLMQA questions, in any of the three shapes they ship in:
 
 - the hub dataset ``shanearora/CaLMQA`` (the default source): a local snapshot that
-  ``mlbench.datastore`` downloads, read with ``datasets``; ``language`` and
+  ``mlbench.data`` downloads, read with ``datasets``; ``language`` and
   ``question_type`` are ClassLabel integers there;
 - the GitHub release (2015aroras/CaLMQA, ``data/datasets/dataset-{specific,agnostic}-
   <language>.json``), with ``--data-dir`` naming a clone, its ``data/datasets/`` folder,
@@ -27,12 +27,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mlbench import datastore
+from mlbench import data as datastore
+from mlbench.data.jsonlines import json_objects, read_text
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.jsonlines import json_objects, read_text
 from mlbench.languages import LANGUAGES
-from mlbench.loaders.source import DataSource
-from mlbench.schema import Sample
+from mlbench.records import Sample
 
 HUB_ID = "shanearora/CaLMQA"
 KINDS = ("specific", "agnostic")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from mlbench.tasks.options import check_choices, option
+from mlbench.benchmarks.options import check_choices, option
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mlbench.datastore.catalog import Source, add_sources
+from mlbench.data.catalog import Source, add_sources
 
 SOURCE = Source(
     "calmqa",

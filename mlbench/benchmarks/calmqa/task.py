@@ -12,11 +12,13 @@ import re
 from typing import Any
 
 from mlbench.benchmarks import register
+from mlbench.benchmarks.base import LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
 from mlbench.benchmarks.calmqa.loader import HUB_ID, load_calmqa
 from mlbench.benchmarks.calmqa.options import CalmqaOptions
+from mlbench.benchmarks.options import own_options
 from mlbench.errors import MlbenchError
 from mlbench.metrics.descriptor import share
-from mlbench.schema import (
+from mlbench.records import (
     ChatMessage,
     Generation,
     GenerationRequest,
@@ -24,8 +26,6 @@ from mlbench.schema import (
     Sample,
     SampleRecord,
 )
-from mlbench.tasks.base import LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
-from mlbench.tasks.options import own_options
 
 MAX_NEW_TOKENS = 2048
 HIGH_RESOURCE = ("en", "ar", "zh", "de", "he", "hi", "hu", "ja", "ko", "ru", "es")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
-from mlbench.schema import Sample
+from mlbench.records import Sample
 
 SOURCE = "github.com/seungukyu/MSQAD (MSQAD/gpt-3.5-turbo-0125)"
 LANGUAGE_COLUMNS = {"en": "English", "ko": "Korean", "zh": "Chinese", "es": "Spanish", "de": "German", "hi": "Hindi"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from mlbench.benchmarks.options import check_choices, option
 from mlbench.errors import MlbenchError
-from mlbench.tasks.options import check_choices, option
 
 
 @dataclass(frozen=True)

@@ -20,15 +20,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from mlbench.judges.spec import tomllib
-from mlbench.metric_names import at
 from mlbench.metrics.descriptor import share
 from mlbench.metrics.markers import first_phrase
-from mlbench.prompt_templates import load_prompt
-from mlbench.schema import SampleRecord
+from mlbench.metrics.names import at
+from mlbench.records import SampleRecord
+from mlbench.resources import load_prompt, prompts_dir
 
 DETECTORS = ("patterns", "nli", "judge")
 DEFAULT_THRESHOLD = 0.8
@@ -40,7 +39,7 @@ REFUSAL_METRICS = (share("refusal", "1 when the response refuses to answer", bin
 
 @cache
 def msqad_prompts() -> dict[str, Any]:
-    return tomllib.loads(load_prompt(Path(__file__).parent / "prompts", "prompts.toml"))
+    return tomllib.loads(load_prompt(prompts_dir("msqad"), "prompts.toml"))
 
 
 def evidence(text: str, lang: str, detector: str, threshold: float) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mlbench.schema import SampleRecord
+from mlbench.records import SampleRecord
 
 BATCH = 64
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mlbench.benchmarks.msqad.loader import TOPICS
-from mlbench.datastore.catalog import PinnedFile, Source, add_sources
+from mlbench.data.catalog import PinnedFile, Source, add_sources
 
 # The four topics public when these hashes were taken; the other thirteen get theirs at fetch.
 _KNOWN = {

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from mlbench.benchmarks.msqad.response_embeddings import embedding_of
-from mlbench.metric_names import at
-from mlbench.schema import SampleRecord
+from mlbench.metrics.names import at
+from mlbench.records import SampleRecord
 from mlbench.stats.intervals import summarize
 from mlbench.stats.paired import ALPHA, mcnemar
 from mlbench.stats.permanova import euclidean_distances, permanova

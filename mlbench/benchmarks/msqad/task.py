@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.benchmarks import register
+from mlbench.benchmarks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
+from mlbench.benchmarks.helper_models import HelperModel, sentence_embedder
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, SOURCE, load_msqad
 from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.benchmarks.msqad.refusal import (
@@ -33,15 +35,13 @@ from mlbench.benchmarks.msqad.refusal import (
 )
 from mlbench.benchmarks.msqad.response_embeddings import add_embeddings
 from mlbench.benchmarks.msqad.statistics import MODES, permanova_rows, refusal_tables
+from mlbench.benchmarks.options import own_options
+from mlbench.benchmarks.qa_prompt import clean_answer
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.heatmaps import Figure, figures_from_rows
-from mlbench.loaders.source import DataSource
-from mlbench.metric_names import base_name
-from mlbench.schema import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample, SampleRecord
-from mlbench.tasks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
-from mlbench.tasks.helper_models import HelperModel, sentence_embedder
-from mlbench.tasks.options import own_options
-from mlbench.tasks.qa_prompt import clean_answer
+from mlbench.metrics.names import base_name
+from mlbench.records import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample, SampleRecord
+from mlbench.results.figures import Figure, figures_from_rows
 
 ANSWER_TOKENS = 512  # a few paragraphs: the responses MSQAD compares are essays
 
@@ -187,6 +187,6 @@ def release_folder(source: DataSource) -> Path:
     if source.kind == "local":
         assert source.path is not None
         return source.path
-    from mlbench.datastore import source_folder
+    from mlbench.data import source_folder
 
     return source_folder("msqad")

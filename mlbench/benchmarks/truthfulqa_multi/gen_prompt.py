@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mlbench.prompt_templates import load_prompt
-from mlbench.schema import Prompt
-from mlbench.tasks.qa_prompt import render_qa_prompt
+from mlbench.benchmarks.qa_prompt import render_qa_prompt
+from mlbench.records import Prompt
+from mlbench.resources import load_prompt
 
 STOP = ("!\n\n", "Q:", ".\n\n")
 # Between a shot's question and its answer, as lm-eval's target delimiter.

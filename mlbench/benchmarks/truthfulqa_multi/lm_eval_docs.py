@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mlbench.metrics import normalize_references
-from mlbench.schema import Sample
+from mlbench.records import Sample
 
 
 def logged_doc_difference(sample: Sample, doc: dict[str, Any], mode: str, true_refs: list[str]) -> str | None:

@@ -12,17 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlbench.datastore import source_folder
-from mlbench.errors import MlbenchError
-from mlbench.jsonlines import read_text
-from mlbench.loaders.source import (
+from mlbench.data import source_folder
+from mlbench.data.jsonlines import read_text
+from mlbench.data.source import (
     DataSource,
     read_hub_snapshot,
     require_fields,
     require_file,
     sample_dir,
 )
-from mlbench.schema import Sample
+from mlbench.errors import MlbenchError
+from mlbench.records import Sample
 
 HUB_IDS = {"human": "HiTZ/truthfulqa-multi", "mt": "HiTZ/truthfulqa-multi-MT"}
 LOCAL_FOLDERS = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}

@@ -3,7 +3,7 @@ GitHub, the machine translations on the hub)."""
 
 from __future__ import annotations
 
-from mlbench.datastore.catalog import PinnedFile, Source, add_sources
+from mlbench.data.catalog import PinnedFile, Source, add_sources
 
 
 def _tqa_files() -> tuple[PinnedFile, ...]:

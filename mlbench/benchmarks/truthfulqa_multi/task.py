@@ -6,14 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from mlbench.benchmarks import register
-from mlbench.benchmarks.truthfulqa_multi.gen_prompt import STOP, authors_gen_prompt
-from mlbench.benchmarks.truthfulqa_multi.lm_eval_docs import logged_doc_difference
-from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
-from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
-from mlbench.languages import no_comment
-from mlbench.metrics import normalize_references
-from mlbench.schema import GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
-from mlbench.tasks.base import (
+from mlbench.benchmarks.base import (
     LanguageData,
     LmEvalTask,
     Result,
@@ -23,9 +16,16 @@ from mlbench.tasks.base import (
     data_file_language,
     require_primer,
 )
-from mlbench.tasks.options import own_options
-from mlbench.tasks.qa_prompt import qa_prompt, score_answer_bleu
-from mlbench.tasks.truthful_mc import option_requests, score_mc1_mc2
+from mlbench.benchmarks.options import own_options
+from mlbench.benchmarks.qa_prompt import qa_prompt, score_answer_bleu
+from mlbench.benchmarks.truthful_mc import option_requests, score_mc1_mc2
+from mlbench.benchmarks.truthfulqa_multi.gen_prompt import STOP, authors_gen_prompt
+from mlbench.benchmarks.truthfulqa_multi.lm_eval_docs import logged_doc_difference
+from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
+from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
+from mlbench.languages import no_comment
+from mlbench.metrics import normalize_references
+from mlbench.records import GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
 
 MAX_NEW_TOKENS = 256
 # The generation protocol's version, in the settings hash of gen runs: samples generated

@@ -8,12 +8,12 @@ import io
 from pathlib import Path
 from typing import Any
 
-from mlbench.datastore import source_folder
+from mlbench.data import source_folder
+from mlbench.data.answers import split_answers
+from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, read_text
+from mlbench.data.source import DataSource, read_hub_snapshot, require_file
 from mlbench.errors import MlbenchError
-from mlbench.jsonlines import allow_long_csv_fields, check_no_nul, read_text
-from mlbench.loaders.answers import split_answers
-from mlbench.loaders.source import DataSource, read_hub_snapshot, require_file
-from mlbench.schema import Sample
+from mlbench.records import Sample
 
 HUB_ID = "projecte-aina/veritasQA"
 CACHE_SOURCE = "veritasqa"  # mlbench data fetch NAME

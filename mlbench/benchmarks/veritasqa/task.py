@@ -6,13 +6,13 @@ from dataclasses import replace
 from typing import Any
 
 from mlbench.benchmarks import register
+from mlbench.benchmarks.base import GEN, LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
+from mlbench.benchmarks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa.loader import HUB_ID, load_veritasqa
 from mlbench.errors import MlbenchError
 from mlbench.metrics import close_answer, mc_metrics, normalize_references
-from mlbench.schema import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
-from mlbench.tasks.base import GEN, LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
-from mlbench.tasks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
 
 STOP = ("Q:",)
 MAX_NEW_TOKENS = 50

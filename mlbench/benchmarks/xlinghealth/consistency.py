@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from mlbench.benchmarks.base import StartProgress
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
-from mlbench.metric_names import at
 from mlbench.metrics.descriptor import count, score
+from mlbench.metrics.names import at
 from mlbench.metrics.similarity import mean_pairwise, tokens
 from mlbench.metrics.topics import topic_distributions
-from mlbench.schema import SampleRecord
-from mlbench.tasks.base import StartProgress
+from mlbench.records import SampleRecord
 
 NGRAM_METRICS = ("sim_1gram", "sim_2gram", "length")
 MODEL_METRICS = ("sim_sent", "bertscore_f1", "sim_lda20", "sim_lda100", "sim_hdp")

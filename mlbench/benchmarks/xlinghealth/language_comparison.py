@@ -17,8 +17,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from mlbench.metric_names import base_name, expand_order
-from mlbench.schema import SampleRecord
+from mlbench.metrics.names import base_name, expand_order
+from mlbench.records import SampleRecord
 from mlbench.stats.groups import one_way_anova, t_tests, tukey_hsd
 
 

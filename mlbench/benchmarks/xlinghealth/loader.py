@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, read_text
 from mlbench.errors import MlbenchError
-from mlbench.jsonlines import allow_long_csv_fields, check_no_nul, read_text
-from mlbench.schema import Sample
+from mlbench.records import Sample
 
 SOURCE = "claws-lab/XLingEval (XLingHealth_Dataset)"
 # Dataset → the name of its file in the release (``<name>.xlsx``; our conversions ``<name>.csv``).

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from mlbench.benchmarks.options import check_choices, option
 from mlbench.errors import MlbenchError
-from mlbench.tasks.options import check_choices, option
 
 DEFAULT_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mlbench.datastore.catalog import PinnedFile, Source, add_sources
+from mlbench.data.catalog import PinnedFile, Source, add_sources
 
 XLINGHEALTH_FOLDER = "XLingHealth_Dataset"
 

@@ -19,8 +19,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mlbench import datastore
+from mlbench import data as datastore
 from mlbench.benchmarks import register
+from mlbench.benchmarks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
+from mlbench.benchmarks.helper_models import HelperModel, sentence_embedder
+from mlbench.benchmarks.options import own_options
+from mlbench.benchmarks.qa_prompt import clean_answer
 from mlbench.benchmarks.xlinghealth.consistency import CONSISTENCY_DESCRIPTORS, CONSISTENCY_METRICS, add_model_metrics
 from mlbench.benchmarks.xlinghealth.language_comparison import compare_languages
 from mlbench.benchmarks.xlinghealth.loader import (
@@ -32,16 +36,15 @@ from mlbench.benchmarks.xlinghealth.loader import (
 )
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_DESCRIPTORS, VERIFY_METRICS, verifiability_metrics
+from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
 from mlbench.judges.parsing import parse_yes_no
 from mlbench.judges.spec import tomllib
-from mlbench.loaders.source import DataSource
-from mlbench.metric_names import temperature_key
 from mlbench.metrics.judged import log_odds, yes_probability
+from mlbench.metrics.names import temperature_key
 from mlbench.metrics.similarity import ngram_consistency
-from mlbench.prompt_templates import load_prompt
-from mlbench.schema import (
+from mlbench.records import (
     ChatMessage,
     Generation,
     GenerationRequest,
@@ -51,10 +54,7 @@ from mlbench.schema import (
     Sample,
     SampleRecord,
 )
-from mlbench.tasks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
-from mlbench.tasks.helper_models import HelperModel, sentence_embedder
-from mlbench.tasks.options import own_options
-from mlbench.tasks.qa_prompt import clean_answer
+from mlbench.resources import load_prompt, prompts_dir
 
 MODES = ("correctness", "consistency", "verifiability")
 ANSWER_TOKENS = 512  # long enough for a few paragraphs
@@ -67,7 +67,7 @@ NOT_A_SOURCE = (
 
 @cache
 def _prompts() -> dict[str, dict[str, str]]:
-    return tomllib.loads(load_prompt(Path(__file__).parent / "prompts", "prompts.toml"))
+    return tomllib.loads(load_prompt(prompts_dir("xlinghealth"), "prompts.toml"))
 
 
 def _data_folder(source: DataSource) -> Path:

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from mlbench.metric_names import at, temperature_key
 from mlbench.metrics.classification import classification_metrics
 from mlbench.metrics.descriptor import share
-from mlbench.schema import MetricValue, SampleRecord
+from mlbench.metrics.names import at, temperature_key
+from mlbench.records import MetricValue, SampleRecord
 from mlbench.stats.intervals import bootstrap_statistics
 
 VERIFY_METRICS = ("verify_precision", "verify_recall", "verify_f1", "verify_accuracy", "verify_auc")

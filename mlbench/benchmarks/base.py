@@ -1,0 +1,314 @@
+"""What a benchmark is to the pipeline: languages, modes, data, requests and scores."""
+
+from __future__ import annotations
+
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from mlbench.benchmarks.helper_models import HelperModel
+from mlbench.data.jsonl import load_jsonl
+from mlbench.data.source import DataSource
+from mlbench.errors import MlbenchError
+from mlbench.metrics.descriptor import Metric
+from mlbench.records import (
+    Generation,
+    GenerationRequest,
+    LoglikelihoodRequest,
+    LoglikelihoodResult,
+    MetricValue,
+    Sample,
+    SampleRecord,
+)
+from mlbench.resources import prompts_dir
+from mlbench.results.figures import Figure
+
+Scored = tuple[dict[str, Any], dict[str, float]]  # (outputs to keep, metric values)
+Request = LoglikelihoodRequest | GenerationRequest
+Result = LoglikelihoodResult | Generation
+# (what, total) → a callback that advances a progress bar by n
+StartProgress = Callable[[str, int], Callable[[int], None]]
+
+
+@dataclass(frozen=True)
+class TaskOptions:
+    """What every task reads (the data, the prompt's shape, the answer's length), and the
+    task's own options: ``own`` holds an instance of its ``options_type`` (None: that
+    type's defaults), which the task reads with ``tasks.options.own_options``."""
+
+    source: DataSource = DataSource("hub")
+    fewshot: int | None = None  # None: the task's default
+    chat_template: bool = False
+    system_prompt: str | None = None
+    max_new_tokens: int | None = None  # None: the task's default
+    own: Any = None
+
+
+@dataclass
+class LanguageData:
+    samples: list[Sample]
+    primer: list[tuple[str, str]] = field(default_factory=list)
+    # What the loader left out or found incomplete, reported with the language's results.
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+# What a mode makes the model produce, which decides what the pipeline does with it:
+# ``answers`` are texts a reader would see (surface checks, judges); ``loglikelihoods``
+# are option scores; ``samples`` are texts drawn only to be compared with each other
+# (XLingHealth's consistency); ``labels`` are the model's one-word verdicts (Yes/No).
+Produces = Literal["answers", "loglikelihoods", "samples", "labels"]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way a benchmark questions the model, declared so the pipeline never guesses."""
+
+    name: str
+    produces: Produces
+    metrics: tuple[str, ...] = ()  # the per-sample metrics its score writes, in table order
+    # For ``answers``: where the answer sits in the outputs the mode's score returns.
+    answer: tuple[str, ...] = ("answer",)
+
+    @property
+    def writes_answers(self) -> bool:
+        return self.produces == "answers"
+
+
+@dataclass(frozen=True)
+class LmEvalTask:
+    """How lm-eval names one of a benchmark's tasks, so that `mlbench import lm-eval` knows
+    which mode its logged samples feed: ``pattern`` holds ``{lang}`` where lm-eval's task
+    name has the language (``truthfulqa-multi_gen_{lang}``)."""
+
+    pattern: str
+    mode: str
+
+    def language_of(self, task_name: str) -> str | None:
+        """The language of ``task_name`` if this pattern names it, else None."""
+        before, _, after = self.pattern.partition("{lang}")
+        if not (task_name.startswith(before) and task_name.endswith(after)):
+            return None
+        lang = task_name[len(before) : len(task_name) - len(after)]
+        return lang if lang and lang.replace("-", "").isalnum() else None
+
+
+MC = Mode("mc", "loglikelihoods", ("mc1", "mc2"))
+GEN = Mode("gen", "answers", ("bleu_max", "bleu_acc", "bleu_diff"))
+
+
+class Task(ABC):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    languages: ClassVar[tuple[str, ...]]
+    modes: ClassVar[tuple[Mode, ...]] = (MC, GEN)
+    hub_id: ClassVar[str]
+    default_fewshot: ClassVar[int] = 0
+    # Scores a task builds from several stages (CaLMQA's overall), after the judges' metrics.
+    combined_metric_names: ClassVar[tuple[str, ...]] = ()
+    # What the column of per-group tables is called (see ``sample_group``).
+    group_name: ClassVar[str] = "group"
+    # The task's own options (`-T key=value`): a frozen dataclass whose fields have defaults
+    # and help (tasks/options.py); None: the task takes none.
+    options_type: ClassVar[type | None] = None
+    # What the run summary and `mlbench report` put first (by base name): the numbers a
+    # reader of this benchmark looks for first. Kept on the task, not on the descriptors:
+    # the same metric leads one benchmark and not another (surface_issue leads CaLMQA).
+    headline_metrics: ClassVar[tuple[str, ...]] = ()
+    # The descriptors of the metrics this benchmark adds to the shared ones
+    # (mlbench.metrics.catalog), declared beside the code that computes them.
+    metric_descriptors: ClassVar[tuple[Metric, ...]] = ()
+    # What `--judge` judges when no --judge-kind is given.
+    default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
+    prompt_files: ClassVar[tuple[str, ...]]
+    # The lm-eval tasks whose sample logs `mlbench import lm-eval` reads into this benchmark.
+    lm_eval_tasks: ClassVar[tuple[LmEvalTask, ...]] = ()
+    # The folder that holds ``prompt_files``: for a built-in benchmark, ``prompts/<its
+    # package>/`` at the project's root (one tree researchers read and diff); for a user's,
+    # ``prompts/`` beside the module that defines it; unless a class names another (a
+    # variant of a benchmark, such as TruthfulQA-Multi's machine translations, reads its
+    # original's prompts).
+    prompt_dir: ClassVar[Path]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in vars(cls) and "prompt_dir" not in vars(cls):
+            cls.prompt_dir = _default_prompt_dir(cls.__module__)
+
+    @property
+    def mode_names(self) -> tuple[str, ...]:
+        return tuple(mode.name for mode in self.modes)
+
+    def mode(self, name: str) -> Mode:
+        for mode in self.modes:
+            if mode.name == name:
+                return mode
+        raise MlbenchError(f"{self.name} has no mode {name}; valid: {', '.join(self.mode_names)}")
+
+    @property
+    def answer_modes(self) -> tuple[Mode, ...]:
+        """The modes whose answers get the surface checks and the judges."""
+        return tuple(mode for mode in self.modes if mode.writes_answers)
+
+    @property
+    def compares_languages(self) -> bool:
+        """Whether ``cross_language`` has anything to say: read from whether the task
+        overrides it, so the two cannot drift apart (and a run that has nothing to compare
+        does not read every language's samples)."""
+        return type(self).cross_language is not Task.cross_language
+
+    def fewshot(self, options: TaskOptions) -> int:
+        return self.default_fewshot if options.fewshot is None else options.fewshot
+
+    def validate(self, options: TaskOptions) -> None:
+        """Raise MlbenchError for option combinations the benchmark's protocol forbids."""
+
+    def required_models(self, options: TaskOptions, modes: tuple[str, ...]) -> list[HelperModel]:
+        """The models ``modes`` load besides the evaluated one (NLI, embedder, BERTScore),
+        checked before the first request (preflight)."""
+        return []
+
+    def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
+        if options.source.kind == "jsonl":
+            return tuple(sorted(_data_file(options.source).samples))
+        return self.languages
+
+    @abstractmethod
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        """The questions (and primer) of one language, from ``options.source``; the one
+        loading hook. A task that accepts ``--data-file`` reads it with ``data_file_language``."""
+
+    def sample_group(self, sample: Sample) -> str | None:
+        """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""
+        return None
+
+    def combined_metrics(self, record: SampleRecord) -> dict[str, float]:
+        """Scores built from a saved sample's surface block, verdicts and metrics; called
+        after scoring and again after every judge."""
+        return {}
+
+    def judge_skip_reason(self, record: SampleRecord) -> str | None:
+        """Why a judge must not read this sample's answer (None: judge it)."""
+        return None
+
+    def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
+        """The texts a ``kind`` judge reads in a saved sample, by name. One named
+        ``answer`` gives one verdict; several (MSQAD's two responses) give one each."""
+        return {"answer": record.outputs["answer"]} if "answer" in record.outputs else {}
+
+    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
+        raise MlbenchError(f"{self.name} has no multiple-choice mode")
+
+    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+        raise MlbenchError(f"{self.name} has no multiple-choice mode")
+
+    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
+        raise MlbenchError(f"{self.name} has no gen mode")
+
+    def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+        raise MlbenchError(f"{self.name} has no gen mode")
+
+    # A mode is a list of requests per sample and a score from their results. The two
+    # classic modes map onto the methods above; a benchmark with other modes (XLingHealth)
+    # overrides these two.
+    def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
+        if mode == "mc":
+            return list(self.mc_requests(sample, data, options))
+        if mode == "gen":
+            return [self.gen_request(sample, data, options)]
+        raise MlbenchError(f"{self.name} has no mode {mode}")
+
+    def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
+        if mode == "mc":
+            return self.score_mc(sample, results)  # type: ignore[arg-type]
+        if mode == "gen":
+            return self.score_gen(sample, results[0])  # type: ignore[arg-type]
+        raise MlbenchError(f"{self.name} has no mode {mode}")
+
+    def settings(self, options: TaskOptions) -> dict[str, Any]:
+        """Task options that change what a sample holds: part of the settings hash."""
+        return {}
+
+    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+        """What one mode's samples depend on beyond ``settings`` (its prompt protocol, how
+        its answers are scored): part of the settings hash only of runs with that mode, so
+        a change to one mode does not refuse resuming runs of the others."""
+        return {}
+
+    def lm_eval_doc_difference(self, sample: Sample, doc: dict[str, Any], mode: str) -> str | None:
+        """How a document lm-eval logged for ``mode`` differs from mlbench's ``sample`` of the
+        same id (None: it does not), so that `mlbench import lm-eval` never scores a logged
+        answer against references the model's run did not have. A benchmark that declares
+        ``lm_eval_tasks`` overrides it; by default no logged document is taken."""
+        return f"{self.name} does not say how to compare lm-eval's documents with its own"
+
+    def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
+        """Options that need no log-probs from the backend, for a backend without them
+        (None: the benchmark cannot do without)."""
+        return None
+
+    def finish_language(
+        self,
+        records: list[SampleRecord],
+        options: TaskOptions,
+        seed: int,
+        start_progress: StartProgress | None = None,
+    ) -> bool:
+        """Add what needs every sample of a language at once (topic models); True when
+        ``records`` changed and must be saved. ``start_progress(what, total)`` opens a
+        progress bar when there is work."""
+        return False
+
+    def pooled_metrics(self, records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
+        """Metrics of a whole language that are not a mean of per-sample values (macro F1,
+        AUC), with intervals from resampling questions; and counts to report beside them."""
+        return {}, {}
+
+    def cross_language(
+        self, records_by_lang: dict[str, list[SampleRecord]], run_config: dict[str, Any]
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Statistics comparing languages, as named tables of rows (results.json and
+        table.md); ``run_config`` is the run's config block (seed, task settings)."""
+        return {}
+
+    def figures(self, tables: dict[str, list[dict[str, Any]]]) -> list[Figure]:
+        """Figures drawn from the ``cross_language`` tables, saved as PNG beside results.json."""
+        return []
+
+
+def all_mode_settings(task: Task, modes: tuple[str, ...], options: TaskOptions) -> dict[str, dict[str, Any]]:
+    """``mode_settings`` of each mode a run asks for, by mode, leaving out modes that have none."""
+    return {mode: settings for mode in modes if (settings := task.mode_settings(mode, options))}
+
+
+_JSONL_CACHE: dict[Path, Any] = {}
+
+
+def _data_file(source: DataSource) -> Any:
+    """A user's ``--data-file``, read once per process (every language reads it)."""
+    assert source.kind == "jsonl" and source.path is not None
+    if source.path not in _JSONL_CACHE:
+        _JSONL_CACHE[source.path] = load_jsonl(source.path)
+    return _JSONL_CACHE[source.path]
+
+
+def data_file_language(source: DataSource, lang: str) -> LanguageData:
+    """One language of a user's ``--data-file``."""
+    data = _data_file(source)
+    return LanguageData(list(data.samples[lang]), list(data.primers.get(lang, [])))
+
+
+def require_primer(task: str, data: LanguageData, shots: int, lang: str) -> list[tuple[str, str]]:
+    if shots > len(data.primer):
+        raise MlbenchError(f"{task} {lang}: --fewshot {shots} but the data has {len(data.primer)} primer pairs")
+    return data.primer[:shots]
+
+
+def _default_prompt_dir(module: str) -> Path:
+    parts = module.split(".")
+    if parts[:2] == ["mlbench", "benchmarks"] and len(parts) > 3:
+        return prompts_dir(parts[2])
+    module_file = getattr(sys.modules.get(module), "__file__", None)
+    return Path(module_file).parent / "prompts" if module_file else Path("prompts")

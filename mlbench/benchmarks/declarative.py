@@ -1,0 +1,142 @@
+"""The Task a declarative benchmark file describes (see ``declarative_spec``): MC1/MC2 and
+BLEU exactly as TruthfulQA-Multi scores them, with the file's own prompt templates. The
+surface checks, judges and the cross-language report come with the ``gen`` mode's answers
+and the shared ids, as for every benchmark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from mlbench.benchmarks.base import GEN, MC, LanguageData, Scored, Task, TaskOptions, require_primer
+from mlbench.benchmarks.declarative_data import check_parallel, read_primer, read_samples
+from mlbench.benchmarks.declarative_spec import BenchmarkSpec
+from mlbench.benchmarks.qa_prompt import render_qa_prompt, score_answer_bleu
+from mlbench.benchmarks.truthful_mc import option_requests, score_mc1_mc2
+from mlbench.errors import MlbenchError
+from mlbench.languages import no_comment
+from mlbench.metrics import normalize_references
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
+
+_MODES = {"mc": MC, "gen": GEN}
+# Every language of a benchmark's data folder, read once per process (the parallel check
+# needs them all): (TOML, data folder) → language → data.
+_CORPORA: dict[tuple[Path, Path], dict[str, LanguageData]] = {}
+
+
+class DeclarativeTask(Task):
+    """Subclassed once per benchmark file by ``declarative_task``."""
+
+    spec: ClassVar[BenchmarkSpec]
+    prompt_files = ()  # the templates are in the TOML file, hashed in ``settings``
+    headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful")
+
+    def _root(self, options: TaskOptions) -> Path | None:
+        """Where the data files are: beside the TOML, or under --data-dir (same layout)."""
+        if options.source.kind == "local":
+            return options.source.path
+        if options.source.kind != "hub":
+            flag = "--sample" if options.source.kind == "sample" else "--data-file"
+            raise MlbenchError(
+                f"{self.name} reads the files its {self.spec.path.name} names, not {flag}; "
+                "--data-dir DIR reads the same layout from DIR"
+            )
+        return None
+
+    def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
+        found = self.spec.discover_languages(self._root(options))
+        if not found:
+            where = self.spec.data_path("{lang}", self._root(options))
+            raise MlbenchError(f"{self.name}: no data file matches {where}")
+        return found
+
+    def validate(self, options: TaskOptions) -> None:
+        self._root(options)
+
+    def load(self, lang: str, options: TaskOptions) -> LanguageData:
+        root = self._root(options)
+        key = (self.spec.path, root or self.spec.folder)
+        if key not in _CORPORA:
+            langs = self.available_languages(options)
+            samples = {code: read_samples(self.spec, code, root) for code in langs}
+            check_parallel(self.spec, samples, root)
+            _CORPORA[key] = {code: LanguageData(samples[code], read_primer(self.spec, code, root)) for code in langs}
+        data = _CORPORA[key][lang]
+        shots = self.fewshot(options)
+        if shots > len(data.primer):  # now, not after the model has loaded
+            where = self.spec.primer_path(lang, root) or f"no fewshot.primer in {self.spec.path}"
+            raise MlbenchError(f"{self.name} {lang}: {shots}-shot but {where} has {len(data.primer)} rows")
+        return data
+
+    def settings(self, options: TaskOptions) -> dict[str, Any]:
+        return self.spec.settings()
+
+    def sample_group(self, sample: Sample) -> str | None:
+        return sample.meta.get("group")
+
+    def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions) -> Prompt:
+        primer = require_primer(self.name, data, self.fewshot(options), sample.lang)
+        return render_qa_prompt(
+            self.spec.shot_template,
+            self.spec.question_template,
+            sample.question,
+            primer,
+            chat=options.chat_template,
+            system_prompt=options.system_prompt,
+        )
+
+    def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
+        return option_requests(self._prompt(sample, data, options), sample, options.chat_template)
+
+    def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+        scored, metrics = score_mc1_mc2(sample, results)
+        # The choices are saved too: a declared benchmark's data may change under its name.
+        outputs = {
+            "mc1_choices": list(sample.mc1_choices or ()),
+            "mc1_loglikelihoods": scored["mc1_loglikelihoods"],
+            "mc2_choices": list(sample.mc2_choices or ()),
+            "mc2_loglikelihoods": scored["mc2_loglikelihoods"],
+            "mc2_labels": scored["mc2_labels"],
+        }
+        return outputs, metrics
+
+    def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
+        return GenerationRequest(
+            self._prompt(sample, data, options),
+            max_new_tokens=options.max_new_tokens or self.spec.max_new_tokens,
+            stop=self.spec.stop,
+        )
+
+    def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+        true_refs = normalize_references(sample.correct_answers)
+        extra = no_comment(sample.lang) if self.spec.no_comment_reference else None
+        if extra and extra not in true_refs:
+            true_refs.append(extra)
+        return score_answer_bleu(generation, true_refs, normalize_references(sample.incorrect_answers))
+
+
+def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
+    """A Task class for ``spec`` (registered by ``mlbench.benchmarks.include``)."""
+    attributes = {
+        "__module__": __name__,
+        "__qualname__": f"DeclarativeTask[{spec.path}]",  # names the file in a clash of names
+        "__doc__": f"{spec.title} (declared in {spec.path}).",
+        "spec": spec,
+        "name": spec.name,
+        "title": spec.title,
+        "languages": spec.discover_languages(),
+        "modes": tuple(_MODES[mode] for mode in spec.modes),
+        "hub_id": str(spec.path),
+        "default_fewshot": spec.shots if spec.shots is not None else _primer_size(spec),
+        "default_judge_kinds": spec.judges,
+        "prompt_dir": spec.folder,
+    }
+    return type(f"Declarative_{spec.name}", (DeclarativeTask,), attributes)
+
+
+def _primer_size(spec: BenchmarkSpec) -> int:
+    """Every primer row is a shot by default: the primer of the first language decides."""
+    languages = spec.discover_languages()
+    if spec.primer is None or not languages:
+        return 0
+    return len(read_primer(spec, languages[0]))

@@ -1,0 +1,38 @@
+"""TruthfulQA's multiple-choice protocol, shared by the benchmarks that score it
+(TruthfulQA-Multi and its machine translations, declared benchmarks): every distinct
+option is scored once after the question's prompt; MC1 is the best answer against the
+incorrect ones, MC2 the probability mass of the true answers (docs/protocols.md)."""
+
+from __future__ import annotations
+
+from mlbench.benchmarks.base import Scored
+from mlbench.benchmarks.qa_prompt import option_delimiter
+from mlbench.metrics import mc_metrics
+from mlbench.records import LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
+
+
+def distinct_options(sample: Sample) -> list[str]:
+    """MC1's options and MC2's, each once (MC1's are mostly a subset of MC2's)."""
+    return list(dict.fromkeys([*(sample.mc1_choices or ()), *(sample.mc2_choices or ())]))
+
+
+def option_requests(prompt: Prompt, sample: Sample, chat: bool) -> list[LoglikelihoodRequest]:
+    delimiter = option_delimiter(chat)
+    return [LoglikelihoodRequest(prompt, delimiter + option) for option in distinct_options(sample)]
+
+
+def score_mc1_mc2(sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+    """The saved log-likelihoods (per MC1 and MC2 choice, in the sample's order) and
+    ``mc1``/``mc2`` from the results of ``option_requests``."""
+    ll = {option: r.logprob for option, r in zip(distinct_options(sample), results)}
+    mc1 = [ll[c] for c in sample.mc1_choices or ()]
+    mc2 = [(ll[c], label) for c, label in zip(sample.mc2_choices or (), sample.mc2_labels or ())]
+    # MC1: the first mc1 choice is the best answer; a tie goes to it (lm-eval's argmax).
+    mc1_value = mc_metrics(mc1[:1], mc1[1:], mc1_ties="correct")["mc1"]
+    mc2_value = mc_metrics([v for v, lab in mc2 if lab], [v for v, lab in mc2 if not lab])["mc2"]
+    outputs = {
+        "mc1_loglikelihoods": mc1,
+        "mc2_loglikelihoods": [v for v, _ in mc2],
+        "mc2_labels": list(sample.mc2_labels or ()),
+    }
+    return outputs, {"mc1": mc1_value, "mc2": mc2_value}

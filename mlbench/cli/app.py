@@ -1,0 +1,30 @@
+"""The ``mlbench`` typer app every command module registers on, and the console its tables
+print to. Kept apart from the commands so that cli.py, cli_tools.py and cli_data.py import
+it, and not each other."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from mlbench.cli import options as opt
+
+app = typer.Typer(
+    help="How truthful are language models across languages?",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+@app.callback()
+def _options(version: opt.VersionOpt = False) -> None:
+    """How truthful are language models across languages?"""
+
+
+def wide_console() -> Console:
+    """A console for tables: the terminal's width, or 200 columns when piped (a log file
+    or CI), where rich would otherwise squeeze a many-language table into 80."""
+    return Console() if sys.stdout.isatty() else Console(width=200)

@@ -1,0 +1,136 @@
+"""``mlbench data``: the benchmarks' data in mlbench's cache — list, fetch, verify, path."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from mlbench.cli.errors import user_errors
+
+data_app = typer.Typer(
+    help="The benchmarks' data, pinned and hash-checked, in $MLBENCH_DATA_DIR (default ~/.cache/mlbench/data).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+NamesArg = Annotated[
+    list[str] | None, typer.Argument(help="Sources or task names (default: every source).", show_default=False)
+]
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def _revision(source, lock) -> str:  # noqa: ANN001 - catalog.Source, store.Lock
+    if source.pinned_commit:
+        return source.revision[:12]
+    if lock is not None and lock.revision == source.revision:
+        return f"{source.revision} → {lock.commit[:12]} (locked at fetch)"
+    return f"{source.revision} (locked at fetch)"
+
+
+def discover_benchmarks() -> None:
+    from mlbench.benchmarks import discover
+
+    discover()
+
+
+@data_app.command("list")
+@user_errors
+def list_sources() -> None:
+    """Every data source: where it comes from, its pinned revision, license, and whether it is cached."""
+    from rich.table import Table
+
+    from mlbench.cli.app import wide_console
+    from mlbench.data.catalog import SOURCES
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
+    from mlbench.data.store import cached_folder, data_root, read_lock
+
+    table = Table(title=f"mlbench data ({data_root()})", title_justify="left")
+    for column in ("source", "tasks", "home", "revision", "license", "files", "size", "cached"):
+        table.add_column(column, no_wrap=column in ("source", "cached"))
+    for source in sorted(SOURCES.values(), key=lambda source: source.name):
+        lock = read_lock(source)
+        cached = cached_folder(source) is not None
+        pinned = sum(1 for f in source.files if f.sha256)
+        if lock is not None and cached:
+            recorded = len(lock.files) - pinned
+            files = f"{len(lock.files)} ({pinned} sha256 pinned here" + (f", {recorded} at fetch)" if recorded else ")")
+            size = _megabytes(sum(entry["size"] for entry in lock.files.values()))
+        else:
+            files = f"{len(source.files)} ({pinned} sha256 pinned here)" if source.files else "listed by the hub"
+            size = "—"
+        state = "yes" if cached else ("stale" if lock is not None else "no")
+        table.add_row(
+            source.name, ", ".join(source.tasks), f"{source.home}: {source.repo}", _revision(source, lock),
+            source.license, files, size, state,
+        )  # fmt: skip
+    wide_console().print(table)
+
+
+@data_app.command()
+@user_errors
+def fetch(
+    names: NamesArg = None,
+    force: Annotated[bool, typer.Option("--force", help="Download again even when cached.")] = False,
+) -> None:
+    """Download sources into the cache, checking every file's hash."""
+    from mlbench.data.catalog import sources_of
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
+    from mlbench.data.progress import download_progress
+    from mlbench.data.store import cached_folder
+    from mlbench.data.store import fetch as fetch_source
+
+    for source in sources_of(names or []):
+        if not force and cached_folder(source) is not None:
+            print(f"{source.name}: cached")
+            continue
+        with download_progress(source.name) as report:
+            lock = fetch_source(source, force=force, on_bytes=report)
+        size = sum(entry["size"] for entry in lock.files.values())
+        print(f"{source.name}: {len(lock.files)} file(s), {_megabytes(size)}, {source.repo}@{lock.commit[:12]}")
+
+
+@data_app.command()
+@user_errors
+def verify(names: NamesArg = None) -> None:
+    """Re-hash cached files and count their rows; exit 1 when anything is off."""
+    from mlbench.data.catalog import sources_of
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
+    from mlbench.data.store import read_lock
+    from mlbench.data.verify import verify as verify_source
+
+    chosen = sources_of(names or [])
+    if not names:  # everything cached; naming a source that is not is a failure
+        chosen = [s for s in chosen if read_lock(s) is not None]
+        if not chosen:
+            print("nothing cached yet: mlbench data fetch [SOURCE…]")
+            return
+    failed = False
+    for source in chosen:
+        verdict = verify_source(source)
+        if verdict.ok:
+            print(f"{source.name}: ok ({verdict.files} file(s), {verdict.rows:,} rows)")
+        else:
+            failed = True
+            for problem in verdict.problems:
+                print(f"{source.name}: {problem}", file=sys.stderr)
+    if failed:
+        raise typer.Exit(1)
+
+
+@data_app.command()
+@user_errors
+def path(name: Annotated[str, typer.Argument(help="A source or task name.")]) -> None:
+    """Print the folder holding a source's files (fetched first if needed); it can be given to --data-dir."""
+    from mlbench.data.store import source_folder
+
+    discover_benchmarks()  # each benchmark adds its sources to the catalog
+
+    print(source_folder(name))

@@ -1,0 +1,99 @@
+"""The options of `mlbench agree` and `mlbench report`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from mlbench.cli.options import FLAG, OUT
+
+AGREE = "Agreement"
+ColumnAOpt = Annotated[
+    Optional[str], typer.Option("--a", metavar="COLUMN", help="First label column.", rich_help_panel=AGREE)
+]
+ColumnBOpt = Annotated[
+    Optional[str], typer.Option("--b", metavar="COLUMN", help="Second label column.", rich_help_panel=AGREE)
+]
+ByOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--by",
+        metavar="COLUMN",
+        help="Column to group by, e.g. lang (default with --human: lang).",
+        rich_help_panel=AGREE,
+    ),
+]
+HumanOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--human",
+        metavar="FILE",
+        help="CSV/JSONL of human labels with id and lang columns, joined with the run's verdicts.",
+        rich_help_panel=AGREE,
+    ),
+]
+KindOpt = Annotated[
+    str,
+    typer.Option(
+        "--kind", metavar="NAME", help="Which judge's verdicts to compare (with --human).", rich_help_panel=AGREE
+    ),
+]
+HumanColumnOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--human-column",
+        metavar="COLUMN",
+        help="Label column of the human file (default: KIND, human or label).",
+        rich_help_panel=AGREE,
+    ),
+]
+AgreeOutputOpt = Annotated[
+    Optional[Path],
+    typer.Option("--output", "-o", metavar="FILE", help="Also write the table as JSON here.", rich_help_panel=OUT),
+]
+
+
+# mlbench report
+ReportTaskOpt = Annotated[
+    str, typer.Option("--task", metavar="LIST", help="Only these tasks, comma-separated (default: all).")
+]
+ReportModelOpt = Annotated[
+    str,
+    typer.Option("--model", metavar="LIST", help="Only these models, comma-separated: hub ids or local folder names."),
+]
+ReportMetricOpt = Annotated[
+    str,
+    typer.Option(
+        "--metric",
+        metavar="LIST",
+        help="Only these metrics (and plot them), comma-separated; mc2 also takes mc2@*.",
+    ),
+]
+# No "[default: …]" inside help text: rich takes the brackets for markup and drops them,
+# which left "compared with ." in the help.
+RefLangOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--ref-lang",
+        metavar="LANG",
+        help="The language every other is compared with (default: en).",
+        show_default=False,
+    ),
+]
+ReportFormatOpt = Annotated[
+    str, typer.Option("--format", metavar="LIST", help="Files to write, comma-separated: md, csv, latex, html, json.")
+]
+ReportOutOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--out", metavar="DIR", help="Folder for the report files (default: RESULTS_DIR/report).", show_default=False
+    ),
+]
+PlotsOpt = Annotated[
+    bool,
+    typer.Option("--plots", metavar=FLAG, help="Also write PNG figures (heatmap and bar chart per headline metric)."),
+]
+ResamplesOpt = Annotated[int, typer.Option(min=100, metavar="N", help="Bootstrap resamples for the gaps' intervals.")]
+ReportSeedOpt = Annotated[int, typer.Option(metavar="N", help="Seed of the bootstrap resamples.")]

@@ -1,0 +1,90 @@
+"""Where a task's data comes from, and the subset rule shared by every task."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from mlbench.errors import MlbenchError
+from mlbench.records import Sample
+from mlbench.resources import resource_dir
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """``hub`` (default), ``local`` (--data-dir), ``sample`` (--sample) or ``jsonl`` (--data-file)."""
+
+    kind: Literal["hub", "local", "sample", "jsonl"]
+    path: Path | None = None
+
+    def describe(self, hub_id: str | None = None) -> str:
+        if self.kind == "hub":
+            return f"hub:{hub_id}"
+        if self.kind == "sample":
+            return "sample:mlbench embedded sample set"
+        return f"{self.kind}:{self.path}"
+
+
+def sample_dir() -> Path:
+    """The embedded sample set (``data/sample/<lang>/{train,validation}.json``)."""
+    return resource_dir("data") / "sample"
+
+
+def read_hub_snapshot(folder: Path, name: str, config: str | None = None) -> Any:
+    """A hub dataset from its snapshot in mlbench's data cache (``datasets`` reads the card's
+    configs and features, e.g. ClassLabel names); the ``DatasetDict`` of ``config``.
+
+    Read once per process: every language of a run asks for the same snapshot (VeritasQA's
+    splits are its languages). Keyed by the folder's modification time too, so a snapshot
+    fetched again is read again."""
+    return _read_hub_snapshot(folder, name, config, folder.stat().st_mtime_ns if folder.exists() else 0)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_hub_snapshot(folder: Path, name: str, config: str | None, mtime_ns: int) -> Any:
+    try:
+        import datasets
+
+        datasets.disable_progress_bars()  # a local read of a few MB: the bars are only noise
+        return datasets.load_dataset(str(folder), config)
+    except Exception as error:  # noqa: BLE001 - datasets raises many kinds for a bad folder
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise MlbenchError(
+            f"cannot read {name} from {folder} ({reason[:160]}); `mlbench data fetch --force {name}` fetches it again"
+        ) from None
+
+
+def require_file(path: Path, what: str) -> Path:
+    if not path.is_file():
+        raise MlbenchError(f"data dir has no {what}: expected {path}")
+    return path
+
+
+def require_fields(row: Any, fields: Sequence[str], where: str) -> None:
+    if not isinstance(row, dict):
+        raise MlbenchError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    missing = [f for f in fields if f not in row]
+    if missing:
+        raise MlbenchError(f"{where}: missing field(s) {', '.join(missing)}")
+
+
+def _rank_key(seed: int, sample_id: str) -> str:
+    return hashlib.sha256(f"{seed}:{sample_id}".encode()).hexdigest()
+
+
+def subset(samples: list[Sample], limit: int | None, seed: int) -> list[Sample]:
+    """A seeded random subset of ``limit`` question ids, in the samples' original order.
+
+    Each id is ranked by a hash of (seed, id) alone, so the chosen ids are the same in
+    every language and for every model whenever the id sets are the same.
+    """
+    if limit is None or limit >= len(samples):
+        return samples
+    chosen = set(sorted((s.id for s in samples), key=lambda i: _rank_key(seed, i))[:limit])
+    return [s for s in samples if s.id in chosen]

@@ -1,0 +1,75 @@
+"""Samples that failed (the backend answered with an error), told per language.
+
+A failed sample is recorded with its error and never scored, so that --resume retries
+it. An unreachable --base-url, a server answering HTTP 500 or non-JSON therefore used to
+fail every sample and still exit 0 with nothing on stderr: a run that measured nothing
+looked like a finished one.
+
+Now every language with failures gets a line on stderr. Up to FAILED_SHARE of its
+samples is a warning (a few long questions overflowing the context, a short outage) and
+the run still exits 0; more than that is an error and the run exits 1 (``EXIT_FAILED``,
+apart from 2, bad input), after every language has been run and written, so that
+``--resume`` retries just the failed samples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mlbench.records import SampleRecord
+
+# More than half the samples failed: the mean of the rest no longer describes the
+# language (what fails is not random: the longest prompts overflow, one kind of request
+# errors), and an outage fails all of them.
+FAILED_SHARE = 0.5
+EXIT_FAILED = 1
+_MAX_MESSAGE = 200  # the first error, cut so that the line stays one readable line
+
+
+@dataclass(frozen=True)
+class LanguageFailures:
+    task: str
+    lang: str
+    failed: int
+    total: int
+    first_error: str
+
+    @property
+    def too_many(self) -> bool:
+        return self.failed > FAILED_SHARE * self.total
+
+    def line(self) -> str:
+        """One line for stderr (without the ``mlbench: warning:``/``error:`` prefix)."""
+        return (
+            f"{self.task} {self.lang}: {self.failed} of {self.total} samples failed "
+            f"(first: {self.first_error}); kept in the results; rerun with --resume to retry them"
+        )
+
+
+def language_failures(task: str, lang: str, records: list[SampleRecord]) -> LanguageFailures | None:
+    """The failures among one language's sample records, or None when none failed."""
+    errors = [r.error for r in records if r.error is not None]
+    if not errors:
+        return None
+    first = " ".join(errors[0].split())
+    if len(first) > _MAX_MESSAGE:
+        first = first[: _MAX_MESSAGE - 1] + "…"
+    return LanguageFailures(task, lang, len(errors), len(records), first)
+
+
+class SamplesFailed(Exception):
+    """Raised by ``pipeline.run`` after the whole run, when a language had too many
+    failed samples; ``results`` are the run's results, written as usual."""
+
+    def __init__(self, failures: list[LanguageFailures], results: list[Any]) -> None:
+        super().__init__("; ".join(f.line() for f in failures))
+        self.failures, self.results = failures, results
+
+    def lines(self) -> list[str]:
+        return [f"mlbench: error: {f.line()}" for f in self.failures]
+
+
+def too_many(failures: Iterable[LanguageFailures]) -> list[LanguageFailures]:
+    return [f for f in failures if f.too_many]

@@ -1,0 +1,392 @@
+"""The judging stage: a judge's verdicts added to the saved samples of finished runs.
+
+It reads ``samples_<lang>.jsonl``, never regenerates an answer, writes each chunk of
+verdicts back as it finishes (so a killed job loses at most one chunk), then rebuilds the
+per-language results and tables. Verdicts sit under ``judges.<kind>`` in each sample and
+their metrics (``truthful``, ``relevant``, ...) beside the task's own.
+
+Several judging jobs may work on one run folder at once (a truth judge and an info judge,
+say): every read-modify-write of a samples file happens under the run folder's lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from mlbench.backends.base import Backend
+from mlbench.backends.registry import ModelOptions, create_backend
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import Task
+from mlbench.engine.pipeline import RunConfig, RunObserver, cross_language, metric_order
+from mlbench.errors import MlbenchError
+from mlbench.judges import Judge, JudgeSpec, load_spec
+from mlbench.judges.evidence import SearchClient, SearchError, evidence_text
+from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
+from mlbench.records import JudgeItem, RunResult, SampleRecord, Verdict
+from mlbench.results import (
+    merge_run,
+    read_language,
+    read_run,
+    read_samples,
+    rewrite_samples,
+    run_dir_lock,
+    samples_path,
+    write_language,
+    written_languages,
+)
+from mlbench.results.aggregation import aggregate
+
+ScoringChoice = Literal["auto", "logprob", "generate"]
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    path: Path  # one run folder (<out>/<model>/<task>) or a folder of them
+    judge: ModelOptions
+    kinds: tuple[str, ...] = ()  # empty: each run's benchmark's own (Task.default_judge_kinds)
+    langs: tuple[str, ...] | Literal["all"] = "all"
+    chat: bool | None = None  # None: chat when the judge has a chat template (servers: always)
+    scoring: ScoringChoice = "auto"
+    resume: bool = False
+    cache_dir: Path | None = None
+    chunk_size: int = 32
+    search: SearchClient | None = None  # evidence for claim_support where no human answer
+
+
+def find_run_dirs(path: Path) -> list[Path]:
+    """``path`` itself when it is a run folder, else every run folder under it."""
+    if not path.is_dir():
+        raise MlbenchError(f"no such run folder: {path}")
+    if written_languages(path):
+        return [path]
+    found = sorted({p.parent for p in path.rglob("results_*.json")})
+    if not found:
+        raise MlbenchError(f"no run under {path} (no results_<lang>.json): run `mlbench run` first")
+    return found
+
+
+def resolve_chat(backend: Backend, requested: bool | None) -> bool:
+    if requested is not None:
+        return requested
+    if backend.name == "openai":
+        return True  # servers apply the model's template to chat messages
+    describe = getattr(backend, "describe", None)
+    return bool(describe and describe().get("chat_template_hash"))
+
+
+def resolve_scoring(spec: JudgeSpec, requested: ScoringChoice) -> Literal["logprob", "generate"]:
+    if requested == "auto":
+        return "logprob" if spec.output == "yes_no" else "generate"
+    return requested
+
+
+def judge_settings(judge: Judge, backend: Backend, model: str) -> dict[str, Any]:
+    """What a verdict depends on; recorded in results.json and hashed into every verdict,
+    so ``--resume`` redoes the verdicts of another judge or prompt."""
+    settings = {
+        "judge": model,
+        "backend": backend.name,
+        "fingerprint": backend.fingerprint,
+        "chat": judge.chat,
+        "scoring": judge.scoring,
+        "prompt_sha256": judge.spec.sha256,
+    }
+    # A served judge is known by its name only: its URL changes when a requeued job starts
+    # the server elsewhere, and that must not throw away the verdicts already given.
+    identity = {**settings, "fingerprint": model if backend.name == "openai" else backend.fingerprint}
+    digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+    return {**settings, "settings_hash": digest}
+
+
+def evidence_source(record: SampleRecord, search: SearchClient | None) -> str | None:
+    """Where a sample's claims are checked: its human reference answer, else the search
+    service, else nowhere (factuality is then n/a)."""
+    if record.reference:
+        return "human"
+    return "search" if search is not None else None
+
+
+def judge_items(
+    record: SampleRecord,
+    spec: JudgeSpec,
+    skip_reason: str | None = None,
+    search: SearchClient | None = None,
+    answers: dict[str, str] | None = None,
+) -> list[JudgeItem] | str:
+    """What the judge reads of a sample, or why there is nothing to judge. ``answers`` are
+    the texts to judge by name (default: the sample's answer). Raises SearchError when
+    the evidence could not be fetched."""
+    outputs = record.outputs
+    if answers is None:
+        answers = {"answer": outputs["answer"]} if "answer" in outputs else {}
+    if not answers:
+        return "no answer to judge (the generation failed)" if record.error else "no generated answer"
+    question, reference = record.question, record.reference
+    if not question:
+        raise MlbenchError(f"sample {record.id} has no question saved: rerun it with this mlbench version")
+    if skip_reason:
+        return skip_reason
+    if spec.kind != "claim_support":
+        if "reference" in spec.needs and not reference:
+            return "no reference answer"
+        return [JudgeItem(question, text, reference) for text in answers.values()]
+    claims = record.judges.get("claims", {})
+    if claims.get("label") != "parsed":
+        return "no extracted claims (judge with --judge-kind claims first)"
+    source = evidence_source(record, search)
+    if source is None:
+        return "no evidence: the question has no human answer and no --search-url was given"
+    if source == "human" or search is None:
+        return [JudgeItem(question, outputs["answer"], reference, claim) for claim in claims["claims"]]
+    return [
+        JudgeItem(question, outputs["answer"], evidence_text(search.snippets(claim)), claim)
+        for claim in claims["claims"]
+    ]
+
+
+def verdict_entry(
+    spec: JudgeSpec,
+    items: list[JudgeItem],
+    verdicts: list[Verdict],
+    source: str | None = None,
+    names: list[str] | None = None,
+) -> dict[str, Any]:
+    """The ``judges.<kind>`` block of one sample. Several judged texts (``names``, e.g.
+    MSQAD's direct and adversarial responses) give one verdict each under ``answers``."""
+    if spec.kind != "claim_support" and names and names != ["answer"]:
+        entry: dict[str, Any] = {"answers": {name: v.to_json() for name, v in zip(names, verdicts)}}
+        failure = next((v.error for v in verdicts if v.error), None)
+        return {**entry, "judge_error": failure} if failure else entry
+    if spec.kind != "claim_support":
+        return verdicts[0].to_json()
+    per_claim = []
+    for item, verdict in zip(items, verdicts):
+        line = {"claim": item.claim, **verdict.to_json()}
+        if source == "search":
+            line["evidence"] = item.reference  # the snippets, kept to show why
+        per_claim.append(line)
+    entry: dict[str, Any] = {"claims": per_claim}
+    failure = next((v.error for v in verdicts if v.error), None)
+    if failure:
+        entry["judge_error"] = failure
+        return entry
+    labels = [v.label for v in verdicts if v.label in ("yes", "no")]
+    # No claim, or none readable: the share is undefined (n/a), never 0.
+    entry["supported"] = sum(label == "yes" for label in labels) / len(labels) if labels else None
+    entry["unreadable"] = len(verdicts) - len(labels)
+    return entry
+
+
+def needs_verdict(record: SampleRecord, kind: str, settings_hash: str, resume: bool) -> bool:
+    entry = record.judges.get(kind)
+    if not resume or entry is None:
+        return True
+    return entry.get("settings_hash") != settings_hash or "judge_error" in entry or "skipped" in entry
+
+
+def judge_records(
+    judge: Judge,
+    backend: Backend,
+    records: list[SampleRecord],
+    settings: dict[str, Any],
+    task: Task | None = None,
+    search: SearchClient | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Verdict blocks by sample id for ``records`` (one backend call for all of them)."""
+    planned: dict[str, list[JudgeItem] | str | SearchError] = {}
+    names: dict[str, list[str]] = {}
+    for record in records:
+        skip = task.judge_skip_reason(record) if task is not None else None
+        answers = task.judged_answers(record, judge.spec.kind) if task is not None else None
+        names[record.id] = list(answers or {})
+        try:
+            planned[record.id] = judge_items(record, judge.spec, skip, search, answers)
+        except SearchError as error:
+            planned[record.id] = error
+    flat = [item for items in planned.values() if isinstance(items, list) for item in items]
+    verdicts = iter(judge.verdicts(backend, flat))
+    stamp = {"judge": settings["judge"], "settings_hash": settings["settings_hash"]}
+    by_id = {r.id: r for r in records}
+    entries = {}
+    for sample_id, items in planned.items():
+        source = evidence_source(by_id[sample_id], search) if judge.spec.kind == "claim_support" else None
+        extra = {"evidence": source} if judge.spec.kind == "claim_support" else {}
+        if isinstance(items, SearchError):
+            entries[sample_id] = {**stamp, **extra, "judge_error": str(items)}
+        elif isinstance(items, str):
+            entries[sample_id] = {**stamp, **extra, "skipped": items}
+        else:
+            verdict = verdict_entry(judge.spec, items, [next(verdicts) for _ in items], source, names[sample_id])
+            entries[sample_id] = {**stamp, **extra, **verdict}
+    return entries
+
+
+def apply_entries(record: SampleRecord, kind: str, entry: dict[str, Any], task: Task) -> None:
+    """Put a verdict block into a saved sample and recompute what depends on verdicts."""
+    record.judges[kind] = entry
+    derived = set(JUDGE_METRICS) | set(task.combined_metric_names)
+    kept = {k: v for k, v in record.metrics.items() if k not in derived}
+    record.metrics = {**kept, **judged_metrics(record.judges)}
+    record.metrics.update(task.combined_metrics(record))
+
+
+def chained_judge_options(run: ModelOptions, judge: str, backend: str, base_url: str | None) -> ModelOptions:
+    """The judge's model options for ``run --judge``: the run's numeric and server settings,
+    and its engine settings only when the judge runs on vLLM too."""
+    from dataclasses import replace
+
+    from mlbench.backends.registry import resolve_backend
+
+    options = ModelOptions(
+        model=judge,
+        backend=backend,
+        dtype=run.dtype,
+        device=run.device,
+        batch_size=run.batch_size,
+        trust_remote_code=run.trust_remote_code,
+        seed=run.seed,
+        base_url=base_url,
+        api_key_env=run.api_key_env if base_url else None,
+        max_concurrency=run.max_concurrency,
+        request_timeout=run.request_timeout,
+    )
+    if resolve_backend(options) != "vllm":
+        return options
+    return replace(
+        options,
+        tensor_parallel_size=run.tensor_parallel_size,
+        gpu_memory_utilization=run.gpu_memory_utilization,
+        max_model_len=run.max_model_len,
+        enforce_eager=run.enforce_eager,
+    )
+
+
+def judge_run(
+    config: JudgeConfig, observer: RunObserver | None = None, backend_factory: Callable[[], Backend] | None = None
+) -> list[RunResult]:
+    """Judge every chosen language of every run under ``config.path``, one kind after the
+    other with the same judge model; returns the rebuilt results of each run and kind."""
+    observer = observer or RunObserver()
+    plans = plan_languages(find_run_dirs(config.path), config.langs)
+    # Every run's task first, before a judge loads (a user's benchmark is included again here).
+    tasks_of = {run_dir: _task_of(run_dir) for run_dir, _ in plans}
+    kinds_of = {run_dir: config.kinds or tasks_of[run_dir].default_judge_kinds for run_dir, _ in plans}
+    # Every kind once, in the order given (or each benchmark's order: claims before claim_support).
+    specs = [load_spec(kind) for kind in dict.fromkeys(k for kinds in kinds_of.values() for k in kinds)]
+    _check_answers(plans)
+    backend = (backend_factory or (lambda: create_backend(config.judge, config.cache_dir)))()
+    try:
+        results = []
+        for spec in specs:
+            judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
+            settings = judge_settings(judge, backend, config.judge.model)
+            if spec.kind == "claim_support" and config.search is not None:
+                # Recorded, not hashed: a search service moved to another URL keeps the verdicts.
+                settings = {**settings, "search_url": config.search.url, "search_results": config.search.results}
+            for run_dir, langs in plans:
+                # A run folder without the requested languages, or whose benchmark does not
+                # use this judge by default, is left alone.
+                if langs and spec.kind in kinds_of[run_dir]:
+                    results.append(_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer))
+        return results
+    finally:
+        close = getattr(backend, "close", None)
+        if close is not None:
+            close()
+
+
+def _task_of(run_dir: Path) -> Task:
+    from mlbench.benchmarks import task_of_run
+
+    run = read_run(run_dir)
+    # A benchmark of the user's (--include) is loaded again from the file the run recorded.
+    return task_of_run(run.task, run.config.get("include"), str(run_dir / "results.json"))
+
+
+def plan_languages(run_dirs: list[Path], requested: tuple[str, ...] | Literal["all"]) -> list[tuple[Path, list[str]]]:
+    """The languages to judge in each run folder; a requested language that no run has
+    is an error (one that only some runs have is judged where it exists)."""
+    plans = []
+    for run_dir in run_dirs:
+        written = written_languages(run_dir)
+        plans.append((run_dir, written if requested == "all" else [lang for lang in requested if lang in written]))
+    found = {lang for _, langs in plans for lang in langs}
+    missing = [] if requested == "all" else [lang for lang in requested if lang not in found]
+    if missing:
+        have = sorted({lang for run_dir in run_dirs for lang in written_languages(run_dir)})
+        raise MlbenchError(f"no run has results in {', '.join(missing)}; written: {', '.join(have)}")
+    return plans
+
+
+def _check_answers(plans: list[tuple[Path, list[str]]]) -> None:
+    """Fail before loading a judge when no run has a generated answer to judge."""
+    for run_dir, langs in plans:
+        for lang in langs:
+            records = read_samples(samples_path(run_dir, lang))
+            if any("answer" in r.outputs for r in records.values()):
+                return
+    raise MlbenchError("no generated answers to judge: judging needs a run with --mode gen (or all)")
+
+
+def _judge_run_dir(
+    config: JudgeConfig,
+    run_dir: Path,
+    langs: list[str],
+    judge: Judge,
+    backend: Backend,
+    settings: dict[str, Any],
+    observer: RunObserver,
+) -> RunResult:
+    kind = judge.spec.kind
+    overview = read_run(run_dir)
+    task = get_task(overview.task)
+    for lang in langs:
+        chash = read_language(run_dir, lang).config_hash
+        path = samples_path(run_dir, lang)
+        records = read_samples(path, chash)
+        todo = [r for r in records.values() if needs_verdict(r, kind, settings["settings_hash"], config.resume)]
+        progress = observer.start(f"{task.name} · {kind} judge", lang, len(records), len(records) - len(todo))
+        for start in range(0, len(todo), config.chunk_size):
+            chunk = todo[start : start + config.chunk_size]
+            entries = judge_records(judge, backend, chunk, settings, task, config.search)
+            with run_dir_lock(run_dir):
+                current = read_samples(path, chash)
+                for sample_id, entry in entries.items():
+                    apply_entries(current[sample_id], kind, entry, task)
+                rewrite_samples(path, current.values())
+            progress(len(chunk))
+        with run_dir_lock(run_dir):
+            # Read again under the lock: another judging job may have added its verdicts.
+            written = read_language(run_dir, lang)
+            run_config = {**written.config, "judges": {**written.config.get("judges", {}), kind: settings}}
+            order = metric_order(task, tuple(run_config.get("modes", task.mode_names)))
+            records = read_samples(path, chash)
+            seed, data_counts = int(run_config.get("seed", 0)), run_config.get("data_counts", {}).get(lang)
+            language = aggregate(lang, list(records.values()), order, seed, task, data_counts)
+            write_language(run_dir, language, run_config, chash)
+        template = RunResult(overview.model, task.name, run_config, {})
+        comparison = cross_language(task, run_dir, chash, observer.start)
+        result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name, comparison)
+    observer.finish(result, order, task.group_name)
+    return result
+
+
+def judge_after_run(config: RunConfig, judge_config: JudgeConfig, tasks: list[str], observer: RunObserver) -> None:
+    """``run --judge``: the judging stage on the folders the run just wrote."""
+    from dataclasses import replace
+
+    from mlbench.backends.registry import resolve_backend
+    from mlbench.results import model_slug
+
+    if resolve_backend(config.model) == "vllm" and resolve_backend(judge_config.judge) == "vllm":
+        from mlbench.backends.vllm import release_engines
+
+        release_engines()  # one GPU: the evaluated model's engine makes room for the judge's
+    for task_name in tasks:
+        run_dir = config.output / model_slug(config.model.model) / task_name
+        judge_run(replace(judge_config, path=run_dir), observer)

@@ -1,0 +1,342 @@
+"""run(config): samples → requests → backend → scores → results, resumable.
+
+Everything that can be checked without a model (tasks, languages, options, data, output
+folder) is checked first, so bad input fails in a second instead of after a model load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Literal
+
+from mlbench.backends.base import Backend
+from mlbench.backends.registry import create_backend
+from mlbench.benchmarks import get_task
+from mlbench.benchmarks.base import LanguageData, Request, Result, Task, TaskOptions, all_mode_settings
+from mlbench.data.source import subset
+from mlbench.engine.answer_checks import check_answer, surface_metric_names, warm_up_in_background
+from mlbench.engine.checks import check_not_overwriting, check_size, check_writable, run_dir_of
+from mlbench.engine.failures import LanguageFailures, SamplesFailed, language_failures, too_many
+from mlbench.engine.lock import lock_languages
+from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's public nouns)
+    DEFAULT_CHUNK_SIZE,
+    PlannedLanguage,
+    PlannedTask,
+    RunConfig,
+    RunObserver,
+)
+from mlbench.engine.progress import SampleProgress
+from mlbench.engine.provenance import provenance
+from mlbench.errors import LogprobsUnsupported, MlbenchError
+from mlbench.metrics.judged import JUDGE_METRICS
+from mlbench.records import Generation, GenerationRequest, RunResult, Sample, SampleRecord
+from mlbench.report.heatmaps import write_figures
+from mlbench.results import (
+    append_samples,
+    language_path,
+    merge_run,
+    read_language,
+    read_samples,
+    rewrite_samples,
+    samples_path,
+    write_language,
+    written_languages,
+)
+from mlbench.results.aggregation import aggregate
+
+
+def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], options: TaskOptions) -> list[str]:
+    available = task.available_languages(options)
+    if not requested:
+        raise MlbenchError(f"no language given for task {task.name}; valid: {', '.join(available)} or all")
+    if requested == "all":
+        return list(available)
+    unknown = [lang for lang in requested if lang not in available]
+    if unknown:
+        raise MlbenchError(f"task {task.name} has no language {', '.join(unknown)}; valid: {', '.join(available)}")
+    return list(requested)
+
+
+def plan(
+    config: RunConfig, locks: ExitStack | None = None, warn: Callable[[str], None] | None = None
+) -> list[PlannedTask]:
+    """Check every input and load every dataset, without touching a model. With ``locks``,
+    every language to run is locked for this process (held until ``locks`` closes), so a
+    second run of the same language into the same folder stops here (see ``run_lock``)."""
+    if not config.tasks:
+        raise MlbenchError("no task given; see `mlbench tasks`")
+    if config.resume and config.overwrite:
+        raise MlbenchError("--resume continues the results already there and --overwrite replaces them: choose one")
+    planned = []
+    for name in config.tasks:
+        task = get_task(name)
+        options = config.options_for(task)
+        task.validate(options)
+        modes = task.mode_names if config.mode == "all" else (config.mode,)
+        if config.mode != "all" and config.mode not in task.mode_names:
+            raise MlbenchError(f"task {name} has no mode {config.mode}; valid: {', '.join(task.mode_names)}")
+        languages = []
+        for lang in resolve_languages(task, config.langs, options):
+            data = task.load(lang, options)
+            chosen = [s for s in data.samples if s.id in config.ids[lang]] if lang in config.ids else data.samples
+            samples = subset(chosen, config.limit, config.seed)
+            if not samples:
+                raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
+            languages.append(PlannedLanguage(lang, data, samples))
+        planned.append(PlannedTask(task, modes, languages))
+    check_writable(config.output)
+    if locks is not None:
+        # Before the check for existing results: a run already writing them is the
+        # reason to give, not "pass --resume", which would then write every sample twice.
+        for item in planned:
+            lock_languages(locks, run_dir_of(config, item.task.name), [p.lang for p in item.languages], warn)
+    for item in planned:
+        check_not_overwriting(config, item)
+    return planned
+
+
+def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerprint: str) -> str:
+    """What a saved sample depends on; a resumed run must match it. (--limit and --seed
+    only choose which ids run, so they are not part of it.)"""
+    options = config.options_for(task)
+    payload = {
+        "task": task.name,
+        "modes": list(modes),
+        "fewshot": task.fewshot(options),
+        "chat_template": options.chat_template,
+        "system_prompt": options.system_prompt,
+        "source": options.source.describe(task.hub_id),
+        "model": fingerprint,
+    }
+    if options.max_new_tokens is not None:  # only when set, so older runs keep their hash
+        payload["max_new_tokens"] = options.max_new_tokens
+    if task.settings(options):
+        payload["task_settings"] = task.settings(options)
+    if per_mode := all_mode_settings(task, modes, options):  # only when set: older runs keep their hash
+        payload["mode_settings"] = per_mode
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def score_samples(
+    task: Task,
+    modes: tuple[str, ...],
+    samples: list[Sample],
+    data: LanguageData,
+    options: TaskOptions,
+    backend: Backend,
+    progress: Callable[[int], None],
+    chash: str,
+) -> list[SampleRecord]:
+    """Run every mode's requests for ``samples`` through ``backend`` and score them;
+    ``progress`` advances by one for each sample finished (see ``SampleProgress``)."""
+    outputs: list[dict[str, Any]] = [{} for _ in samples]
+    metrics: list[dict[str, float]] = [{} for _ in samples]
+    prompts: list[Any] = [None] * len(samples)
+    surfaces: list[dict[str, Any] | None] = [None] * len(samples)
+    bar = SampleProgress(progress, len(samples), len(modes))
+    for mode in modes:
+        per_sample = [task.requests(mode, s, data, options) for s in samples]
+        flat = [r for requests in per_sample for r in requests]
+        try:
+            results = dispatch(backend, flat, bar.mode(len(flat)))
+        except LogprobsUnsupported:
+            bar.undo()  # the chunk is scored again (from generated words), from the start
+            raise
+        start = 0
+        for i, (sample, requests) in enumerate(zip(samples, per_sample)):
+            mine = results[start : start + len(requests)]
+            start += len(requests)
+            if prompts[i] is None:  # the first mode's prompt (the others follow from the task's prompt files)
+                prompts[i] = requests[0].prompt.to_json()
+            failure = next((r.error for r in mine if r.error), None)
+            if failure:
+                outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))
+                continue
+            out, values = task.score(mode, sample, mine, options)
+            # Every generated answer gets the surface checks, whatever the benchmark.
+            block, surface_values = check_answer(task, mode, out, sample.lang)
+            outputs[i].update(out)
+            metrics[i].update({**values, **surface_values})
+            if block is not None:
+                surfaces[i] = block
+    bar.finish()
+    records = [
+        SampleRecord(
+            s.id,
+            s.lang,
+            prompts[i],
+            outputs[i],
+            metrics[i],
+            chash,
+            question=s.question,
+            reference=s.best_answer,  # for judges that compare against a reference
+            surface=surfaces[i],
+            group=task.sample_group(s),
+        )
+        for i, s in enumerate(samples)
+    ]
+    for record in records:
+        record.metrics.update(task.combined_metrics(record))
+    return records
+
+
+def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int], None] | None = None) -> list[Result]:
+    """Results in request order: log-likelihoods in one backend call, generations in
+    another; ``progress`` is called with the number of requests just finished."""
+    results: list[Result | None] = [None] * len(requests)
+    scoring = [i for i, r in enumerate(requests) if not isinstance(r, GenerationRequest)]
+    writing = [i for i, r in enumerate(requests) if isinstance(r, GenerationRequest)]
+    if scoring:
+        scored = backend.loglikelihood([requests[i] for i in scoring], progress)  # type: ignore[misc]
+        for i, result in zip(scoring, scored):
+            results[i] = result
+    if writing:
+        generations: list[Generation] = backend.generate([requests[i] for i in writing], progress)  # type: ignore[misc]
+        for i, generation in zip(writing, generations):
+            results[i] = generation
+    return results  # type: ignore[return-value]
+
+
+def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
+    """The metrics of a run in table order: the task's, the surface checks of generated
+    answers, those a judge adds, then the task's combined scores."""
+    own = list(dict.fromkeys(m for mode in modes for m in task.mode(mode).metrics))
+    return own + surface_metric_names(task, modes) + list(JUDGE_METRICS) + list(task.combined_metric_names)
+
+
+def run(
+    config: RunConfig, observer: RunObserver | None = None, backend_factory: Callable[[], Backend] | None = None
+) -> list[RunResult]:
+    observer = observer or RunObserver()
+    failures: list[LanguageFailures] = []
+    # The languages' locks are held from the checks to the last write, and released on
+    # any exit (an OS lock: a killed process releases it too).
+    with ExitStack() as locks:
+        planned = plan(config, locks, observer.warn)
+        check_size(config, planned, observer)
+        for item in planned:
+            warm_up_in_background(item.task, item.modes)
+        # Created after every input has been checked, and only once: one engine for the run.
+        backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
+        try:
+            results = [run_task(config, item, backend, observer, failures) for item in planned]
+        finally:
+            close = getattr(backend, "close", None)
+            if close is not None:
+                close()  # worker processes, HTTP connections, the cache file
+    # After every language is written (so --resume can retry the failed samples): a run
+    # whose languages mostly failed must not end like a finished one.
+    if too_many(failures):
+        raise SamplesFailed(too_many(failures), results)
+    return results
+
+
+def run_task(
+    config: RunConfig,
+    item: PlannedTask,
+    backend: Backend,
+    observer: RunObserver,
+    failures: list[LanguageFailures] | None = None,
+) -> RunResult:
+    """Every language of one task: score what is not done yet, write as it finishes.
+    Languages with failed samples are added to ``failures``; those with few get a warning
+    here (those with too many end the run with an error, in ``run``)."""
+    task, modes = item.task, item.modes
+    order = metric_order(task, modes)
+    run_dir = run_dir_of(config, task.name)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    chash = config_hash(task, modes, config, backend.fingerprint)
+    options = config.options_for(task)
+    for planned_lang in item.languages:
+        lang, started = planned_lang.lang, time.perf_counter()
+        path = samples_path(run_dir, lang)
+        if not config.resume:
+            # A fresh start (plan() let it through: nothing there, or --overwrite): the
+            # language's old result goes with its samples, so no merge can mix them in.
+            path.unlink(missing_ok=True)
+            language_path(run_dir, lang).unlink(missing_ok=True)
+        done = read_samples(path, chash)
+        # Failed samples of an earlier attempt (an API outage, say) are tried again.
+        todo = [s for s in planned_lang.samples if s.id not in done or done[s.id].error]
+        progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
+        start = 0
+        while start < len(todo):
+            chunk = todo[start : start + config.chunk_size]
+            try:
+                finished = score_samples(task, modes, chunk, planned_lang.data, options, backend, progress, chash)
+            except LogprobsUnsupported as error:
+                # A chat-only API: a task that can read generated words instead switches to them.
+                fallback = task.without_logprobs(options)
+                if fallback is None:
+                    raise
+                observer.warn(f"{error}; reading generated words instead for the rest of the run")
+                options = fallback
+                continue
+            append_samples(path, finished)
+            done.update({r.id: r for r in finished})
+            start += config.chunk_size
+        records = [done[s.id] for s in planned_lang.samples]
+        failed = language_failures(task.name, lang, records)
+        if failed is not None:
+            if failures is not None:
+                failures.append(failed)
+            if not failed.too_many:
+                observer.warn(failed.line())
+
+        def start_progress(what: str, total: int, lang: str = lang) -> Callable[[int], None]:
+            return observer.start(f"{task.name} · {what}", lang, total, 0)
+
+        if task.finish_language(records, options, config.seed, start_progress):
+            rewrite_samples(path, done.values())
+        language = aggregate(lang, records, order, config.seed, task, planned_lang.data.counts)
+        timings = {lang: round(time.perf_counter() - started, 3)}
+        settings = provenance(config, task, modes, backend, timings)
+        if planned_lang.data.counts:
+            settings["data_counts"] = {lang: planned_lang.data.counts}
+        write_language(run_dir, language, settings, chash)
+        # Statistics across languages once, after the run's last language: they read every
+        # language written so far (a Slurm job per language gets them in each job).
+        last = planned_lang is item.languages[-1]
+        result, other_settings = merge_run(
+            run_dir,
+            RunResult(config.model.model, task.name, settings, {}),
+            chash,
+            order,
+            task.languages,
+            task.group_name,
+            cross_language(task, run_dir, chash, observer.start) if last else None,
+        )
+    if other_settings:
+        observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
+    observer.finish(result, order, task.group_name)
+    return result
+
+
+def cross_language(
+    task: Task, run_dir: Path, chash: str, start: Callable[[str, str, int, int], Callable[[int], None]] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """The task's statistics across every language of ``run_dir`` written with ``chash``;
+    its figures are drawn beside results.json. ``start`` opens a progress indicator."""
+    if not task.compares_languages:
+        return {}
+    records_by_lang: dict[str, list[SampleRecord]] = {}
+    run_config: dict[str, Any] = {}
+    for lang in written_languages(run_dir):
+        written = read_language(run_dir, lang)
+        if written.config_hash == chash:
+            path = samples_path(run_dir, lang)
+            records_by_lang[lang] = list(read_samples(path, chash, repair=False).values())
+            run_config = written.config
+    if len(records_by_lang) < 2:
+        return {}
+    done = start(f"{task.name} · cross-language tests", ",".join(records_by_lang), 1, 0) if start else None
+    tables = task.cross_language(records_by_lang, run_config)
+    write_figures(run_dir, task.figures(tables))
+    if done is not None:
+        done(1)
+    return tables

@@ -1,0 +1,86 @@
+"""What a run is asked to do (``RunConfig``), what its checks planned (``PlannedTask``) and
+what it reports while it works (``RunObserver``): the nouns that the pipeline, its checks
+(run_checks.py), provenance and the CLI share, kept apart so none of them imports another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from mlbench.backends.registry import ModelOptions
+from mlbench.benchmarks.base import LanguageData, Task, TaskOptions
+from mlbench.benchmarks.options import with_own
+from mlbench.records import RunResult, Sample
+
+Mode = str  # "all", or one of the task's modes (mc, gen; XLingHealth's correctness, ...)
+# Samples scored per backend call: small enough that a kill loses little work, large
+# enough to batch options and generations well.
+DEFAULT_CHUNK_SIZE = 32
+# Above this many generated texts a run asks for --yes first (XLingHealth consistency at
+# the paper's settings is 50 texts per question and language).
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    model: ModelOptions
+    tasks: tuple[str, ...]
+    langs: tuple[str, ...] | Literal["all"]
+    mode: Mode = "all"
+    task_options: TaskOptions = field(default_factory=TaskOptions)
+    limit: int | None = None
+    seed: int = 0
+    output: Path = Path("results")
+    resume: bool = False
+    # Replace the results already in OUTPUT for the languages being run (without it, and
+    # without ``resume``, such a run is refused rather than silently losing them).
+    overwrite: bool = False
+    cache_dir: Path | None = None
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    yes: bool = False  # go ahead with a run of more than CONFIRM_GENERATIONS generations
+    own_options: Mapping[str, Any] = field(default_factory=dict)  # task name → its own (tasks/options.py)
+    # Language → the question ids to run (a run imported from logs that hold only some
+    # questions); a language not named runs all of its questions.
+    ids: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # False when the answers come from logs (`mlbench import`): nothing is generated, so
+    # there is no generation count to show or confirm.
+    generates: bool = True
+
+    def options_for(self, task: Task) -> TaskOptions:
+        """The options ``task`` reads: the shared ones with its own."""
+        return with_own(self.task_options, task, self.own_options.get(task.name))
+
+
+@dataclass
+class PlannedLanguage:
+    lang: str
+    data: LanguageData
+    samples: list[Sample]
+
+
+@dataclass
+class PlannedTask:
+    task: Task
+    modes: tuple[str, ...]
+    languages: list[PlannedLanguage]
+
+
+class RunObserver:
+    """What the pipeline reports while it works (the CLI draws progress bars from it)."""
+
+    def start(self, task: str, lang: str, total: int, done: int) -> Callable[[int], None]:
+        """A bar of ``total`` samples of which ``done`` were finished before (a resumed
+        run); the callback advances it by n finished samples, one sample at a time while
+        scoring (see ``SampleProgress``)."""
+        return lambda n: None
+
+    def finish(self, run: RunResult, metric_order: list[str], group_name: str = "group") -> None:
+        pass
+
+    def warn(self, message: str) -> None:
+        pass
+
+    def note(self, message: str) -> None:
+        pass

@@ -1,0 +1,95 @@
+"""The ``config`` block of results.json: everything needed to reproduce or audit a run."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mlbench.benchmarks import included_from
+from mlbench.benchmarks.base import all_mode_settings
+from mlbench.data.record import data_record
+from mlbench.resources import prompt_hash
+
+if TYPE_CHECKING:
+    from mlbench.backends.base import Backend
+    from mlbench.benchmarks.base import Task
+    from mlbench.engine.plan import RunConfig
+
+PACKAGES = ("mlbench", "torch", "transformers", "tokenizers", "datasets", "sacrebleu", "numpy")
+
+
+@lru_cache(maxsize=1)
+def package_versions() -> dict[str, str]:
+    found = {}
+    for name in PACKAGES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+@lru_cache(maxsize=1)
+def git_hash() -> str | None:
+    """The commit of the mlbench checkout, when it runs from one."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def engine_settings(config: RunConfig) -> dict[str, Any]:
+    """The engine and server options that were set (defaults left out)."""
+    from dataclasses import fields
+
+    from mlbench.backends.registry import ModelOptions
+
+    skip = {"model", "backend", "dtype", "device", "batch_size", "trust_remote_code", "seed"}
+    settings = {}
+    for item in fields(ModelOptions):
+        value = getattr(config.model, item.name)
+        if item.name not in skip and value != item.default:
+            settings[item.name] = dict(value) if item.name == "model_args" else value
+    return settings
+
+
+def provenance(
+    config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend, timings: dict[str, float]
+) -> dict[str, Any]:
+    options = config.options_for(task)
+    describe = getattr(backend, "describe", lambda: {})
+    return {
+        "model": config.model.model,
+        "backend": backend.name,
+        "model_fingerprint": backend.fingerprint,
+        **describe(),
+        "batch_size": config.model.batch_size,
+        "engine": engine_settings(config),
+        "modes": list(modes),
+        "fewshot": task.fewshot(options),
+        "chat_template": options.chat_template,
+        "system_prompt": options.system_prompt,
+        "data_source": options.source.describe(task.hub_id),
+        "data": data_record(task.name, options.source),
+        # A benchmark from --include: its file, so that `mlbench judge` can load it again.
+        **({"include": included_from(task.name)} if included_from(task.name) else {}),
+        "limit": config.limit,
+        "seed": config.seed,
+        "prompt_hashes": {name: prompt_hash(task.prompt_dir, name) for name in task.prompt_files},
+        **({"task_settings": task.settings(options)} if task.settings(options) else {}),
+        **({"mode_settings": per_mode} if (per_mode := all_mode_settings(task, modes, options)) else {}),
+        "packages": package_versions(),
+        "git_hash": git_hash(),
+        "timings_s": timings,
+    }

@@ -1,1 +1,0 @@
-"""Data sources → ``list[Sample]``. No model code here."""

@@ -1,0 +1,84 @@
+"""Language × language heatmaps of p-values (MSQAD's McNemar and PERMANOVA), as PNG files
+next to results.json. One file per test (and mode), one panel per topic. The colour
+scale is fixed at 0–1 (p-values), as its colourbar says.
+
+matplotlib is imported only through ``pyplot()``, only when a figure is drawn, with its
+file-only backend (also for ``mlbench report``'s figures).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+from mlbench.results.figures import Figure, PairHeatmap
+
+CELL_INCHES = 0.55
+# p-values are drawn on a fixed 0–1 colour scale, never stretched to the data's range, so
+# that panels and figures compare by eye; the colourbar says so.
+P_VALUE_LABEL = "p-value (fixed colour scale 0–1; * rejects at 5%; blank: not tested)"
+
+
+def pyplot():  # type: ignore[no-untyped-def]
+    """matplotlib's pyplot on the Agg backend: PNG files, no display needed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
+    """Draw every figure into ``run_dir``; returns the files written."""
+    if not figures:
+        return []
+    plt = pyplot()
+
+    written = []
+    for figure in figures:
+        columns = min(3, len(figure.panels))
+        rows = math.ceil(len(figure.panels) / columns)
+        size = max(len(p.langs) for p in figure.panels) * CELL_INCHES + 1.6
+        fig, axes = plt.subplots(rows, columns, figsize=(columns * size, rows * size + 0.6), squeeze=False)
+        for ax in axes.flat[len(figure.panels) :]:
+            ax.axis("off")
+        image = None
+        for ax, panel in zip(axes.flat, figure.panels):
+            image = _draw_panel(ax, panel)
+        if image is not None:
+            fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label=P_VALUE_LABEL)
+        fig.suptitle(figure.title)
+        path = run_dir / figure.filename
+        # Written aside and renamed: cluster jobs of other languages may redraw it at once.
+        partial = path.with_name(f".{path.stem}.{os.getpid()}.png")
+        fig.savefig(partial, dpi=110)
+        plt.close(fig)
+        os.replace(partial, path)
+        written.append(path)
+    return written
+
+
+def _draw_panel(ax, panel: PairHeatmap):  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    size = len(panel.langs)
+    grid = np.full((size, size), np.nan)
+    for (a, b), p in panel.p.items():
+        if p is not None and a in panel.langs and b in panel.langs:
+            i, j = panel.langs.index(a), panel.langs.index(b)
+            grid[i, j] = grid[j, i] = p
+    # cividis: readable for every kind of colour vision, and in greyscale; fixed 0–1.
+    image = ax.imshow(grid, cmap="cividis", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(size), panel.langs)
+    ax.set_yticks(range(size), panel.langs)
+    ax.set_title(panel.title, fontsize=10)
+    for i in range(size):
+        for j in range(size):
+            if not np.isnan(grid[i, j]):
+                pair = (panel.langs[i], panel.langs[j])
+                star = "*" if pair in panel.rejected or pair[::-1] in panel.rejected else ""
+                colour = "white" if grid[i, j] < 0.5 else "black"
+                ax.text(j, i, f"{grid[i, j]:.2g}{star}", ha="center", va="center", fontsize=7, color=colour)
+    return image

@@ -1,0 +1,114 @@
+"""``results_<lang>.json``: one language's summary, written only by the job that runs the
+language (a Slurm job per language), from which ``results.json`` is rebuilt. And the
+per-language block both files share: n, counts, metric values and intervals, groups, and
+each question's value of each metric (``per_question``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.data.jsonlines import read_text
+from mlbench.results.files import language_path, write_atomic
+from mlbench.records import LanguageResult, MetricValue
+
+
+@dataclass
+class LanguageFile:
+    """The content of one ``results_<lang>.json``."""
+
+    lang: str
+    config_hash: str
+    config: dict[str, Any]
+    result: LanguageResult  # with its per_question values when the file has them
+
+
+def language_to_json(result: LanguageResult) -> dict[str, Any]:
+    """The block of one language (without its per-question values, kept apart on one line)."""
+    block: dict[str, Any] = {
+        "n-samples": result.n,
+        **result.counts,
+        **{k: v.to_json() for k, v in result.metrics.items()},
+    }
+    if result.groups:
+        block["groups"] = {name: language_to_json(group) for name, group in result.groups.items()}
+    return block
+
+
+def language_from_json(lang: str, block: dict[str, Any]) -> LanguageResult:
+    """A language's block; TypeError/KeyError/ValueError on another shape."""
+    if not isinstance(block, dict):
+        raise TypeError(f"{lang}: a JSON {type(block).__name__}, not an object")
+    metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict) and k != "groups"}
+    counts = {k: v for k, v in block.items() if isinstance(v, int) and k != "n-samples"}
+    groups = {name: language_from_json(lang, group) for name, group in block.get("groups", {}).items()}
+    return LanguageResult(lang, int(block["n-samples"]), metrics, counts, groups)
+
+
+def per_question_from_json(block: Any) -> dict[str, Any]:
+    """``{"ids": [...], "values": {metric: [value | None, ...]}}`` checked: a column per
+    metric with one number (or null) per id; ValueError naming what is wrong."""
+    if not isinstance(block, dict) or not isinstance(block.get("ids", []), list):
+        raise ValueError("per_question is not an object with a list of ids")
+    ids, columns = block.get("ids", []), block.get("values", {})
+    if not isinstance(columns, dict):
+        raise ValueError("per_question values are not an object")
+    for metric, column in columns.items():
+        if not isinstance(column, list) or len(column) != len(ids):
+            raise ValueError(f"per_question {metric} does not have one value per id")
+        if any(v is not None and (isinstance(v, bool) or not isinstance(v, int | float)) for v in column):
+            raise ValueError("per_question holds values that are not numbers")
+    return {"ids": [str(q) for q in ids], "values": columns}
+
+
+def compact(value: Any) -> str:
+    """JSON on one line: thousands of per-question numbers that only programs read."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any], config_hash: str) -> None:
+    """One language's result, in a file only this language's job writes."""
+    payload = {"lang": result.lang, "config_hash": config_hash, "config": config, "result": language_to_json(result)}
+    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    if result.per_question:
+        text = f'{text[:-2]},\n  "per_question": {compact(result.per_question)}\n}}'
+    write_atomic(language_path(run_dir, result.lang), text + "\n")
+
+
+def read_language_file(path: Path) -> LanguageFile:
+    """A ``results_<lang>.json`` by path; one line naming it when it is not one."""
+    if path.is_dir():
+        raise MlbenchError(f"{path} is a folder, not an mlbench language result")
+    try:
+        payload = json.loads(read_text(path))
+        if not isinstance(payload, dict):
+            raise TypeError(f"a JSON {type(payload).__name__}")
+        lang, config = payload["lang"], payload["config"]
+        if not isinstance(lang, str) or not isinstance(config, dict):
+            raise TypeError("lang or config has another type")
+        result = language_from_json(lang, payload["result"])
+        if "per_question" in payload:
+            result.per_question = per_question_from_json(payload["per_question"])
+        return LanguageFile(lang, str(payload["config_hash"]), config, result)
+    except json.JSONDecodeError as error:
+        raise MlbenchError(f"{path}: not an mlbench language result ({error.msg})") from None
+    except OSError as error:
+        raise MlbenchError(f"{path}: cannot be read ({error.strerror or error})") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise MlbenchError(f"{path}: not an mlbench language result ({type(error).__name__}: {error})") from None
+
+
+def read_language(run_dir: Path, lang: str) -> LanguageFile:
+    """``results_<lang>.json`` of ``run_dir``."""
+    path = language_path(run_dir, lang)
+    if not path.exists():
+        raise MlbenchError(f"{path} not found: run the model on {lang} first")
+    return read_language_file(path)
+
+
+def written_languages(run_dir: Path) -> list[str]:
+    """Languages with a ``results_<lang>.json`` in ``run_dir``, sorted."""
+    return sorted(path.stem.removeprefix("results_") for path in run_dir.glob("results_*.json"))

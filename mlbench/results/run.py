@@ -1,0 +1,156 @@
+"""``results.json`` (and ``table.md`` beside it): a model × task over every language
+written with the run's settings, rebuilt from the ``results_<lang>.json`` files under the
+run folder's lock. It holds all that ``mlbench report`` reads: the config, each
+language's n, counts, metric values and intervals and group tables, the statistics across
+languages, and each question's value of each metric (``per_question``, one line per
+language)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mlbench.errors import MlbenchError
+from mlbench.data.jsonlines import read_text
+from mlbench.metrics.catalog import metrics_from_json, metrics_json
+from mlbench.results.files import results_path, run_dir_lock, write_atomic
+from mlbench.results.language import (
+    compact,
+    language_from_json,
+    language_to_json,
+    per_question_from_json,
+    read_language_file,
+)
+from mlbench.records import LanguageResult, RunResult
+from mlbench.results.tables import run_tables, to_markdown
+
+
+def run_to_json(run: RunResult) -> dict[str, Any]:
+    """results.json as an object, without the per-question values (see ``run_text``)."""
+    return {
+        "model": run.model,
+        "task": run.task,
+        **({"config_hash": run.config_hash} if run.config_hash else {}),
+        "config": run.config,
+        "results": {lang: language_to_json(result) for lang, result in run.languages.items()},
+        **({"cross_language": run.cross_language} if run.cross_language else {}),
+        "metrics": metrics_json(run),  # what each metric is, so that report needs no task code
+    }
+
+
+def run_text(run: RunResult) -> str:
+    """results.json's text: indented, with each language's per-question values on one line
+    at the end (thousands of numbers that only programs read)."""
+    text = json.dumps(run_to_json(run), indent=2, ensure_ascii=False)
+    columns = {lang: result.per_question for lang, result in run.languages.items() if result.per_question}
+    if columns:
+        lines = ",\n".join(f"    {json.dumps(lang, ensure_ascii=False)}: {compact(v)}" for lang, v in columns.items())
+        text = f'{text[:-2]},\n  "per_question": {{\n{lines}\n  }}\n}}'
+    return text + "\n"
+
+
+def run_from_json(data: Any) -> RunResult:
+    """A parsed results.json; KeyError/TypeError/ValueError/AttributeError on another shape."""
+    languages = {lang: language_from_json(lang, block) for lang, block in data["results"].items()}
+    for lang, block in data.get("per_question", {}).items():
+        if lang in languages:
+            languages[lang].per_question = per_question_from_json(block)
+    run = RunResult(
+        data["model"],
+        data["task"],
+        data.get("config", {}),
+        languages,
+        data.get("cross_language", {}),
+        data.get("config_hash", ""),
+        descriptors=metrics_from_json(data),
+    )
+    if not isinstance(run.model, str) or not isinstance(run.task, str):
+        raise TypeError("model and task must be strings")
+    if not isinstance(run.config, dict) or not isinstance(run.config_hash, str):
+        raise TypeError("config must be an object and config_hash a string")
+    return run
+
+
+def read_run_file(path: Path) -> RunResult:
+    """A results.json by path; one line naming it when it is not one."""
+    if path.is_dir():
+        raise MlbenchError(f"{path} is a folder, not an mlbench results file: rename or move it")
+    try:
+        return run_from_json(json.loads(read_text(path)))
+    except FileNotFoundError:
+        raise MlbenchError(f"{path} not found: not a finished run (run `mlbench run` first)") from None
+    except OSError as error:
+        raise MlbenchError(f"{path}: cannot be read ({error.strerror or error})") from None
+    # Any other shape (a list, "results" that is not an object, a count that is not a
+    # number) fails one of these while parsing: one line naming the file.
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise MlbenchError(f"{path}: not an mlbench results file ({type(error).__name__}: {error})") from None
+
+
+def read_run(run_dir: Path) -> RunResult:
+    """The results.json of a run folder."""
+    return read_run_file(results_path(run_dir))
+
+
+def find_runs(root: Path) -> list[tuple[Path, RunResult]]:
+    """Every ``results.json`` under ``root``, parsed, in path order."""
+    if not root.exists():
+        raise MlbenchError(f"no such results folder: {root}")
+    runs = [(path, read_run_file(path)) for path in sorted(root.rglob("results.json"))]
+    if not runs:
+        raise MlbenchError(f"no results.json under {root}")
+    return runs
+
+
+def merge_run(
+    run_dir: Path,
+    run: RunResult,
+    config_hash: str,
+    metric_order: list[str],
+    lang_order: Iterable[str] = (),
+    group_name: str = "group",
+    cross_language: dict[str, list[dict[str, Any]]] | None = None,
+) -> tuple[RunResult, list[str]]:
+    """Rebuild results.json and table.md from every ``results_<lang>.json`` written with
+    ``config_hash``; ``run`` gives the model, task and config. Returns the merged run and
+    the languages left out because they were written with other settings (an older run in
+    the same folder). ``cross_language`` holds the task's statistics across languages."""
+    rank = {lang: i for i, lang in enumerate(lang_order)}
+    with run_dir_lock(run_dir):
+        languages: dict[str, LanguageResult] = {}
+        timings: dict[str, Any] = {}
+        data_counts: dict[str, Any] = {}  # what the loader left out, per language
+        other_settings = []
+        for path in sorted(run_dir.glob("results_*.json")):
+            written = read_language_file(path)
+            if written.config_hash != config_hash:
+                other_settings.append(written.lang)
+                continue
+            try:
+                timings[written.lang] = written.config["timings_s"][written.lang]
+                data_counts.update(written.config.get("data_counts", {}))
+            except (KeyError, TypeError) as error:
+                raise MlbenchError(f"{path}: not an mlbench language result (no timing: {error})") from None
+            languages[written.lang] = written.result
+        ordered = sorted(languages, key=lambda lang: (rank.get(lang, len(rank)), lang))
+        merged = RunResult(
+            run.model,
+            run.task,
+            {
+                **run.config,
+                "timings_s": {lang: timings[lang] for lang in ordered},
+                **(
+                    {"data_counts": {lang: data_counts[lang] for lang in ordered if lang in data_counts}}
+                    if data_counts
+                    else {}
+                ),
+            },
+            {lang: languages[lang] for lang in ordered},
+            cross_language or {},
+            config_hash,
+        )
+        write_atomic(results_path(run_dir), run_text(merged))
+        write_atomic(run_dir / "table.md", to_markdown(run_tables(merged, metric_order, group_name)))
+    return merged, other_settings
