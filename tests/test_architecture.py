@@ -79,9 +79,7 @@ def layer_of(module: str) -> str:
     best, best_length = None, -1
     for layer, names in LAYERS.items():
         for name in names:
-            if (module == name or module.startswith(name + ".")) and len(
-                name
-            ) > best_length:
+            if (module == name or module.startswith(name + ".")) and len(name) > best_length:
                 best, best_length = layer, len(name)
     if best is None:
         raise AssertionError(f"{module} is in no layer: add it to LAYERS (and docs/architecture.md)")

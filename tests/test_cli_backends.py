@@ -8,7 +8,7 @@ from conftest import VLLM_TEST_SETTINGS
 from test_cli import run_model
 
 SAMPLE_RUN = "--task truthfulqa_multi,veritasqa --lang en,es --limit 4 --sample --no-cache"
-VLLM_FLAGS = f"--dtype {VLLM_TEST_SETTINGS['dtype']} --max-model-len {VLLM_TEST_SETTINGS['max_model_len']}"
+VLLM_FLAGS = f"--dtype {VLLM_TEST_SETTINGS['dtype']} -M max_model_len={VLLM_TEST_SETTINGS['max_model_len']}"
 MC_METRICS = {"truthfulqa_multi": ("mc1", "mc2"), "veritasqa": ("mc1", "mc2", "mc3", "lprob_max", "lprob_diff")}
 
 
@@ -63,7 +63,7 @@ def test_vllm_backend_equals_hf(vllm_run, hf_run, tiny_model):
 
 def test_served_model_equals_in_process_vllm(vllm_server, vllm_run, tiny_model, tmp_path):
     result = run_model(
-        tiny_model, tmp_path, f"{SAMPLE_RUN} --backend openai --max-concurrency 4", "--base-url", vllm_server
+        tiny_model, tmp_path, f"{SAMPLE_RUN} --backend openai -M max_concurrency=4", "-M", f"base_url={vllm_server}"
     )
     assert result.exit_code == 0, result.output
     assert_same_runs(tmp_path, vllm_run, tiny_model, compare_generations=True)
@@ -84,8 +84,8 @@ def test_served_model_records_overflowing_samples_as_failed(vllm_server, tiny_mo
     data = tmp_path / "questions.jsonl"
     data.write_text("".join(json.dumps(q) + "\n" for q in (long_question, short)))
     result = run_model(
-        tiny_model, tmp_path / "out", "--task veritasqa --mode gen --backend openai --no-cache", "--base-url",
-        vllm_server, "--data-file", data,
+        tiny_model, tmp_path / "out", "--task veritasqa --mode gen --backend openai --no-cache", "-M",
+        f"base_url={vllm_server}", "--data-file", data,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     samples = read_samples(tmp_path / "out", tiny_model, "veritasqa", "en")
@@ -96,7 +96,7 @@ def test_served_model_records_overflowing_samples_as_failed(vllm_server, tiny_mo
 
 
 def test_data_parallel_replicas_equal_one_process(hf_run, tiny_model, tmp_path):
-    result = run_model(tiny_model, tmp_path, f"{SAMPLE_RUN} --backend hf --dtype float32 --data-parallel-size 2")
+    result = run_model(tiny_model, tmp_path, f"{SAMPLE_RUN} --backend hf --dtype float32 -M data_parallel_size=2")
     assert result.exit_code == 0, result.output
     assert_same_runs(tmp_path, hf_run, tiny_model, compare_generations=True)
     assert read_run(tmp_path, tiny_model, "veritasqa")["config"]["data_parallel_size"] == 2

@@ -43,21 +43,21 @@ def test_calmqa_end_to_end_on_the_tiny_model(tiny_model, fixture_datasets, tmp_p
 
 def test_kind_filter_and_its_errors(tiny_model, fixture_datasets, tmp_path):
     result = run_cli(
-        "run", "--model", tiny_model, "--task", "calmqa", "--lang", "fj", "--kind", "specific", "--limit", "2",
+        "run", "--model", tiny_model, "--task", "calmqa", "--lang", "fj", "-T", "kind=specific", "--limit", "2",
         "--data-dir", fixture_datasets, "--max-new-tokens", "8", "--output", tmp_path, "--no-cache",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     records = (tmp_path / tiny_model.name / "calmqa" / "samples_fj.jsonl").read_text().splitlines()
     assert [json.loads(line)["group"] for line in records] == ["specific", "specific"]
 
-    wrong_task = run_cli("run", "--model", tiny_model, "--task", "veritasqa", "--kind", "specific", "--sample")
-    assert wrong_task.exit_code == 2 and "veritasqa takes no options (--kind)" in wrong_task.output
+    wrong_task = run_cli("run", "--model", tiny_model, "--task", "veritasqa", "-T", "kind=specific", "--sample")
+    assert wrong_task.exit_code == 2 and "veritasqa takes no options (-T kind)" in wrong_task.output
     other_options = run_cli(
-        "run", "--model", tiny_model, "--task", "truthfulqa_multi", "--kind", "specific", "--sample"
+        "run", "--model", tiny_model, "--task", "truthfulqa_multi", "-T", "kind=specific", "--sample"
     )  # fmt: skip
     assert other_options.exit_code == 2
-    assert "truthfulqa_multi has no option 'kind' (--kind); valid: answer_format" in other_options.output
-    bogus = run_cli("run", "--model", tiny_model, "--task", "calmqa", "--kind", "both", "--data-dir", fixture_datasets)
+    assert "truthfulqa_multi has no option 'kind' (-T kind); valid: answer_format" in other_options.output
+    bogus = run_cli("run", "--model", tiny_model, "--task", "calmqa", "-T", "kind=both", "--data-dir", fixture_datasets)
     assert bogus.exit_code == 2 and "'both' is not one of all, specific, agnostic" in bogus.output
     sample = run_cli("run", "--model", tiny_model, "--task", "calmqa", "--sample")
     assert sample.exit_code == 2 and "no embedded sample set" in sample.output
@@ -66,11 +66,11 @@ def test_kind_filter_and_its_errors(tiny_model, fixture_datasets, tmp_path):
 def test_search_options_are_checked_before_any_model_loads(tiny_model, tmp_path, monkeypatch):
     monkeypatch.delenv("NO_SUCH_SEARCH_KEY", raising=False)
     result = run_cli(
-        "judge", tmp_path, "--judge", tiny_model, "--search-url", "http://127.0.0.1:9/search",
-        "--search-api-key-env", "NO_SUCH_SEARCH_KEY",
+        "judge", tmp_path, "--judge", tiny_model, "-J", "search_url=http://127.0.0.1:9/search",
+        "-J", "search_api_key_env=NO_SUCH_SEARCH_KEY",
     )  # fmt: skip
     assert result.exit_code == 2 and "NO_SUCH_SEARCH_KEY: that variable is not set" in result.output
-    bad_url = run_cli("judge", tmp_path, "--judge", tiny_model, "--search-url", "search.example")
+    bad_url = run_cli("judge", tmp_path, "--judge", tiny_model, "-J", "search_url=search.example")
     assert bad_url.exit_code == 2 and "must be an http(s) URL" in bad_url.output
 
 

@@ -12,7 +12,7 @@ SAMPLE_GEN = "--task truthfulqa_multi --lang en,es --limit 3 --sample --mode gen
 @pytest.fixture(scope="module")
 def judged_run(tiny_model, tmp_path_factory):
     out = tmp_path_factory.mktemp("judged")
-    result = run_model(tiny_model, out, f"{SAMPLE_GEN} --judge-kind truth,info --judge-backend hf --judge", tiny_model)
+    result = run_model(tiny_model, out, f"{SAMPLE_GEN} -J kind=truth,info -J backend=hf --judge", tiny_model)
     assert result.exit_code == 0, result.output
     return out / tiny_model.name / "truthfulqa_multi"
 
@@ -38,7 +38,7 @@ def test_run_with_judge_adds_truth_and_info(judged_run, tiny_model):
 
 
 def test_judge_command_with_a_prompted_judge(judged_run, tiny_model):
-    result = run_cli("judge", judged_run, "--judge", tiny_model, "--judge-kind", "relevance", "--judge-backend", "hf",
+    result = run_cli("judge", judged_run, "--judge", tiny_model, "-J", "kind=relevance", "-J", "backend=hf",
                      "--no-cache", "--lang", "en")  # fmt: skip
     assert result.exit_code == 0, result.output
     records = lines(judged_run, "en")
@@ -89,17 +89,17 @@ def test_agree_joins_human_labels_with_the_run(judged_run, tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["judge", "{run}", "--judge", "{model}", "--judge-kind", "truthy"], "unknown judge kind 'truthy'"),
-        (["judge", "{run}", "--judge", "{model}", "--judge-kind", "relevance", "--judge-scoring", "logprob",
-          "--judge-backend", "hf", "--no-cache"], "needs --judge-scoring generate"),
+        (["judge", "{run}", "--judge", "{model}", "-J", "kind=truthy"], "unknown judge kind 'truthy'"),
+        (["judge", "{run}", "--judge", "{model}", "-J", "kind=relevance", "-J", "scoring=logprob",
+          "-J", "backend=hf", "--no-cache"], "needs -J scoring=generate"),
         (["judge", "{missing}", "--judge", "{model}"], "no such run folder"),
         (["judge", "{run}", "--judge", "{model}", "--lang", "eu"], "no run has results in eu"),
         (["run", "--model", "{model}", "--task", "veritasqa", "--sample", "--mode", "mc", "--judge", "{model}"],
          "--judge reads generated answers"),
-        (["judge", "{run}", "--judge", "{model}", "--judge-backend", "openai"],
-         "--judge-backend openai needs --base-url"),
-        (["run", "--model", "{model}", "--task", "veritasqa", "--sample", "--judge", "j", "--judge-backend", "openai"],
-         "needs --judge-base-url"),
+        (["judge", "{run}", "--judge", "{model}", "-J", "backend=openai"],
+         "-J backend=openai needs -J base_url=URL"),
+        (["run", "--model", "{model}", "--task", "veritasqa", "--sample", "--judge", "j", "-J", "backend=openai"],
+         "-J backend=openai needs -J base_url=URL"),
         (["agree", "{labels}", "--a", "human"], "give the two label columns"),
         (["agree", "{labels}", "--a", "human", "--b", "nope"], "has no column nope; it has human, id, judge, lang"),
         (["agree", "{bad_jsonl}", "--a", "x", "--b", "y"], "bad.jsonl:2: invalid JSON"),

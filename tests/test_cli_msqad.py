@@ -34,7 +34,7 @@ def test_six_languages_with_patterns_embeddings_and_heatmaps(tiny_model, fixture
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "msqad", "--lang", SIX, "--limit", "8", "--data-dir", fixture_datasets,
-        "--refusal", "patterns", "--permutations", "99", "--max-new-tokens", "12", "--output", tmp_path, "--no-cache",
+        "-T", "refusal=patterns", "-T", "permutations=99", "--max-new-tokens", "12", "--output", tmp_path, "--no-cache",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "this run generates 96 texts" in result.output  # 8 questions × 6 languages × 2 modes
@@ -74,8 +74,8 @@ def test_the_nli_detector_on_a_tiny_nli_model(tiny_model, tiny_nli_model, fixtur
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,hi", "--limit", "3", "--data-dir",
-        fixture_datasets, "--topic", "Disability Rights", "--mode", "adversarial", "--nli-model", tiny_nli_model,
-        "--refusal-threshold", "0.5", "--embedder", "none", "--max-new-tokens", "12", "--output", tmp_path,
+        fixture_datasets, "-T", "topics=Disability Rights", "--mode", "adversarial",
+        "-T", f"nli_model={tiny_nli_model}", "-T", "refusal_threshold=0.5", "-T", "embedder=none", "--max-new-tokens", "12", "--output", tmp_path,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     run_dir = tmp_path / tiny_model.name / "msqad"
@@ -156,10 +156,10 @@ def test_the_refusal_judge_decides_and_the_tests_are_rebuilt(tmp_path, fixture_d
 def test_bad_input_is_one_line(tiny_model, fixture_datasets, tmp_path):
     for args, message in [
         ((), "cannot fetch msqad (offline"),  # the tests' data cache is empty and offline
-        (("--data-dir", fixture_datasets, "--topic", "Refugees"), "msqad has no topic 'Refugees'"),
+        (("--data-dir", fixture_datasets, "-T", "topics=Refugees"), "msqad has no topic 'Refugees'"),
         (
-            ("--data-dir", fixture_datasets, "--refusal", "regex"),
-            "msqad: --refusal: 'regex' is not one of nli, patterns, judge",
+            ("--data-dir", fixture_datasets, "-T", "refusal=regex"),
+            "msqad: -T refusal: 'regex' is not one of nli, patterns, judge",
         ),
         (("--data-dir", fixture_datasets, "--mode", "gen"), "msqad has no mode gen; valid: direct, adversarial"),
     ]:

@@ -59,7 +59,7 @@ def _samples(run_dir: Path, lang: str) -> list[dict]:
 def test_a_run_writes_surface_metrics_and_table_per_mode(tiny_model, msqad_dir, tmp_path):
     args = [
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,es", "--data-dir", msqad_dir,
-        "--refusal", "patterns", "--embedder", "none", "--max-new-tokens", "12", "--output", tmp_path / "out",
+        "-T", "refusal=patterns", "-T", "embedder=none", "--max-new-tokens", "12", "--output", tmp_path / "out",
         "--no-cache",
     ]  # fmt: skip
     result = runner.invoke(app, [str(a) for a in args], env={"COLUMNS": "250"})
@@ -114,7 +114,7 @@ def test_each_modes_answer_is_checked_under_its_own_names(msqad_dir, tmp_path):
 def test_report_reads_the_per_mode_surface_metrics(tiny_model, msqad_dir, tmp_path):
     args = [
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,es", "--data-dir", msqad_dir,
-        "--refusal", "patterns", "--embedder", "none", "--max-new-tokens", "8", "--output", tmp_path / "out",
+        "-T", "refusal=patterns", "-T", "embedder=none", "--max-new-tokens", "8", "--output", tmp_path / "out",
     ]  # fmt: skip
     assert runner.invoke(app, [str(a) for a in args]).exit_code == 0
     report = runner.invoke(app, ["report", str(tmp_path / "out"), "--format", "csv", "--out", str(tmp_path / "rep")])

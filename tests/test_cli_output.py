@@ -111,8 +111,8 @@ def test_judge_ends_with_its_summary_and_last_line(tiny_model, tmp_path):
         "--limit", "2", "--max-new-tokens", "4", "--output", tmp_path, "--no-cache", "--quiet",
     )  # fmt: skip
     assert ran.exit_code == 0, ran.output
-    judge = ("judge", tmp_path, "--judge", tiny_model, "--judge-kind", "truth", "--no-cache")
-    judged = run_cli(*judge, "--no-judge-chat-template")
+    judge = ("judge", tmp_path, "--judge", tiny_model, "-J", "kind=truth", "--no-cache")
+    judged = run_cli(*judge, "-J", "chat_template=false")
     assert judged.exit_code == 0, judged.output
     lines = judged.stdout.splitlines()
     assert FINAL.match(lines[-1]) and FINAL.match(lines[-1])["where"] == f"{tmp_path}/"
@@ -120,7 +120,7 @@ def test_judge_ends_with_its_summary_and_last_line(tiny_model, tmp_path):
     assert judged.stdout.count(f"truthfulqa_multi — {tiny_model}") == 1
     results = json.loads((tmp_path / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())
     assert results["config"]["judges"]["truth"]["chat"] is False  # the hidden --no-… name still works
-    again = run_cli(*judge, "--judge-chat-template", "--resume")
+    again = run_cli(*judge, "-J", "chat_template=true", "--resume")
     assert again.exit_code == 0, again.output
     results = json.loads((tmp_path / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())
     assert results["config"]["judges"]["truth"]["chat"] is True

@@ -1,4 +1,4 @@
-"""`mlbench run -T key=value`, `--config run.toml`, the deprecated benchmark flags, and
+"""`mlbench run -T key=value`, `--config run.toml`, the removed benchmark flags, and
 `mlbench tasks NAME`: what reaches the pipeline, and one line for every bad input."""
 
 from __future__ import annotations
@@ -77,44 +77,35 @@ OLD_AND_NEW = [
 
 
 @pytest.mark.parametrize(("task", "old", "new", "expected"), OLD_AND_NEW)
-def test_the_old_flags_and_t_give_the_same_options_and_hash(task, old, new, expected, captured, tiny_model, tmp_path):
-    base = ["--model", tiny_model, "--task", task, "--output", tmp_path, "--no-cache"]
-    before, after = run_cli(*base, *old), run_cli(*base, *new)
-    assert before.exit_code == 0 and after.exit_code == 0, (before.output, after.output)
-    old_config, new_config = captured
-    assert old_config.own_options == new_config.own_options == {task: expected}
-    assert hashes(old_config) == hashes(new_config)
-    # Each old flag says once what replaces it; -T says nothing.
-    warnings = before.stderr.strip().splitlines()
-    assert len(warnings) == len(old) // 2 and "deprecated" not in after.stderr
-    assert all(w.startswith("mlbench: --") and "will be removed in the next release; use -T " in w for w in warnings)
+def test_t_gives_each_benchmark_its_options(task, old, new, expected, captured, tiny_model, tmp_path):
+    result = run_cli("--model", tiny_model, "--task", task, "--output", tmp_path, "--no-cache", *new)
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    (config,) = captured
+    assert config.own_options == {task: expected}
 
 
-def test_the_deprecation_line_names_the_new_spelling(captured, tiny_model, tmp_path):
-    result = run_cli("--model", tiny_model, "--task", "msqad", "--topic", "Refugees", "--output", tmp_path)
-    assert result.exit_code == 0, result.output
-    assert result.stderr.strip() == (
-        "mlbench: --topic is deprecated and will be removed in the next release; use -T topics=..."
-    )
+@pytest.mark.parametrize(("task", "old", "new", "expected"), OLD_AND_NEW)
+def test_each_removed_benchmark_flag_names_its_t_key(task, old, new, expected, captured, monkeypatch, capsys):
+    # The benchmark flags of earlier releases (deprecated, then removed): one line each.
+    for (flag, value), (_, setting) in zip(zip(old[::2], old[1::2]), zip(new[::2], new[1::2])):
+        line = console_script_error(monkeypatch, capsys, "--model", "m", "--task", task, flag, value)
+        key = setting.split("=")[0].replace("-", "_")
+        assert line == f"mlbench: error: {flag} is now -T {key}=... (the benchmark's options: mlbench tasks NAME)"
+    assert not captured
 
 
 def test_a_run_of_several_tasks_gives_each_its_own(captured, tiny_model, tmp_path):
     result = run_cli(
         "--model", tiny_model, "--task", "msqad,xlinghealth,truthfulqa_multi", "-T", "embedder=minilm",
-        "-T", "refusal=patterns", "--embedder", "none", "--output", tmp_path,
+        "-T", "refusal=patterns", "--output", tmp_path,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     (config,) = captured
     assert config.own_options == {
-        "msqad": MsqadOptions(refusal="patterns", embedder="minilm"),  # -T wins over the old flag
+        "msqad": MsqadOptions(refusal="patterns", embedder="minilm"),
         "xlinghealth": XLingHealthOptions(embedder="minilm"),
         "truthfulqa_multi": TruthfulQAMultiOptions(),  # it takes neither key: its defaults
     }
-
-
-def test_old_flags_a_task_does_not_read_are_ignored_as_before(captured, tiny_model, tmp_path):
-    result = run_cli("--model", tiny_model, "--task", "veritasqa", "--embedder", "none", "--output", tmp_path)
-    assert result.exit_code == 0 and "--embedder is deprecated" in result.stderr
 
 
 @pytest.mark.parametrize(
@@ -139,21 +130,22 @@ def test_bad_task_options_are_one_line(args, fragment, captured, tiny_model, tmp
 def test_a_run_file_names_the_run_and_the_command_line_wins(captured, tiny_model, tmp_path):
     run_file = tmp_path / "run.toml"
     run_file.write_text(
-        f'model = "{tiny_model}"\ntasks = ["msqad", "xlinghealth"]\nlangs = ["en", "es"]\nmode = "all"\n'
+        f'tasks = ["msqad", "xlinghealth"]\nlangs = ["en", "es"]\nmode = "all"\n'
         f'limit = 5\nseed = 7\noutput = "{tmp_path / "out"}"\nno-cache = true\nchat_template = true\n'
-        f'max_new_tokens = 16\nmodel_arg = "gguf_file=x"\n\n'
+        f'max_new_tokens = 16\n\n[model]\nname = "{tiny_model}"\ngguf_file = "x"\nmax_model_len = 64\n\n'
         '[options]\nembedder = "minilm"\n\n[options.msqad]\nrefusal = "patterns"\ntopics = ["Refugees"]\n'
         "permutations = 9\n\n[options.xlinghealth]\ntemperatures = [0, 1]\n",
         encoding="utf-8",
     )
     result = run_cli("--config", run_file, "--limit", "3", "-T", "permutations=11")
-    # The file's model_arg (a list option given one value) reached the model: MODEL/x.
+    # The file's [model] table reached the model: MODEL/x.
     assert result.exit_code == 2 and f"--model path not found: {tiny_model / 'x'}" in result.output
-    run_file.write_text(run_file.read_text().replace('model_arg = "gguf_file=x"\n', ""), encoding="utf-8")
-    result = run_cli("--config", run_file, "--limit", "3", "-T", "permutations=11")
+    run_file.write_text(run_file.read_text().replace('gguf_file = "x"\n', ""), encoding="utf-8")
+    result = run_cli("--config", run_file, "--limit", "3", "-T", "permutations=11", "-M", "max_model_len=128")
     assert result.exit_code == 0, result.output
     (config,) = captured
     assert config.model.model == str(tiny_model) and config.tasks == ("msqad", "xlinghealth")
+    assert config.model.max_model_len == 128  # -M wins over the file's [model] table
     assert config.langs == ("en", "es") and (config.limit, config.seed) == (3, 7)  # --limit 3 wins over 5
     assert config.output == tmp_path / "out" and config.cache_dir is None
     assert config.task_options.chat_template is True and config.task_options.max_new_tokens == 16
@@ -169,7 +161,9 @@ def test_a_run_file_names_the_run_and_the_command_line_wins(captured, tiny_model
         (None, "run.toml: no such file"),
         ('model = "m"\ntasks = [\n', "run.toml: not valid TOML: "),
         ('model = "m"\ncolour = "red"\n', "run.toml: unknown key 'colour'; valid: "),
-        ('model = "m"\ntopic = "Refugees"\n', "task options go in [options] or [options.<task>]"),
+        ('model = "m"\ntopic = "Refugees"\n', "-M, -J and -T options go in the [model], [judge] and [options] tables"),
+        ('task = "msqad"\n[model]\nname = "m"\ncolour = 1\n', "run.toml [model] colour: backend auto has no option"),
+        ('model = "m"\ntask = "msqad"\nmodel_option = ["x=1"]\n', "unknown key 'model_option'"),
         ('model = "m"\ntask = "msqad"\nlimit = "many"\n', "Invalid value for '--limit'"),
         ('model = "m"\ntask = "msqad"\n[options.msqad]\ncolour = 1\n', "msqad has no option 'colour'"),
         ('model = "m"\ntask = "msqad"\n[options.nope]\nx = 1\n', "unknown task 'nope'"),

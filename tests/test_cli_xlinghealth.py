@@ -59,8 +59,8 @@ def test_consistency_with_statistics_across_languages(tiny_model, fixture_datase
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "xlinghealth", "--mode", "consistency", "--lang", "en,es,zh,hi",
-        "--dataset", "medicationqa", "--limit", "4", "--data-dir", fixture_datasets, "--max-new-tokens", "12",
-        "--samples", "3", "--temperatures", "0,1", "--embedder", "minilm", "--bertscore-model", "minilm",
+        "-T", "datasets=medicationqa", "--limit", "4", "--data-dir", fixture_datasets, "--max-new-tokens", "12",
+        "-T", "samples=3", "-T", "temperatures=0,1", "-T", "embedder=minilm", "-T", "bertscore_model=minilm",
         "--output", tmp_path, "--no-cache",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -93,7 +93,7 @@ def test_verifiability_from_log_probs_and_from_words(tiny_model, fixture_dataset
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     common = [
         "run", "--model", tiny_model, "--task", "xlinghealth", "--mode", "verifiability", "--lang", "es",
-        "--limit", "3", "--data-dir", fixture_datasets, "--temperatures", "0,1", "--no-cache",
+        "--limit", "3", "--data-dir", fixture_datasets, "-T", "temperatures=0,1", "--no-cache",
     ]  # fmt: skip
     logprob = run_cli(*common, "--output", tmp_path / "a")
     assert logprob.exit_code == 0, logprob.output
@@ -103,7 +103,7 @@ def test_verifiability_from_log_probs_and_from_words(tiny_model, fixture_dataset
     assert "verify_auc@1" in block
     records = _samples(tmp_path / "a", tiny_model, "es")
     assert all(len(r["outputs"]["verifiability"]["candidates"]) == 5 for r in records)
-    words = run_cli(*common, "--verify-scoring", "generate", "--output", tmp_path / "b")
+    words = run_cli(*common, "-T", "verify_scoring=generate", "--output", tmp_path / "b")
     assert words.exit_code == 0, words.output
     assert "this run generates 30 texts" in words.output
     records = _samples(tmp_path / "b", tiny_model, "es")
@@ -149,14 +149,14 @@ def test_a_backend_without_log_probs_falls_back_to_words(fixture_datasets, tmp_p
 def test_large_runs_ask_for_yes_and_bad_options_fail_in_one_line(tiny_model, fixture_datasets, tmp_path):
     base = ["run", "--model", tiny_model, "--task", "xlinghealth", "--data-dir", fixture_datasets, "--output", tmp_path]
     # 11 English questions (LiveQA and MedicationQA) × 5 temperatures × 200 answers.
-    big = run_cli(*base, "--mode", "consistency", "--lang", "en", "--samples", "200")
+    big = run_cli(*base, "--mode", "consistency", "--lang", "en", "-T", "samples=200")
     assert big.exit_code == 2 and "generates 11,000 texts (over 10,000); pass --yes" in big.output
     for extra, message in [
-        (["--temperatures", "0,hot"], "'hot' is not a number"),
+        (["-T", "temperatures=0,hot"], "'hot' is not a number"),
         (["--mode", "truthfulness"], "has no mode truthfulness; valid: correctness, consistency, verifiability"),
-        (["--healthqa", tmp_path / "missing.csv"], "no such file"),
-        (["--dataset", "pubmedqa"], "no dataset pubmedqa"),
-        (["--verify-scoring", "guess"], "verify-scoring"),
+        (["-T", f"healthqa_file={tmp_path / 'missing.csv'}"], "no such file"),
+        (["-T", "datasets=pubmedqa"], "no dataset pubmedqa"),
+        (["-T", "verify_scoring=guess"], "verify_scoring"),
         (["--lang", "fr"], "has no language fr"),
     ]:
         result = run_cli(*base, *extra)

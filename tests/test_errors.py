@@ -133,21 +133,29 @@ def test_empty_task_and_language_lists(base):
 
 
 def test_cuda_without_a_gpu(base):
-    assert_one_line_error(run_cli(*base, "--task", "veritasqa", "--device", "cuda"), "no CUDA GPU")
+    assert_one_line_error(run_cli(*base, "--task", "veritasqa", "-M", "device=cuda"), "no CUDA GPU")
 
 
 @pytest.mark.parametrize(
     ("flags", "fragments"),
     [
         (["--backend", "bogus"], ("--backend must be one of", "vllm", "openai")),
-        (["--backend", "openai"], ("--backend openai needs --base-url",)),
-        (["--backend", "hf", "--base-url", "http://127.0.0.1:9/v1"], ("--base-url is for --backend openai",)),
-        (["--backend", "hf", "--tensor-parallel-size", "2"], ("--tensor-parallel-size only apply to --backend vllm",)),
-        (["--backend", "hf", "--model-arg", "swap_space=4"], ("--model-arg only apply to --backend vllm",)),
-        (["--backend", "vllm", "--model-arg", "swap_space"], ("--model-arg must look like KEY=VALUE",)),
-        (["--backend", "openai", "--base-url", "http://x/v1", "--data-parallel-size", "2"], ("--max-concurrency",)),
+        (["--backend", "openai"], ("--backend openai needs -M base_url=URL",)),
+        (["--backend", "hf", "-M", "base_url=http://127.0.0.1:9/v1"], ("backend hf has no option 'base_url'",)),
+        # --backend auto takes every backend's keys, and refuses those its backend does not.
         (
-            ["--backend", "openai", "--base-url", "http://x/v1", "--api-key-env", "MLBENCH_NO_SUCH_VAR"],
+            ["-M", "base_url=http://127.0.0.1:9/v1", "-M", "max_model_len=64"],
+            ("-M max_model_len: only --backend vllm",),
+        ),
+        (["--backend", "hf", "-M", "tensor_parallel_size=2"], ("backend hf has no option 'tensor_parallel_size'",)),
+        (["--backend", "hf", "-M", "vllm.swap_space=4"], ("backend hf has no option 'vllm.swap_space'",)),
+        (["--backend", "vllm", "-M", "swap_space"], ("-M must look like KEY=VALUE",)),
+        (
+            ["--backend", "openai", "-M", "base_url=http://x/v1", "-M", "data_parallel_size=2"],
+            ("backend openai has no option 'data_parallel_size'", "max_concurrency"),
+        ),
+        (
+            ["--backend", "openai", "-M", "base_url=http://x/v1", "-M", "api_key_env=MLBENCH_NO_SUCH_VAR"],
             ("MLBENCH_NO_SUCH_VAR: that environment variable is not set",),
         ),
     ],
@@ -169,7 +177,7 @@ def test_unreachable_server_fails_the_samples_and_the_run(tiny_model, tmp_path, 
     monkeypatch.setattr(openai_backend.time, "sleep", lambda seconds: None)
     result = run_model(
         tiny_model, tmp_path / "out", "--sample", "--task", "veritasqa", "--lang", "en", "--limit", "2",
-        "--mode", "gen", "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1",
+        "--mode", "gen", "--backend", "openai", "-M", "base_url=http://127.0.0.1:9/v1",
     )  # fmt: skip
     assert result.exit_code == 1, result.output
     assert "mlbench: error: veritasqa en: 2 of 2 samples failed (first: gen: connection failed" in result.stderr

@@ -145,7 +145,7 @@ def test_judge_finds_the_benchmark_from_results_json(example_run, tiny_model, tm
     _, run_dir = example_run
     judged = tmp_path / "run"
     shutil.copytree(run_dir, judged)
-    done = _mlbench("judge", judged, "--judge", tiny_model, "--judge-kind", "truth", "--judge-backend", "hf",
+    done = _mlbench("judge", judged, "--judge", tiny_model, "-J", "kind=truth", "-J", "backend=hf",
                     "--no-cache", "--lang", "en")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "truthful" in json.loads((judged / "results.json").read_text())["results"]["en"]
@@ -155,7 +155,7 @@ def test_judge_finds_the_benchmark_from_results_json(example_run, tiny_model, tm
     results = json.loads((moved / "results.json").read_text())
     results["config"]["include"]["path"] = str(tmp_path / "gone" / "benchmark.toml")
     (moved / "results.json").write_text(json.dumps(results))
-    failed = _mlbench("judge", moved, "--judge", tiny_model, "--judge-backend", "hf", "--no-cache")
+    failed = _mlbench("judge", moved, "--judge", tiny_model, "-J", "backend=hf", "--no-cache")
     assert failed.returncode == 2
     assert failed.stderr.strip().count("\n") == 0 and "gone/benchmark.toml" in failed.stderr
     assert "pass --include PATH" in failed.stderr

@@ -212,14 +212,14 @@ def test_a_served_model_is_not_checked(monkeypatch):
         tasks=("veritasqa",),
         langs="all",
     )
-    check_run(config, judge="a-served-judge", judge_backend="auto", judge_base_url="http://127.0.0.1:9/v1")
-    # Its --tokenizer is read locally, so that one is checked.
+    check_run(config, judge=ModelOptions("a-served-judge", backend="auto", base_url="http://127.0.0.1:9/v1"))
+    # Its -M tokenizer is read locally, so that one is checked.
     config = mlbench.engine.pipeline.RunConfig(
         model=ModelOptions("gpt-4o-mini", backend="auto", base_url="http://x/v1", tokenizer="./no-such-tokenizer"),
         tasks=("veritasqa",),
         langs="all",
     )
-    with pytest.raises(MlbenchError, match="--tokenizer path not found: ./no-such-tokenizer"):
+    with pytest.raises(MlbenchError, match="-M tokenizer path not found: ./no-such-tokenizer"):
         check_run(config)
 
 
@@ -250,7 +250,7 @@ def test_the_judge_command_with_an_uncached_judge_offline(tmp_path, monkeypatch)
 
     monkeypatch.setattr(mlbench.engine.judging, "judge_run", lambda *a, **k: pytest.fail("judge_run reached"))
     result = run_cli("judge", tmp_path, "--judge", UNCACHED)
-    assert_one_line_error(result, f"--judge {UNCACHED} is not in the local Hugging Face cache", "--base-url URL")
+    assert_one_line_error(result, f"--judge {UNCACHED} is not in the local Hugging Face cache", "-J base_url=URL")
 
 
 # -- the models a task loads after generating ---------------------------------------------

@@ -59,7 +59,7 @@ def test_big_model_uses_every_gpu_of_the_node_for_tensor_parallelism():
     done = sbatch("big_model.sbatch", MODEL="org/big", SLURM_JOB_NUM_NODES="1", SLURM_GPUS_ON_NODE="8", MLBENCH="echo")
     assert done.returncode == 0, done.stderr
     assert "run --model org/big --task truthfulqa_multi,veritasqa --lang all" in done.stdout
-    assert "--backend vllm --tensor-parallel-size 8" in done.stdout and "pipeline_parallel_size" not in done.stdout
+    assert "--backend vllm -M tensor_parallel_size=8" in done.stdout and "pipeline_parallel_size" not in done.stdout
 
 
 def test_example_job_list_names_real_tasks_and_languages():
@@ -81,7 +81,7 @@ def test_judge_stage_judges_every_run_under_out_then_reports(tiny_model, tmp_pat
     assert ran.returncode == 0, ran.stderr
     judged = sbatch(
         "judge.sbatch", OUT=str(out), MLBENCH=MLBENCH,
-        JUDGE_ARGS=f"--judge {tiny_model} --judge-kind truth --judge-backend hf --no-cache",
+        JUDGE_ARGS=f"--judge {tiny_model} -J kind=truth -J backend=hf --no-cache",
     )  # fmt: skip
     assert judged.returncode == 0, judged.stderr
     assert "--resume" in judged.stdout and "veritasqa · tiny" in judged.stdout  # the report's table

@@ -1,6 +1,6 @@
 """GGUF models: one file (llama.cpp's format) instead of a Hugging Face folder.
 
-``--model path/to/file.gguf`` (or ``--model DIR --model-arg gguf_file=NAME``) is read with
+``--model path/to/file.gguf`` (or ``--model DIR -M gguf_file=NAME``) is read with
 transformers' GGUF loader: the vocabulary becomes a fast tokenizer and the weights are
 dequantized to ``--dtype``. Reading a large vocabulary and dequantizing take tens of
 seconds (Gemma 3: ~30 s each on 2 cores), so the result is written once as a folder in
@@ -22,7 +22,7 @@ from mlbench.backends.fingerprint import file_sha256
 from mlbench.errors import MlbenchError
 from mlbench.resources import cache_folder
 
-GGUF_FILE_ARG = "gguf_file"  # --model-arg gguf_file=NAME
+GGUF_FILE_ARG = "gguf_file"  # -M gguf_file=NAME
 
 
 def is_gguf(model: str) -> bool:
@@ -30,7 +30,7 @@ def is_gguf(model: str) -> bool:
 
 
 def gguf_path(model: str, model_args: tuple[tuple[str, str], ...]) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """``--model DIR --model-arg gguf_file=NAME`` as the one path ``DIR/NAME``, with the
+    """``--model DIR -M gguf_file=NAME`` as the one path ``DIR/NAME``, with the
     other model args; any other model is returned as it is."""
     import json
 
@@ -38,9 +38,9 @@ def gguf_path(model: str, model_args: tuple[tuple[str, str], ...]) -> tuple[str,
     if not named:
         return model, model_args
     if len(named) > 1 or not isinstance(named[0], str):
-        raise MlbenchError("--model-arg gguf_file takes one file name")
+        raise MlbenchError("-M gguf_file takes one file name")
     if is_gguf(model):
-        raise MlbenchError(f"--model {model} is already a GGUF file; drop --model-arg gguf_file")
+        raise MlbenchError(f"--model {model} is already a GGUF file; drop -M gguf_file")
     rest = tuple((key, value) for key, value in model_args if key != GGUF_FILE_ARG)
     return str(Path(model).expanduser() / named[0]), rest
 

@@ -102,7 +102,7 @@ class HFBackend:
 
         self.device = ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
         if self.device == "cuda" and not torch.cuda.is_available():
-            raise MlbenchError("--device cuda but torch sees no CUDA GPU; use --device cpu or auto")
+            raise MlbenchError("-M device=cuda but torch sees no CUDA GPU; use -M device=cpu or auto")
         self.tokenizer, self.model = load_causal_lm(
             model, dtype=dtype, device=self.device, trust_remote_code=trust_remote_code, tokenizer=tokenizer
         )

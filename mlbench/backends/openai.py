@@ -141,7 +141,7 @@ class OpenAIBackend:
     def _retrying(self, url: str, problem: str, attempt: int, wait_s: float) -> None:
         self.stats["retries"] += 1
         if problem == "timed out":
-            problem = f"timed out after {self.timeout_s:g} s (--request-timeout)"
+            problem = f"timed out after {self.timeout_s:g} s (-M request_timeout)"
         self.warn(f"{url}: {problem}; retry {attempt + 1} of {self.max_retries} in {wait_s:.1f} s")
         time.sleep(wait_s)
 
@@ -283,7 +283,7 @@ def _api_key(env_name: str | None) -> str | None:
     if env_name is None:
         return os.environ.get("OPENAI_API_KEY")
     if not os.environ.get(env_name):
-        raise MlbenchError(f"--api-key-env {env_name}: that environment variable is not set")
+        raise MlbenchError(f"-M api_key_env {env_name}: that environment variable is not set")
     return os.environ[env_name]
 
 

@@ -59,25 +59,26 @@ def resolve_backend(options: ModelOptions) -> str:
 
 
 def check_options(options: ModelOptions, backend: str) -> None:
-    """Options that make no sense for the chosen backend are refused, not ignored."""
+    """Options that make no sense for the chosen backend are refused, not ignored (with
+    ``--backend auto``, -M takes every backend's keys until the backend is known)."""
     if backend == "openai" and not options.base_url:
-        raise MlbenchError("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+        raise MlbenchError("--backend openai needs -M base_url=URL (e.g. http://127.0.0.1:8000/v1)")
     if backend != "openai" and options.base_url:
-        raise MlbenchError(f"--base-url is for --backend openai, not {backend}")
+        raise MlbenchError(f"-M base_url is for --backend openai, not {backend}")
     if backend != "vllm":
         vllm_only = {
-            "--tensor-parallel-size": options.tensor_parallel_size != 1,
-            "--gpu-memory-utilization": options.gpu_memory_utilization is not None,
-            "--max-model-len": options.max_model_len is not None,
-            "--enforce-eager": options.enforce_eager,
-            "--quantization": options.quantization is not None,
-            "--model-arg": bool(options.model_args),
+            "tensor_parallel_size": options.tensor_parallel_size != 1,
+            "gpu_memory_utilization": options.gpu_memory_utilization is not None,
+            "max_model_len": options.max_model_len is not None,
+            "enforce_eager": options.enforce_eager,
+            "quantization": options.quantization is not None,
+            "vllm.*": bool(options.model_args),
         }
         given = [name for name, set_ in vllm_only.items() if set_]
         if given:
-            raise MlbenchError(f"{', '.join(given)} only apply to --backend vllm (this run uses {backend})")
+            raise MlbenchError(f"-M {', '.join(given)}: only --backend vllm takes them (this run uses {backend})")
     if backend == "openai" and options.data_parallel_size != 1:
-        raise MlbenchError("--data-parallel-size does not apply to --backend openai; use --max-concurrency")
+        raise MlbenchError("-M data_parallel_size does not apply to --backend openai; use -M max_concurrency")
 
 
 def _single_backend(options: ModelOptions, backend: str) -> Backend:

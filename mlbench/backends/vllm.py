@@ -62,9 +62,9 @@ class EngineOptions:
     quantization: str | None = None
     trust_remote_code: bool = False
     seed: int = 0
-    # --model-arg KEY=VALUE pairs (VALUE as JSON text), passed to vllm.LLM as they are.
+    # -M vllm.KEY=VALUE pairs (VALUE as JSON text), passed to vllm.LLM as they are.
     extra: tuple[tuple[str, str], ...] = ()
-    tokenizer: str | None = None  # instead of the model's own (--tokenizer)
+    tokenizer: str | None = None  # instead of the model's own (-M tokenizer)
 
     def weights(self) -> str:
         """What vLLM loads: the model, or for a GGUF file its cached converted folder."""

@@ -120,7 +120,7 @@ class Task(ABC):
     # The descriptors of the metrics this benchmark adds to the shared ones
     # (mlbench.metrics.catalog), declared beside the code that computes them.
     metric_descriptors: ClassVar[tuple[Metric, ...]] = ()
-    # What `--judge` judges when no --judge-kind is given.
+    # What `--judge` judges when no -J kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     prompt_files: ClassVar[tuple[str, ...]]
     # The lm-eval tasks whose sample logs `mlbench import lm-eval` reads into this benchmark.

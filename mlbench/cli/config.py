@@ -1,16 +1,21 @@
-"""``mlbench run --config run.toml``: a run described in a file, what cluster users script.
+"""``mlbench run --config run.toml`` (and ``judge --config``): a run described in a file,
+what cluster users script.
 
-The file names run options by their parameter name (``model``, ``task`` or ``tasks``,
-``lang`` or ``langs``, ``mode``, ``limit``, ``seed``, ``output``, ``backend``, ...; dashes
-or underscores) and task options in ``[options]`` (every task of the run that takes them)
-or ``[options.<task>]`` tables. It is read by an eager option that fills click's
-``default_map``, so that a flag given on the command line wins over the file, and the
-file's values are checked like the flags' own.
+The file names the command's flags by their parameter name (``model``, ``task`` or
+``tasks``, ``lang`` or ``langs``, ``mode``, ``limit``, ``seed``, ``output``, ``backend``,
+...; dashes or underscores) and holds the ``key=value`` options in tables: ``[model]``
+(-M, the backend's), ``[judge]`` (-J) and ``[options]`` (-T, every task of the run that
+takes them) or ``[options.<task>]``. It is read by an eager option that fills click's
+``default_map``, so that a flag given on the command line wins over the file (and a -M,
+-J or -T key over the table's), and the file's values are checked like the flags' own.
 
-    model = "Qwen/Qwen2.5-0.5B-Instruct"
     tasks = ["msqad", "xlinghealth"]
     langs = ["en", "es"]
     limit = 50
+
+    [model]                 # or, without a table: model = "Qwen/..."
+    name = "Qwen/Qwen2.5-0.5B-Instruct"
+    max_model_len = 4096
 
     [options]
     embedder = "minilm"
@@ -26,20 +31,22 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from mlbench.benchmarks.options import OptionSetting, key_name
-from mlbench.cli.options import DATA
-from mlbench.cli.options_deprecated import DEPRECATED
+from mlbench.cli.options import DATA, JUDGE
+from mlbench.records.options import OptionSetting, key_name
 
 try:
     import tomllib
 except ImportError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-FILE_SETTINGS = "mlbench.run_file_settings"  # ctx.meta key: the file's task option settings
-ALIASES = {"tasks": "task", "langs": "lang", "model_args": "model_arg"}
-# Parameters a file does not set: itself, -T (the file has [options]) and the flags of
-# earlier releases (their task options go in [options]).
-NOT_IN_FILE = {"config", "task_option", "help", *DEPRECATED}
+# ctx.meta keys: the settings of the file's [options], [model] and [judge] tables.
+FILE_TASKS = "mlbench.file_task_options"
+FILE_MODEL = "mlbench.file_model_options"
+FILE_JUDGE = "mlbench.file_judge_options"
+TABLES = {"options": FILE_TASKS, "model": FILE_MODEL, "judge": FILE_JUDGE}
+ALIASES = {"tasks": "task", "langs": "lang"}
+# Parameters a file does not set: itself and the key=value flags (the file has tables).
+NOT_IN_FILE = {"config", "task_option", "model_option", "judge_option", "help"}
 
 
 def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
@@ -55,9 +62,7 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
         raise typer.BadParameter(f"{value}: cannot read it ({error})") from None
     except tomllib.TOMLDecodeError as error:
         raise typer.BadParameter(f"{value}: not valid TOML: {error}") from None
-    options = table.pop("options", {})
-    if not isinstance(options, dict):
-        raise typer.BadParameter(f"{value}: options must be a table ([options] or [options.<task>])")
+    tables = {name: _table(value, table, name) for name in TABLES}
     params = {p.name: p for p in ctx.command.params if p.name not in NOT_IN_FILE}
     defaults: dict[str, Any] = {}
     for raw, item in table.items():
@@ -65,7 +70,8 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
         if name not in params or isinstance(item, dict):
             valid = ", ".join(sorted(params))
             raise typer.BadParameter(
-                f"{value}: unknown key {raw!r}; valid: {valid}; task options go in [options] or [options.<task>]"
+                f"{value}: unknown key {raw!r}; valid: {valid}; -M, -J and -T options go in the [model],"
+                " [judge] and [options] tables"
             )
         multiple = getattr(params[name], "multiple", False)
         if isinstance(item, list) and not multiple:
@@ -74,8 +80,33 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
             item = [item]
         defaults[name] = item
     ctx.default_map = {**(ctx.default_map or {}), **defaults}
-    ctx.meta[FILE_SETTINGS] = file_settings(value, options)
+    ctx.meta[FILE_TASKS] = file_settings(value, tables["options"])
+    for name in ("model", "judge"):
+        ctx.meta[TABLES[name]] = table_settings(value, name, tables[name])
     return value
+
+
+def _table(path: Path, file: dict[str, Any], name: str) -> dict[str, Any]:
+    """The file's [name] table, taken out of ``file``. ``model = "id"`` (and ``judge``) is a
+    flag's value, which TOML cannot hold beside a [model] table: there, ``name = "id"``."""
+    if name != "options" and not isinstance(file.get(name, {}), dict):
+        return {}  # the flag's value, left in ``file``
+    table = file.pop(name, {})
+    if not isinstance(table, dict):
+        raise typer.BadParameter(f"{path}: {name} must be a table ([{name}])")
+    if name != "options" and "name" in table:
+        file[name] = table.pop("name")
+    return table
+
+
+def table_settings(path: Path, name: str, table: dict[str, Any]) -> list[OptionSetting]:
+    """A [model] or [judge] table's keys as -M or -J settings (a dotted key such as
+    ``vllm.swap_space`` is a sub-table in TOML: flattened back)."""
+    settings = []
+    for key, item in table.items():
+        items = {f"{key}.{k}": v for k, v in item.items()} if isinstance(item, dict) else {key: item}
+        settings += [OptionSetting(key_name(k), v, f"{path.name} [{name}] {k}") for k, v in items.items()]
+    return settings
 
 
 def file_settings(path: Path, options: dict[str, Any]) -> list[OptionSetting]:
@@ -100,5 +131,16 @@ ConfigOpt = Annotated[
         callback=read_run_file,
         help="Read the run from a TOML file; flags win.",
         rich_help_panel=DATA,
+    ),
+]
+JudgeConfigOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--config",
+        metavar="FILE",
+        is_eager=True,
+        callback=read_run_file,
+        help="Read the flags and [judge] table from a TOML file; flags win.",
+        rich_help_panel=JUDGE,
     ),
 ]

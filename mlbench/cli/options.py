@@ -22,8 +22,6 @@ GENERATION = "Prompts and generation"
 JUDGE = "Judges"
 RUN = "Output and run control"
 OUT = RUN
-ENGINE = "Engine (vLLM)"
-SERVER = "Server (--backend openai)"
 FLAG = ""  # a switch takes no value: no metavar
 
 
@@ -82,6 +80,17 @@ BackendOpt = Annotated[
         show_default=False,
     ),
 ]
+ModelOptionOpt = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--model-option",
+        "-M",
+        metavar="K=V",
+        help="A backend's own option, repeatable (`mlbench backends NAME`).",
+        rich_help_panel=MODEL,
+        show_default=False,
+    ),
+]
 DtypeOpt = Annotated[
     str,
     typer.Option(
@@ -90,19 +99,6 @@ DtypeOpt = Annotated[
         rich_help_panel=MODEL,
         show_default=False,
     ),
-]
-DeviceOpt = Annotated[str, typer.Option(metavar="NAME", help="auto | cpu | cuda.", rich_help_panel=MODEL)]
-BatchSizeOpt = Annotated[
-    str,
-    typer.Option(metavar="N", help="auto | N options or prompts per pass.", rich_help_panel=MODEL, show_default=False),
-]
-TrustRemoteCodeOpt = Annotated[
-    bool,
-    typer.Option("--trust-remote-code", metavar=FLAG, help="Allow model code from the hub.", rich_help_panel=MODEL),
-]
-TokenizerOpt = Annotated[
-    Optional[str],
-    typer.Option(metavar="NAME", help="Tokenizer, if not the model's own.", rich_help_panel=MODEL),
 ]
 
 # The switches of a setting whose "off" is the default or rarely typed: only the "on" name
@@ -136,75 +132,6 @@ FewshotOpt = Annotated[
     ),
 ]
 
-TensorParallelOpt = Annotated[
-    int,
-    typer.Option(
-        parser=at_least(1), metavar="N", help="GPUs a model is split over.", rich_help_panel=ENGINE, show_default=False
-    ),
-]
-DataParallelOpt = Annotated[
-    int,
-    typer.Option(
-        parser=at_least(1), metavar="N", help="Model replicas, one per GPU.", rich_help_panel=ENGINE, show_default=False
-    ),
-]
-GpuMemoryOpt = Annotated[
-    Optional[float],
-    typer.Option(
-        parser=at_least(0.01, float, most=1.0),
-        metavar="X",
-        help="GPU memory share (vLLM: 0.9).",
-        rich_help_panel=ENGINE,
-    ),
-]
-MaxModelLenOpt = Annotated[
-    Optional[int],
-    typer.Option(parser=at_least(1), metavar="N", help="Context length (longer prompts fail).", rich_help_panel=ENGINE),
-]
-EnforceEagerOpt = Annotated[
-    bool, typer.Option("--enforce-eager", metavar=FLAG, help="No CUDA graphs.", rich_help_panel=ENGINE)
-]
-QuantizationOpt = Annotated[
-    Optional[str],
-    typer.Option(metavar="NAME", help="vLLM quantization: awq, gptq, fp8, ...", rich_help_panel=ENGINE),
-]
-ModelArgOpt = Annotated[
-    Optional[list[str]],
-    typer.Option(
-        "--model-arg",
-        metavar="K=V",
-        help="To vllm.LLM (V as JSON), repeatable; gguf_file=NAME: a GGUF in the --model folder.",
-        rich_help_panel=ENGINE,
-    ),
-]
-BaseUrlOpt = Annotated[
-    Optional[str],
-    typer.Option(metavar="URL", help="Server URL, e.g. http://127.0.0.1:8000/v1.", rich_help_panel=SERVER),
-]
-ApiKeyEnvOpt = Annotated[
-    Optional[str],
-    typer.Option(metavar="VAR", help="Variable holding the key (OPENAI_API_KEY).", rich_help_panel=SERVER),
-]
-MaxConcurrencyOpt = Annotated[
-    int,
-    typer.Option(
-        parser=at_least(1),
-        metavar="N",
-        help="Requests in flight (default: 8).",
-        rich_help_panel=SERVER,
-        show_default=False,
-    ),
-]
-RequestTimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        parser=at_least(0.001, float),
-        metavar="SECONDS",
-        help="Seconds before a request is retried (default: 120).",
-        rich_help_panel=SERVER,
-        show_default=False,
-    ),
-]
 
 TaskOpt = Annotated[
     str,
@@ -246,8 +173,7 @@ IncludeOpt = Annotated[
     typer.Option(
         "--include",
         metavar="PATH",
-        help="Your own benchmarks: a .py file that registers Tasks, a benchmark .toml, or a folder of them "
-        "(repeatable).",
+        help="Your own benchmarks: .py, .toml, or a folder (repeatable).",
         rich_help_panel=DATA,
     ),
 ]
@@ -275,9 +201,6 @@ SeedOpt = Annotated[
         metavar="N", help="Seed of the --limit subset, sampling, statistics.", rich_help_panel=DATA, show_default=False
     ),
 ]
-JudgeSeedOpt = Annotated[
-    int, typer.Option(metavar="N", help="Seed of the judge model's sampling.", rich_help_panel=MODEL)
-]
 BootstrapSeedOpt = Annotated[int, typer.Option(metavar="N", help="Seed of the bootstrap intervals.")]
 
 OutputOpt = Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Results folder.", rich_help_panel=RUN)]
@@ -287,9 +210,7 @@ ResumeOpt = Annotated[
 ]
 OverwriteOpt = Annotated[
     bool,
-    typer.Option(
-        "--overwrite", metavar=FLAG, help="Replace the results already in OUTPUT (else refused).", rich_help_panel=RUN
-    ),
+    typer.Option("--overwrite", metavar=FLAG, help="Replace results already in OUTPUT.", rich_help_panel=RUN),
 ]
 QuietOpt = Annotated[
     bool,

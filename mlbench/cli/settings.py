@@ -3,17 +3,19 @@ the request cache, the search client. Every check here fails with one MlbenchErr
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlbench.benchmarks.options import OptionSetting
 from mlbench.errors import MlbenchError
+from mlbench.records.options import OptionSetting
 from mlbench.resources import cache_folder
 
 if TYPE_CHECKING:
     from mlbench.backends.registry import ModelOptions
+    from mlbench.data.source import DataSource
+    from mlbench.engine.judging import JudgeConfig
+    from mlbench.engine.plan import RunConfig
 
 
 def split_list(value: str) -> tuple[str, ...]:
@@ -26,65 +28,12 @@ def choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def batch_size_value(value: str) -> int | str:
-    if value == "auto":
-        return value
-    if not value.isdigit() or int(value) < 1:
-        raise MlbenchError(f"--batch-size must be 'auto' or a positive integer, not {value!r}")
-    return int(value)
-
-
-def model_args(pairs: list[str]) -> tuple[tuple[str, str], ...]:
-    """``KEY=VALUE`` strings → (key, JSON text) pairs; VALUE is read as JSON when it parses
-    (4, true, {"level": 0}), else kept as a string. JSON text keeps the options hashable."""
-    parsed = []
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise MlbenchError(f"--model-arg must look like KEY=VALUE (e.g. swap_space=8), not {pair!r}")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        parsed.append((key.strip(), json.dumps(value)))
-    return tuple(parsed)
-
-
 def cache_dir_path(cache_dir: Path | None, no_cache: bool) -> Path | None:
     if no_cache:
         return None
     if cache_dir is not None:
         return cache_dir
     return cache_folder()
-
-
-@dataclass(frozen=True)
-class ModelFlags:
-    """The engine and server flags that run and judge both take, as typed values: what
-    ``model_options`` turns into ModelOptions (checked there)."""
-
-    dtype: str
-    device: str
-    batch_size: str
-    trust_remote_code: bool
-    seed: int
-    tensor_parallel_size: int
-    data_parallel_size: int
-    gpu_memory_utilization: float | None
-    max_model_len: int | None
-    enforce_eager: bool
-    quantization: str | None
-    model_arg: list[str] | None
-    base_url: str | None
-    api_key_env: str | None
-    max_concurrency: int
-    tokenizer: str | None
-    request_timeout: float
-
-    @classmethod
-    def of(cls, parameters: dict[str, Any]) -> ModelFlags:
-        """The flags among a command's parameters (its ``locals()``: typer gives them one by one)."""
-        return cls(**{item.name: parameters[item.name] for item in fields(cls)})
 
 
 def switch(on: bool | None, off: bool, name: str) -> bool | None:
@@ -95,45 +44,29 @@ def switch(on: bool | None, off: bool, name: str) -> bool | None:
     return False if off else on
 
 
-def model_options(model: str, backend: str, flags: ModelFlags) -> ModelOptions:
-    """The model (or judge) to run, with its engine and server settings, checked."""
+def model_options(
+    model: str, backend: str, dtype: str, seed: int, settings: Sequence[OptionSetting], flag: str = "-M"
+) -> ModelOptions:
+    """The model (or judge) to run, with its backend's options (``settings``: -M or -J), checked."""
     from mlbench.backends.gguf import gguf_path
+    from mlbench.backends.options import backend_values
     from mlbench.backends.registry import BACKENDS, ModelOptions
 
-    # --model DIR --model-arg gguf_file=NAME names the same model as --model DIR/NAME, and
-    # gets the same results folder.
-    model, extra = gguf_path(model, model_args(flags.model_arg or []))
-
-    return ModelOptions(
-        model=model,
-        backend=choice("backend", backend, BACKENDS),
-        dtype=choice("dtype", flags.dtype, ("auto", "float32", "bfloat16", "float16")),  # type: ignore[arg-type]
-        device=choice("device", flags.device, ("auto", "cpu", "cuda")),
-        batch_size=batch_size_value(flags.batch_size),  # type: ignore[arg-type]
-        trust_remote_code=flags.trust_remote_code,
-        seed=flags.seed,
-        tensor_parallel_size=flags.tensor_parallel_size,
-        data_parallel_size=flags.data_parallel_size,
-        gpu_memory_utilization=flags.gpu_memory_utilization,
-        max_model_len=flags.max_model_len,
-        enforce_eager=flags.enforce_eager,
-        quantization=flags.quantization,
-        model_args=extra,
-        base_url=flags.base_url,
-        api_key_env=flags.api_key_env,
-        max_concurrency=flags.max_concurrency,
-        tokenizer=flags.tokenizer,
-        request_timeout=flags.request_timeout,
-    )
+    values = backend_values(choice("backend", backend, BACKENDS), settings, flag)
+    # --model DIR -M gguf_file=NAME names the same model as --model DIR/NAME, and gets the
+    # same results folder.
+    model, values["model_args"] = gguf_path(model, values.get("model_args", ()))
+    dtype = choice("dtype", dtype, ("auto", "float32", "bfloat16", "float16"))
+    return ModelOptions(model=model, backend=backend, dtype=dtype, seed=seed, **values)  # type: ignore[arg-type]
 
 
 def search_client(url: str | None, key_env: str | None, results: int) -> Any:
     if url is None:
         if key_env is not None:
-            raise MlbenchError("--search-api-key-env needs --search-url")
+            raise MlbenchError("-J search_api_key_env needs -J search_url")
         return None
     if not url.startswith(("http://", "https://")):
-        raise MlbenchError(f"--search-url must be an http(s) URL, not {url!r}")
+        raise MlbenchError(f"-J search_url must be an http(s) URL, not {url!r}")
     from mlbench.judges.evidence import SearchClient
 
     client = SearchClient(url, results=results, api_key_env=key_env)
@@ -143,7 +76,7 @@ def search_client(url: str | None, key_env: str | None, results: int) -> Any:
 
 def task_own_options(task_names: tuple[str, ...], settings: list[OptionSetting]) -> dict[str, Any]:
     """Each task's own options (task name → its options dataclass) from ``settings`` in
-    the order given (the run file's, the deprecated flags', then -T: the later wins)."""
+    the order given (the run file's, then -T: the later wins)."""
     from mlbench.benchmarks import get_task
     from mlbench.benchmarks.options import build_own_options
 
@@ -151,3 +84,75 @@ def task_own_options(task_names: tuple[str, ...], settings: list[OptionSetting])
         if setting.task is not None:
             get_task(setting.task)  # a table for a task that does not exist: one line naming the valid ones
     return build_own_options([get_task(name) for name in task_names], settings)
+
+
+def judge_config(
+    path: Path,
+    judge: str,
+    settings: Sequence[OptionSetting],
+    *,
+    run: ModelOptions | None = None,
+    langs: tuple[str, ...] | str = "all",
+    resume: bool = False,
+    cache_dir: Path | None = None,
+    chunk_size: int = 32,
+) -> JudgeConfig:
+    """The judging stage from ``--judge MODEL`` and its -J settings. After ``run`` (the
+    run's model options), the judge inherits the run's settings its backend can use, and
+    any -J key given wins; ``mlbench judge`` starts from the backend's defaults."""
+    from dataclasses import replace
+
+    from mlbench.backends.options import backend_values
+    from mlbench.engine.judging import JudgeConfig, chained_judge_options
+    from mlbench.judges.options import split_judge_settings
+
+    own, rest = split_judge_settings(settings)
+    if own.backend == "openai" and not any(setting.key == "base_url" for setting in rest):
+        raise MlbenchError("-J backend=openai needs -J base_url=URL (e.g. http://127.0.0.1:8000/v1)")
+    if run is None:
+        options = model_options(judge, own.backend, own.dtype, own.seed, rest, "-J")
+    else:
+        given = backend_values(own.backend, rest, "-J")
+        chained = chained_judge_options(run, judge, own.backend, given.get("base_url"))
+        named = {setting.key for setting in settings}
+        own_model = {key: getattr(own, key) for key in ("dtype", "seed") if key in named}
+        options = replace(chained, **given, **own_model)
+    return JudgeConfig(
+        path=path,
+        judge=options,
+        kinds=own.kind,
+        langs=langs,  # type: ignore[arg-type]
+        chat=own.chat_template,
+        scoring=own.scoring,
+        resume=resume,
+        cache_dir=cache_dir,
+        chunk_size=chunk_size,
+        search=search_client(own.search_url, own.search_api_key_env, own.search_results),
+    )
+
+
+def data_source(data_dir: Path | None, sample: bool, data_file: Path | None) -> DataSource:
+    """Where the questions come from: --data-dir, --sample, --data-file, else the hub."""
+    from mlbench.data.source import DataSource
+
+    if sum((data_dir is not None, sample, data_file is not None)) > 1:
+        raise MlbenchError("choose one data source: --data-dir, --sample or --data-file")
+    if data_dir is not None:
+        if not data_dir.is_dir():
+            raise MlbenchError(f"--data-dir {data_dir} is not a folder")
+        return DataSource("local", data_dir)
+    if data_file is not None:
+        return DataSource("jsonl", data_file)
+    return DataSource("sample") if sample else DataSource("hub")
+
+
+def check_judged_modes(config: RunConfig) -> None:
+    """``run --judge`` needs answers: some mode of the run must write them (Mode.writes_answers)."""
+    from mlbench.benchmarks import get_task
+
+    for name in config.tasks:
+        task = get_task(name)
+        modes = task.modes if config.mode == "all" else (task.mode(config.mode),)
+        if any(mode.writes_answers for mode in modes):
+            return
+    raise MlbenchError(f"--judge reads generated answers, which --mode {config.mode} does not write")

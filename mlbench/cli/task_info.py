@@ -10,8 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from mlbench.benchmarks.base import Mode, Task
-from mlbench.benchmarks.options import describe_options
 from mlbench.data.catalog import Source
+from mlbench.records.options import describe_options
 
 # What each kind of mode output is, for a reader who has not read tasks/base.py.
 PRODUCES = {
@@ -32,6 +32,7 @@ def task_details(task: Task, sources: list[Source]) -> RenderableType:
     ]
     if task.headline_metrics:
         facts.append(f"headline metrics: {', '.join(task.headline_metrics)}")
+    facts.append(prompt_files(task))
     parts: list[RenderableType] = [head, *map(Text, facts), modes_table(task), options_table(task)]
     parts.append(sources_table(task, sources))
     return Group(*parts)
@@ -57,16 +58,30 @@ def modes_table(task: Task) -> Table:
 
 
 def options_table(task: Task) -> RenderableType:
-    options = describe_options(task.options_type)
-    if not options:
+    if task.options_type is None:
         return Text("options: none of its own (the shared ones: `mlbench run --help`)")
-    table = Table(title=escape("options (-T KEY=VALUE, or [options] in --config FILE)"), title_justify="left")
+    return typed_options_table(task.options_type, "options (-T KEY=VALUE, or [options] in --config FILE)")
+
+
+def typed_options_table(kind: type, title: str) -> Table:
+    """The fields of an options dataclass (a task's -T, a backend's -M) as a table."""
+    table = Table(title=escape(title), title_justify="left")
     for column in ("option", "type", "default"):
         table.add_column(column, no_wrap=column != "default")
     table.add_column("help")
-    for item in options:
+    for item in describe_options(kind):
         table.add_row(item.name, item.type, item.default, item.help)
     return table
+
+
+def prompt_files(task: Task) -> str:
+    """Where the task's prompt templates are, as a reader of the project finds them."""
+    if not task.prompt_files:
+        return "prompts: none (built in code or in the benchmark's own file)"
+    folder = task.prompt_dir
+    shown = f"prompts/{folder.name}" if folder.parent.name == "prompts" else str(folder)
+    names = [name if "." in name else f"{name}.txt" for name in task.prompt_files]
+    return f"prompts: {shown}/{{{', '.join(names)}}}"
 
 
 def sources_table(task: Task, sources: list[Source]) -> RenderableType:

@@ -137,10 +137,10 @@ def judge_items(
         return [JudgeItem(question, text, reference) for text in answers.values()]
     claims = record.judges.get("claims", {})
     if claims.get("label") != "parsed":
-        return "no extracted claims (judge with --judge-kind claims first)"
+        return "no extracted claims (judge with -J kind=claims first)"
     source = evidence_source(record, search)
     if source is None:
-        return "no evidence: the question has no human answer and no --search-url was given"
+        return "no evidence: the question has no human answer and no -J search_url was given"
     if source == "human" or search is None:
         return [JudgeItem(question, outputs["answer"], reference, claim) for claim in claims["claims"]]
     return [

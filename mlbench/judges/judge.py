@@ -36,7 +36,7 @@ NO_SPELLINGS = (" no", " No", "no", "No")
 class Judge:
     def __init__(self, spec: JudgeSpec, *, chat: bool, scoring: Scoring) -> None:
         if scoring == "logprob" and spec.output != "yes_no":
-            raise MlbenchError(f"the {spec.kind} judge writes its reasoning: it needs --judge-scoring generate")
+            raise MlbenchError(f"the {spec.kind} judge writes its reasoning: it needs -J scoring=generate")
         self.spec = spec
         self.chat = chat
         self.scoring = scoring
@@ -62,7 +62,7 @@ class Judge:
         try:
             results = backend.loglikelihood(requests)
         except LogprobsUnsupported as error:
-            raise MlbenchError(f"{error}. A judge can read generated words instead: --judge-scoring generate") from None
+            raise MlbenchError(f"{error}. A judge can read generated words instead: -J scoring=generate") from None
         per_item = len(spellings)
         return [self._yes_no_verdict(results[i * per_item : (i + 1) * per_item]) for i in range(len(items))]
 

@@ -54,7 +54,7 @@ def judge_labels(run_dir: Path, kind: str) -> list[Row]:
             label = record.judges.get(kind, {}).get("label")
             rows.append({"id": record.id, "lang": lang, "judge": None if label == "unparsed" else label})
     if not any(row["judge"] is not None for row in rows):
-        raise MlbenchError(f"{run_dir} has no {kind} verdicts: run `mlbench judge {run_dir} --judge-kind {kind}` first")
+        raise MlbenchError(f"{run_dir} has no {kind} verdicts: run `mlbench judge {run_dir} --judge MODEL -J kind={kind}` first")
     return rows
 
 

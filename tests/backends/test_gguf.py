@@ -1,4 +1,4 @@
-"""GGUF models: --model FILE.gguf (or DIR + --model-arg gguf_file=NAME) on the hf and vllm
+"""GGUF models: --model FILE.gguf (or DIR + -M gguf_file=NAME) on the hf and vllm
 backends, from a tiny GGUF written in llama.cpp's layout from the tiny model."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_the_cli_runs_a_gguf_named_by_folder_and_file(tiny_gguf, tmp_path):
     from mlbench.cli.main import app
 
     out = tmp_path / "results"
-    command = ["run", "--model", str(tiny_gguf.parent), "--model-arg", f"gguf_file={tiny_gguf.name}",
+    command = ["run", "--model", str(tiny_gguf.parent), "-M", f"gguf_file={tiny_gguf.name}",
                "--backend", "hf", "--task", "truthfulqa_multi", "--lang", "en", "--mode", "mc", "--sample",
                "--limit", "3", "--output", str(out), "--no-cache"]  # fmt: skip
     result = CliRunner().invoke(app, command)

@@ -58,7 +58,7 @@ def test_bad_key_stops_the_run_with_one_line():
 
 def test_missing_api_key_variable(monkeypatch):
     monkeypatch.delenv("MY_KEY", raising=False)
-    with pytest.raises(MlbenchError, match="--api-key-env MY_KEY"):
+    with pytest.raises(MlbenchError, match="-M api_key_env MY_KEY"):
         client("http://127.0.0.1:9/v1", api_key_env="MY_KEY")
 
 

@@ -102,7 +102,7 @@ def test_backend_without_log_probs_points_to_generate_scoring():
         def loglikelihood(self, requests, progress=None):
             raise LogprobsUnsupported("the server at http://x does not return prompt log-probs")
 
-    with pytest.raises(MlbenchError, match="--judge-scoring generate"):
+    with pytest.raises(MlbenchError, match="-J scoring=generate"):
         Judge(load_spec("truth"), chat=True, scoring="logprob").verdicts(ChatOnly(), [ITEM])
 
 

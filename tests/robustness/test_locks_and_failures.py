@@ -189,7 +189,7 @@ def test_unreachable_server_exits_1_with_a_line_per_language(tiny_model, tmp_pat
     result = run_cli(
         "run", "--model", tiny_model, "--output", tmp_path / "out", "--sample", "--task", "veritasqa",
         "--lang", "en,es", "--limit", "2", "--mode", "gen", "--backend", "openai",
-        "--base-url", "http://127.0.0.1:9/v1",
+        "-M", "base_url=http://127.0.0.1:9/v1",
     )  # fmt: skip
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output

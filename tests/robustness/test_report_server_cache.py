@@ -64,7 +64,8 @@ def one_line(stderr: str, *fragments: str) -> None:
         (["--limit", "-1"], "--limit"),
         (["--limit", "0"], "--limit"),
         (["--seed", "abc"], "--seed"),
-        (["--request-timeout", "0"], "--request-timeout"),
+        (["--backend", "openai", "-M", "base_url=http://x/v1", "-M", "request_timeout=0"], "request_timeout"),
+        (["--request-timeout", "1"], "--request-timeout is now -M request_timeout"),
         (["--no-such-option"], "--no-such-option"),
     ],
 )
@@ -79,7 +80,7 @@ def test_help_version_and_bare_command_still_work() -> None:
     bare = mlbench()
     assert bare.returncode == 2 and "Usage:" in bare.stdout and "Commands" in bare.stdout and "run" in bare.stdout
     helped = mlbench("run", "--help")
-    assert helped.returncode == 0 and "--request-timeout" in helped.stdout
+    assert helped.returncode == 0 and "--model-option" in helped.stdout
     version = mlbench("--version")
     assert version.returncode == 0 and version.stdout.startswith("mlbench ")
 
@@ -253,7 +254,7 @@ def test_a_hanging_server_times_out_after_request_timeout_and_says_so(serve: Cal
     assert server.calls == 2
     assert (
         len(warnings) == 1
-        and "timed out after 1 s (--request-timeout)" in warnings[0]
+        and "timed out after 1 s (-M request_timeout)" in warnings[0]
         and "retry 1 of 1" in warnings[0]
     )
 
@@ -279,10 +280,12 @@ def test_request_timeout_default_is_not_five_minutes() -> None:
     assert ModelOptions("m").request_timeout == 120.0
 
 
-def test_request_timeout_is_an_option_of_run_and_judge() -> None:
+def test_request_timeout_is_an_option_of_the_served_backend() -> None:
+    result = runner.invoke(app, ["backends", "openai"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "request_timeout" in result.output
     for command in ("run", "judge"):
         result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
-        assert "--request-timeout" in result.output, command
+        assert "-M" in result.output or "-J" in result.output, command
 
 
 # -- the request cache (issue 8) ---------------------------------------------------------

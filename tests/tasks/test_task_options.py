@@ -135,10 +135,9 @@ def test_a_setting_for_one_task_and_a_lenient_one():
     assert (own["msqad"].embedder, own["xlinghealth"].embedder) == ("none", "minilm")
     with pytest.raises(MlbenchError, match="msqad has no option 'samples'"):
         build_own_options(tasks, [OptionSetting("samples", "3", task="msqad")])
-    # A deprecated flag no task of the run reads is ignored, as it was.
-    assert (
-        build_own_options(tasks, [OptionSetting("kind", "specific", "--kind", strict=False)])["msqad"] == MsqadOptions()
-    )
+    # A key no task of the run takes is refused, naming what each takes.
+    with pytest.raises(MlbenchError, match="no task of this run takes it; msqad takes"):
+        build_own_options(tasks, [OptionSetting("kind", "specific")])
 
 
 def test_each_benchmarks_options_check_their_values():

@@ -1,8 +1,8 @@
 """CaLMQA (docs/protocols.md#calmqa): long-form answers to culturally specific and agnostic questions
 in 23 languages, scored by surface checks, a relevance judge and claim-level factuality.
 
-The run generates and applies the surface checks; ``mlbench judge --judge-kind
-relevance,claims,claim_support`` (or ``run --judge``) adds the rest, and every stage
+The run generates and applies the surface checks; ``mlbench judge ... -J
+kind=relevance,claims,claim_support`` (or ``run --judge``) adds the rest, and every stage
 recomputes ``factuality`` and the overall scores from what the sample holds so far.
 """
 

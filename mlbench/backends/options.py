@@ -1,0 +1,156 @@
+"""Each backend's own options, typed and declared once: what ``-M key=value`` sets for the
+model under test, what ``-J key=value`` sets for a judge, and what a run file's ``[model]``
+and ``[judge]`` tables hold. ``mlbench backends NAME`` lists them.
+
+The research options every run has (model, backend, dtype, seed) stay flags; the engine
+knobs here depend on the backend (vLLM's memory share means nothing to a server), so a key
+the chosen backend does not take is one line naming the keys it does. With ``--backend
+auto`` any backend's key is accepted and checked once the backend is known
+(``registry.check_options``). vLLM also takes ``vllm.NAME=VALUE``: any other argument of
+``vllm.LLM``, VALUE read as JSON when it parses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mlbench.errors import MlbenchError
+from mlbench.records.options import OptionSetting, option, option_names, parse_value
+
+PASSTHROUGH = "vllm."  # -M vllm.swap_space=8: straight to vllm.LLM
+
+
+def _at_least(name: str, value: float | None, least: float, most: float | None = None) -> None:
+    if value is not None and (value < least or (most is not None and value > most)):
+        bounds = f"between {least} and {most}" if most is not None else f"at least {least}"
+        raise MlbenchError(f"{name} must be {bounds}, not {value}")
+
+
+@dataclass(frozen=True)
+class LocalOptions:
+    """What a model loaded in this process takes (hf, and vLLM on top)."""
+
+    device: Literal["auto", "cpu", "cuda"] = option("auto", "Where the model runs.")
+    batch_size: str = option("auto", "auto, or N options or prompts per pass.")
+    trust_remote_code: bool = option(False, "Allow model code from the hub.")
+    tokenizer: str | None = option(None, "Tokenizer, if not the model's own.")
+    data_parallel_size: int = option(1, "Model replicas, one per GPU.")
+    gguf_file: str | None = option(None, "A .gguf file in the --model folder.")
+
+    def __post_init__(self) -> None:
+        batch_size_value(self.batch_size)
+        _at_least("data_parallel_size", self.data_parallel_size, 1)
+
+
+@dataclass(frozen=True)
+class HfOptions(LocalOptions):
+    """transformers in this process (the reference scoring; CPU or one GPU per replica)."""
+
+
+@dataclass(frozen=True)
+class VllmOptions(LocalOptions):
+    """vLLM's engine (GPUs); -M vllm.NAME=VALUE passes any other vllm.LLM argument."""
+
+    tensor_parallel_size: int = option(1, "GPUs a model is split over.")
+    gpu_memory_utilization: float | None = option(None, "GPU memory share (vLLM's default: 0.9).")
+    max_model_len: int | None = option(None, "Context length (longer prompts fail).")
+    enforce_eager: bool = option(False, "No CUDA graphs.")
+    quantization: str | None = option(None, "awq, gptq, fp8, ...")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _at_least("tensor_parallel_size", self.tensor_parallel_size, 1)
+        _at_least("gpu_memory_utilization", self.gpu_memory_utilization, 0.01, 1.0)
+        _at_least("max_model_len", self.max_model_len, 1)
+
+
+@dataclass(frozen=True)
+class OpenAIOptions:
+    """An OpenAI-compatible server (vLLM serve, llama.cpp, an API)."""
+
+    base_url: str | None = option(None, "Server URL, e.g. http://127.0.0.1:8000/v1 (needed).")
+    api_key_env: str | None = option(None, "Variable holding the key (OPENAI_API_KEY).")
+    max_concurrency: int = option(8, "Requests in flight.")
+    request_timeout: float = option(120.0, "Seconds before a request is retried.")
+    tokenizer: str | None = option(None, "Tokenizer for prompts, if not the model's own.")
+
+    def __post_init__(self) -> None:
+        _at_least("max_concurrency", self.max_concurrency, 1)
+        _at_least("request_timeout", self.request_timeout, 0.001)
+
+
+BACKEND_OPTIONS: dict[str, type] = {"hf": HfOptions, "vllm": VllmOptions, "openai": OpenAIOptions}
+
+
+def backend_keys(backend: str) -> tuple[str, ...]:
+    """The -M keys ``backend`` takes (``auto``: every backend's)."""
+    kinds = BACKEND_OPTIONS.values() if backend == "auto" else (BACKEND_OPTIONS[backend],)
+    return tuple(dict.fromkeys(name for kind in kinds for name in option_names(kind)))
+
+
+def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = "-M") -> dict[str, Any]:
+    """The ModelOptions fields that ``settings`` give, typed and checked for ``backend``:
+    only the keys given (a judge inherits the rest from the run), the later of two winning;
+    ``gguf_file`` and ``vllm.*`` keys become ``model_args``."""
+    keys = backend_keys(backend)
+    hints = {name: hint for kind in BACKEND_OPTIONS.values() for name, hint in typing.get_type_hints(kind).items()}
+    values: dict[str, Any] = {}
+    extra: dict[str, str] = {}
+    for setting in settings:
+        key, where = setting.key, setting.origin or f"{flag} {setting.key}"
+        if key.startswith(PASSTHROUGH) and backend in ("vllm", "auto") and len(key) > len(PASSTHROUGH):
+            extra[key[len(PASSTHROUGH) :]] = _json_text(setting.value)
+        elif key not in keys:
+            passthrough = f", {PASSTHROUGH}NAME" if backend in ("vllm", "auto") else ""
+            raise MlbenchError(
+                f"{where}: backend {backend} has no option {key!r}; valid: {', '.join(keys)}{passthrough}"
+                " (mlbench backends NAME)"
+            )
+        elif key == "gguf_file":
+            extra["gguf_file"] = json.dumps(parse_value(where, hints[key], setting.value))
+        else:
+            values[key] = parse_value(where, hints[key], setting.value)
+    _check(backend, values)
+    if "batch_size" in values:
+        values["batch_size"] = batch_size_value(values["batch_size"])
+    if extra:
+        values["model_args"] = tuple(extra.items())
+    return values
+
+
+def _check(backend: str, values: dict[str, Any]) -> None:
+    """The ranges each backend's dataclass checks, on the values given (one line each)."""
+    kinds = BACKEND_OPTIONS.values() if backend == "auto" else (BACKEND_OPTIONS[backend],)
+    for kind in kinds:
+        names = set(option_names(kind))
+        kind(**{key: value for key, value in values.items() if key in names})
+
+
+def batch_size_value(value: str | int) -> int | Literal["auto"]:
+    if value == "auto":
+        return "auto"
+    text = str(value).strip()
+    if not text.isdigit() or int(text) < 1:
+        raise MlbenchError(f"batch_size must be 'auto' or a positive integer, not {value!r}")
+    return int(text)
+
+
+def _json_text(value: object) -> str:
+    """A passthrough value as JSON text (4, true, {"level": 0} read as JSON; else a string),
+    which keeps the options hashable."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            pass
+    return json.dumps(value)
+
+
+def defaults(backend: str) -> dict[str, Any]:
+    """The defaults of ``backend``'s options, by key."""
+    return {field.name: field.default for field in dataclasses.fields(BACKEND_OPTIONS[backend])}

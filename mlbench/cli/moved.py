@@ -1,0 +1,39 @@
+"""Flags of earlier releases, each answered by where its setting lives now (one line, exit
+2) instead of click's bare "no such option": the engine and server flags became backend
+options (-M), the judge's flags judge options (-J), the benchmark flags task options (-T)."""
+
+from __future__ import annotations
+
+TO_MODEL = (
+    "batch-size", "device", "trust-remote-code", "tokenizer", "tensor-parallel-size", "data-parallel-size",
+    "gpu-memory-utilization", "max-model-len", "enforce-eager", "quantization", "base-url", "api-key-env",
+    "max-concurrency", "request-timeout",
+)  # fmt: skip
+TO_JUDGE = {
+    "judge-kind": "kind", "judge-backend": "backend", "judge-base-url": "base_url",
+    "judge-chat-template": "chat_template=true", "no-judge-chat-template": "chat_template=false",
+    "judge-scoring": "scoring", "search-url": "search_url", "search-api-key-env": "search_api_key_env",
+    "search-results": "search_results",
+}  # fmt: skip
+TO_TASK = {
+    "kind": "kind", "dataset": "datasets", "healthqa": "healthqa_file", "samples": "samples",
+    "temperatures": "temperatures", "embedder": "embedder", "bertscore-model": "bertscore_model",
+    "bertscore-layer": "bertscore_layer", "verify-scoring": "verify_scoring", "topic": "topics",
+    "refusal": "refusal", "nli-model": "nli_model", "refusal-threshold": "refusal_threshold",
+    "permutations": "permutations",
+}  # fmt: skip
+
+
+def moved_option(option: str | None) -> str | None:
+    """Where the setting of a flag that no longer exists went; None for any other option."""
+    name = (option or "").lstrip("-")
+    if name == "model-arg":
+        return "--model-arg is now -M vllm.NAME=VALUE (vLLM's own arguments) or -M gguf_file=NAME"
+    if name in TO_MODEL:
+        return f"--{name} is now -M {name.replace('-', '_')}=... (the backend's options: mlbench backends NAME)"
+    if name in TO_JUDGE:
+        key = TO_JUDGE[name]
+        return f"--{name} is now -J {key if '=' in key else key + '=...'} (the judge's options)"
+    if name in TO_TASK:
+        return f"--{name} is now -T {TO_TASK[name]}=... (the benchmark's options: mlbench tasks NAME)"
+    return None

@@ -1,0 +1,30 @@
+"""The frame of every command that runs models (run, judge, import): progress bars while it
+works, each task's summary once it is done, then one last line with the time it took."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mlbench.cli.app import wide_console
+from mlbench.cli.console import RichObserver, final_line
+from mlbench.engine.failures import SamplesFailed
+
+
+def observed(output: Path, quiet: bool, work: Callable[[RichObserver], None]) -> None:
+    """Run ``work`` with a console observer. A run whose samples mostly failed still shows
+    its summaries and last line before it ends with exit 1 (SamplesFailed)."""
+    started = time.perf_counter()
+    observer = RichObserver(wide_console(), quiet=quiet)
+    failed = None
+    try:
+        work(observer)
+    except SamplesFailed as error:
+        failed = error
+    finally:
+        observer.close()
+    observer.print_summaries()  # once, after the judges: the numbers as they end up
+    print(final_line(output, time.perf_counter() - started))
+    if failed is not None:
+        raise failed

@@ -1,0 +1,50 @@
+"""The judge's options, ``-J key=value`` (and a run file's ``[judge]`` table), for ``run
+--judge MODEL`` and ``mlbench judge``: what to judge and how (these keys), and the judge
+model's backend options (any key of ``mlbench backends NAME`` for the judge's backend,
+read by ``mlbench.backends.options``). One declaration serves both commands.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from mlbench.errors import MlbenchError
+from mlbench.records.options import OptionSetting, option, option_names, parse_value
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    """What the judge does, beside the backend options of the model that judges."""
+
+    kind: tuple[str, ...] = option((), "Judges to run (default: the benchmark's; `mlbench tasks NAME`).")
+    backend: Literal["auto", "hf", "vllm", "openai"] = option("auto", "The judge model's backend.")
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = option("auto", "The judge model's weights.")
+    seed: int = option(0, "Seed of the judge model's sampling.")
+    chat_template: bool | None = option(None, "Prompt with the judge's chat template (default: if it has one).")
+    scoring: Literal["auto", "logprob", "generate"] = option("auto", "Read the verdict's probability or words.")
+    search_url: str | None = option(None, "Web-search service for claim evidence (CaLMQA).")
+    search_api_key_env: str | None = option(None, "Variable holding the search service's key.")
+    search_results: int = option(10, "Search results per claim.")
+
+    def __post_init__(self) -> None:
+        if self.search_results < 1:
+            raise MlbenchError(f"-J search_results must be at least 1, not {self.search_results}")
+
+
+def split_judge_settings(settings: Sequence[OptionSetting]) -> tuple[JudgeOptions, list[OptionSetting]]:
+    """-J settings → the judge's own options and the rest (its model's backend options,
+    checked against the judge's backend by the caller)."""
+    own_keys = set(option_names(JudgeOptions))
+    hints = typing.get_type_hints(JudgeOptions)
+    values = {}
+    rest = []
+    for setting in settings:
+        if setting.key in own_keys:
+            where = setting.origin or f"-J {setting.key}"
+            values[setting.key] = parse_value(where, hints[setting.key], setting.value)
+        else:
+            rest.append(setting)
+    return JudgeOptions(**values), rest
