@@ -75,7 +75,8 @@ def test_the_nli_detector_on_a_tiny_nli_model(tiny_model, tiny_nli_model, fixtur
     result = run_cli(
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,hi", "--limit", "3", "--data-dir",
         fixture_datasets, "-T", "topics=Disability Rights", "--mode", "adversarial",
-        "-T", f"nli_model={tiny_nli_model}", "-T", "refusal_threshold=0.5", "-T", "embedder=none", "--max-new-tokens", "12", "--output", tmp_path,
+        "-T", f"nli_model={tiny_nli_model}", "-T", "refusal_threshold=0.5", "-T", "embedder=none",
+        "--max-new-tokens", "12", "--output", tmp_path,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     run_dir = tmp_path / tiny_model.name / "msqad"
