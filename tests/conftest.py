@@ -34,6 +34,47 @@ def private_cache_folder(tmp_path_factory):
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def written_files_match_the_schemas():
+    """Every samples line, results_<lang>.json and results.json that a run in this test
+    session writes (in this process) is checked against its published JSON Schema as it
+    is written (docs/schemas/; tests/records/test_schema.py keeps those current)."""
+    import json
+    import re
+
+    import jsonschema
+
+    from mlbench.records.schema import SCHEMAS
+    from mlbench.results import language, run, samples
+
+    check = {name: jsonschema.Draft202012Validator(build()).validate for name, build in SCHEMAS.items()}
+    patch = pytest.MonkeyPatch()
+    original_lines = samples._lines
+
+    def lines(records):
+        text = original_lines(records)
+        for line in text.split("\n")[:-1]:  # only "\n" ends a line (not U+2028)
+            check["samples-line"](json.loads(line))
+        return text
+
+    def checked_write(write):
+        def write_atomic(path, text):
+            name = Path(path).name
+            if name == "results.json":
+                check["results"](json.loads(text))
+            elif re.fullmatch(r"results_.+\.json", name):
+                check["results-language"](json.loads(text))
+            return write(path, text)
+
+        return write_atomic
+
+    patch.setattr(samples, "_lines", lines)
+    for module in (language, run):
+        patch.setattr(module, "write_atomic", checked_write(module.write_atomic))
+    yield
+    patch.undo()
+
+
 def _load_script(name: str):
     spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)

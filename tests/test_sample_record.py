@@ -52,10 +52,10 @@ def test_a_samples_file_is_rewritten_and_appended_byte_for_byte(tmp_path):
 def test_a_new_record_is_written_as_runs_always_wrote_it():
     record = SampleRecord("q1", "eu", "Q: x\nA:", {"answer": "bai"}, {"bleu_acc": 1.0}, "h", question="x")
     assert list(record.to_json()) == [
-        "id", "lang", "question", "reference", "prompt", "outputs", "metrics", "config_hash",
+        "id", "lang", "question", "reference", "prompt", "outputs", "metrics", "config_hash", "schema_version",
     ]  # fmt: skip
     record.surface, record.group = {"issue": False}, "specific"
-    assert list(record.to_json())[-2:] == ["surface", "group"]
+    assert list(record.to_json())[-3:] == ["surface", "group", "schema_version"]
     assert record.to_json()["reference"] == ""  # always there, as SampleResult wrote it
 
 

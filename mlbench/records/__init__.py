@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mlbench.metrics.descriptor import MetricsBlock
+from mlbench.records.version import SCHEMA_VERSION, check_version
 
 Role = Literal["system", "user", "assistant"]
 
@@ -189,11 +190,13 @@ class SampleRecord:
         values = {name: getattr(self, name) for name in _RECORD_KEYS}
         if self._line_keys is None:
             shown = [k for k in _RECORD_KEYS if k in _ALWAYS_WRITTEN or values[k] != _DEFAULTS[k]]
-            return {**{k: values[k] for k in shown}, **self.extra}
+            return {**{k: values[k] for k in shown}, **self.extra, "schema_version": SCHEMA_VERSION}
         line: dict[str, Any] = {}
         for key in self._line_keys:
             if key in values:
                 line[key] = values[key]
+            elif key == "schema_version":
+                line[key] = SCHEMA_VERSION
             elif key in self.extra:
                 line[key] = self.extra[key]
         for key in _RECORD_KEYS:  # what was added since the line was read (a judge's verdicts)
@@ -219,8 +222,10 @@ class SampleRecord:
             raise ValueError("metrics holds a value that is not a number")
         if any(not isinstance(entry, dict) for entry in line.get("judges", {}).values()):
             raise ValueError("judges holds a verdict that is not an object")
+        check_version(line, "this line")
         known = {k: line[k] for k in _RECORD_KEYS[1:] if k in line}
-        record = cls(str(sample_id), **known, extra={k: v for k, v in line.items() if k not in _RECORD_KEYS})
+        unknown = {k: v for k, v in line.items() if k not in _RECORD_KEYS and k != "schema_version"}
+        record = cls(str(sample_id), **known, extra=unknown)
         record._line_keys = tuple(line)
         return record
 

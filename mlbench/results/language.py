@@ -13,6 +13,7 @@ from typing import Any
 from mlbench.errors import MlbenchError
 from mlbench.data.jsonlines import read_text
 from mlbench.results.files import language_path, write_atomic
+from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.records import LanguageResult, MetricValue
 
 
@@ -71,7 +72,13 @@ def compact(value: Any) -> str:
 
 def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any], config_hash: str) -> None:
     """One language's result, in a file only this language's job writes."""
-    payload = {"lang": result.lang, "config_hash": config_hash, "config": config, "result": language_to_json(result)}
+    payload = {
+        "schema_version": SCHEMA_VERSION,
+        "lang": result.lang,
+        "config_hash": config_hash,
+        "config": config,
+        "result": language_to_json(result),
+    }
     text = json.dumps(payload, indent=2, ensure_ascii=False)
     if result.per_question:
         text = f'{text[:-2]},\n  "per_question": {compact(result.per_question)}\n}}'
@@ -86,6 +93,7 @@ def read_language_file(path: Path) -> LanguageFile:
         payload = json.loads(read_text(path))
         if not isinstance(payload, dict):
             raise TypeError(f"a JSON {type(payload).__name__}")
+        check_version(payload, str(path))
         lang, config = payload["lang"], payload["config"]
         if not isinstance(lang, str) or not isinstance(config, dict):
             raise TypeError("lang or config has another type")
@@ -95,6 +103,8 @@ def read_language_file(path: Path) -> LanguageFile:
         return LanguageFile(lang, str(payload["config_hash"]), config, result)
     except json.JSONDecodeError as error:
         raise MlbenchError(f"{path}: not an mlbench language result ({error.msg})") from None
+    except NewerSchema as error:
+        raise MlbenchError(str(error)) from None
     except OSError as error:
         raise MlbenchError(f"{path}: cannot be read ({error.strerror or error})") from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:

@@ -23,6 +23,7 @@ from mlbench.results.language import (
     per_question_from_json,
     read_language_file,
 )
+from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.records import LanguageResult, RunResult
 from mlbench.results.tables import run_tables, to_markdown
 
@@ -30,6 +31,7 @@ from mlbench.results.tables import run_tables, to_markdown
 def run_to_json(run: RunResult) -> dict[str, Any]:
     """results.json as an object, without the per-question values (see ``run_text``)."""
     return {
+        "schema_version": SCHEMA_VERSION,
         "model": run.model,
         "task": run.task,
         **({"config_hash": run.config_hash} if run.config_hash else {}),
@@ -52,7 +54,9 @@ def run_text(run: RunResult) -> str:
 
 
 def run_from_json(data: Any) -> RunResult:
-    """A parsed results.json; KeyError/TypeError/ValueError/AttributeError on another shape."""
+    """A parsed results.json; KeyError/TypeError/ValueError/AttributeError on another shape
+    (NewerSchema, a ValueError, when a newer mlbench wrote it)."""
+    check_version(data, "this results.json")
     languages = {lang: language_from_json(lang, block) for lang, block in data["results"].items()}
     for lang, block in data.get("per_question", {}).items():
         if lang in languages:
@@ -85,6 +89,8 @@ def read_run_file(path: Path) -> RunResult:
         raise MlbenchError(f"{path}: cannot be read ({error.strerror or error})") from None
     # Any other shape (a list, "results" that is not an object, a count that is not a
     # number) fails one of these while parsing: one line naming the file.
+    except NewerSchema as error:
+        raise MlbenchError(f"{path}: {error}") from None
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise MlbenchError(f"{path}: not an mlbench results file ({type(error).__name__}: {error})") from None
 

@@ -12,6 +12,7 @@ from mlbench.errors import MlbenchError
 from mlbench.data.jsonlines import not_utf8
 from mlbench.results.files import write_atomic
 from mlbench.records import SampleRecord
+from mlbench.records.version import NewerSchema
 
 
 def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = True) -> dict[str, SampleRecord]:
@@ -45,6 +46,8 @@ def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = T
             record = SampleRecord.from_json(json.loads(line))
         except json.JSONDecodeError as error:
             raise MlbenchError(f"{path}:{line_no}: invalid JSON ({error.msg})") from None
+        except NewerSchema as error:
+            raise MlbenchError(f"{path}:{line_no}: {error}") from None
         except ValueError as error:
             raise MlbenchError(f"{path}:{line_no}: not an mlbench sample ({error})") from None
         if config_hash is not None and record.config_hash != config_hash:

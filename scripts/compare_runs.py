@@ -1,0 +1,79 @@
+"""Are two results folders the same run? Every sample of every run under BEFORE is compared
+with the one at the same place under AFTER: prompt, outputs (option log-likelihoods,
+generations, answers), metrics, surface checks and settings hash, exactly; and each
+language's metric values in results.json. Used to show that a change of code (a refactor)
+left what mlbench measures untouched.
+
+    python scripts/compare_runs.py BEFORE AFTER
+
+Prints one line per samples file and a total; exit 1 at the first difference it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+# Fields that may differ between two identical runs: when and where they ran.
+VOLATILE = {"created", "started", "finished", "elapsed_s", "duration_s", "output", "packages", "git", "host"}
+
+
+def read_samples(path: Path) -> dict[str, dict[str, Any]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {record["id"]: record for record in map(json.loads, lines) if record}
+
+
+def differences(before: Any, after: Any, where: str = "") -> list[str]:
+    """Where ``before`` and ``after`` differ (exactly: floats compared bit for bit)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        found = []
+        for key in sorted(set(before) | set(after)):
+            if key in VOLATILE:
+                continue
+            if key not in before or key not in after:
+                found.append(f"{where}.{key}: only in {'after' if key in after else 'before'}")
+            else:
+                found += differences(before[key], after[key], f"{where}.{key}")
+        return found
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        return [d for i, (b, a) in enumerate(zip(before, after)) for d in differences(b, a, f"{where}[{i}]")]
+    return [] if before == after else [f"{where}: {before!r} != {after!r}"]
+
+
+def language_metrics(path: Path) -> dict[str, Any]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {lang: result.get("metrics") for lang, result in data.get("languages", {}).items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    args = parser.parse_args()
+    files = sorted(args.before.rglob("samples_*.jsonl"))
+    if not files:
+        print(f"no samples_*.jsonl under {args.before}", file=sys.stderr)
+        return 2
+    samples = 0
+    for path in files:
+        relative = path.relative_to(args.before)
+        before, after = read_samples(path), read_samples(args.after / relative)
+        found = differences(before, after)
+        results = path.parent / "results.json"
+        if results.exists():
+            theirs = args.after / relative.parent / "results.json"
+            found += differences(language_metrics(results), language_metrics(theirs), "results.json")
+        if found:
+            print(f"{relative}: {len(found)} differences, first: {found[0]}")
+            return 1
+        samples += len(before)
+        print(f"{relative}: {len(before)} samples identical (prompt, outputs, metrics, surface, hash)")
+    print(f"identical: {samples} samples in {len(files)} files")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
