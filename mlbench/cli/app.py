@@ -1,6 +1,6 @@
 """The ``mlbench`` typer app every command module registers on, and the console its tables
-print to. Kept apart from the commands so that cli.py, cli_tools.py and cli_data.py import
-it, and not each other."""
+print to. Kept apart from the commands so that each command's module imports it, and not
+each other."""
 
 from __future__ import annotations
 

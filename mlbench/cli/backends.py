@@ -17,7 +17,7 @@ NameArg = Annotated[Optional[str], typer.Argument(help="One backend: its options
 @app.command()
 @user_errors
 def backends(name: NameArg = None) -> None:
-    """List the backends; with NAME, its options (-M KEY=VALUE, or [model] in --config FILE)."""
+    """List the backends; with NAME, its own options (-M KEY=VALUE)."""
     from rich.table import Table
 
     from mlbench.backends.options import BACKEND_OPTIONS, PASSTHROUGH

@@ -6,12 +6,15 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from mlbench.cli import agree as _agree  # noqa: F401
 from mlbench.cli import backends as _backends  # noqa: F401
 from mlbench.cli import judge as _judge  # noqa: F401  (after run: the help's order)
+from mlbench.cli import report as _report  # noqa: F401
 
 # Imported for their commands, in the order of the help's command list.
 from mlbench.cli import run as _run  # noqa: F401
-from mlbench.cli import tools as _tools  # noqa: F401
+from mlbench.cli import surface as _surface  # noqa: F401
+from mlbench.cli import tasks as _tasks  # noqa: F401
 from mlbench.cli.app import app
 from mlbench.cli.data import data_app
 from mlbench.cli.import_lm_eval import import_app

@@ -1,0 +1,52 @@
+"""``mlbench report``: per-language tables of finished runs, each gap to a reference
+language tested per question; markdown, CSV, LaTeX, JSON, HTML and figures on request."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from mlbench.cli import options_tools as topt
+from mlbench.cli.app import app
+from mlbench.cli.errors import user_errors
+from mlbench.cli.settings import choice, split_list
+
+
+@app.command()
+@user_errors
+def report(
+    results_dir: Path = typer.Argument(..., help="Folder searched for results.json files."),
+    task: topt.ReportTaskOpt = "",
+    model: topt.ReportModelOpt = "",
+    metric: topt.ReportMetricOpt = "",
+    ref_lang: topt.RefLangOpt = None,
+    fmt: topt.ReportFormatOpt = "",
+    out: topt.ReportOutOpt = None,
+    plots: topt.PlotsOpt = False,
+    resamples: topt.ResamplesOpt = 1000,
+    seed: topt.ReportSeedOpt = 0,
+) -> None:
+    """Per-language tables of the runs under RESULTS_DIR; each gap to --ref-lang tested per question."""
+    from mlbench.report import FORMATS, make_report, write_report
+    from mlbench.report.terminal import caption, render
+
+    formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
+    if out is not None and not formats:
+        formats = list(FORMATS)  # a folder was named: fill it
+    made = make_report(
+        results_dir, split_list(task), split_list(model), split_list(metric), ref_lang, seed=seed, resamples=resamples
+    )
+    console = Console()  # the tables are narrow: a log gets 80 columns, a terminal its width
+    for table in render(made.tables):
+        console.print(table)
+    if made.tables:
+        console.print(caption(made.tables, made.ref_lang), highlight=False)
+    for note in made.collection.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if formats or plots:
+        folder = out or results_dir / "report"
+        written = write_report(made, folder, formats=formats, plots=plots, seed=seed, resamples=resamples)
+        print(f"wrote {len(written)} file(s) to {folder}")
