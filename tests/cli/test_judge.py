@@ -4,7 +4,8 @@ import json
 
 import pytest
 from sklearn.metrics import cohen_kappa_score
-from test_cli import run_cli, run_model
+
+from tests.cli.test_cli import run_cli, run_model
 
 SAMPLE_GEN = "--task truthfulqa_multi --lang en,es --limit 3 --sample --mode gen --backend hf --no-cache"
 

@@ -11,7 +11,7 @@ from mlbench.benchmarks.msqad.sources import MSQAD_FOLDER
 from mlbench.data.catalog import PinnedFile, Source, get_source
 from mlbench.data.source import DataSource
 from mlbench.data.store import read_lock
-from tests.datastore.conftest import COMMIT
+from tests.data.conftest import COMMIT
 
 
 def _topic(title: str, n: int) -> bytes:

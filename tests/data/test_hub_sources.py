@@ -14,7 +14,7 @@ from mlbench.data.catalog import Source
 from mlbench.data.source import DataSource
 from mlbench.data.store import fetch
 from mlbench.errors import MlbenchError
-from tests.datastore.conftest import COMMIT
+from tests.data.conftest import COMMIT
 
 VERITAS_CARD = """---
 configs:
@@ -140,7 +140,7 @@ def test_the_mt_variant_reads_config_language_from_its_hub_snapshot(homes, add_s
 
 
 def test_the_human_variant_reads_the_github_release_layout(homes, add_source):
-    from tests.datastore.conftest import github_source
+    from tests.data.conftest import github_source
 
     files = {}
     for lang in ("en", "gl"):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from lm_eval_layout import MODEL, gen_line, mc_line, write_run
 from typer.testing import CliRunner
 
 from mlbench.cli.main import app
+from tests.engine.lm_eval_import.lm_eval_layout import MODEL, gen_line, mc_line, write_run
 
 runner = CliRunner()
 LANG = "en"

@@ -4,8 +4,9 @@ and data-parallel replicas. MC scores must agree to 1e-3, greedy generations exa
 import json
 
 import pytest
-from conftest import VLLM_TEST_SETTINGS
-from test_cli import run_model
+
+from tests.cli.test_cli import run_model
+from tests.conftest import VLLM_TEST_SETTINGS
 
 SAMPLE_RUN = "--task truthfulqa_multi,veritasqa --lang en,es --limit 4 --sample --no-cache"
 VLLM_FLAGS = f"--dtype {VLLM_TEST_SETTINGS['dtype']} -M max_model_len={VLLM_TEST_SETTINGS['max_model_len']}"

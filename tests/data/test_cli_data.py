@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from mlbench.cli.main import app
-from tests.datastore.conftest import COMMIT, github_source
+from tests.data.conftest import COMMIT, github_source
 
 FILES = {"data/q.json": b"[1, 2]"}
 

@@ -8,7 +8,7 @@ import pytest
 
 from mlbench.data import catalog
 from mlbench.data.catalog import PinnedFile, Source
-from tests.datastore.fake_homes import FakeHomes, start
+from tests.data.fake_homes import FakeHomes, start
 
 COMMIT = "a" * 40
 NEW_COMMIT = "b" * 40

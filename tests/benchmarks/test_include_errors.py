@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli import run_cli, run_model
-from test_include import own_registry  # noqa: F401  (the benchmarks included here are forgotten after)
+
+from tests.benchmarks.test_include import own_registry  # noqa: F401  (the benchmarks included here are forgotten after)
+from tests.cli.test_cli import run_cli, run_model
 
 GOOD_TOML = """[benchmark]
 name = "{name}"
@@ -202,7 +203,7 @@ def test_a_csv_benchmark_with_choices_and_labels(model, tmp_path):
 
 
 def test_options_that_do_not_fit_a_declared_benchmark(model, tmp_path):
-    from test_include import EXAMPLE
+    from tests.benchmarks.test_include import EXAMPLE
 
     def error(flags: str) -> str:
         return one_error(run_model(model, tmp_path, f"--task capitals --backend hf {flags}", "--include", EXAMPLE))
@@ -216,11 +217,10 @@ def test_options_that_do_not_fit_a_declared_benchmark(model, tmp_path):
 def test_data_dir_reads_the_same_layout_elsewhere(tmp_path):
     import shutil
 
-    from test_include import EXAMPLE
-
     from mlbench.benchmarks import get_task, include_files
     from mlbench.benchmarks.base import TaskOptions
     from mlbench.data.source import DataSource
+    from tests.benchmarks.test_include import EXAMPLE
 
     for folder in ("data", "primer"):
         shutil.copytree(EXAMPLE / folder, tmp_path / folder)

@@ -11,7 +11,7 @@ from mlbench.data.catalog import get_source
 from mlbench.data.store import cached_folder, data_root, fetch, read_lock
 from mlbench.data.verify import verify
 from mlbench.errors import MlbenchError
-from tests.datastore.conftest import COMMIT, NEW_COMMIT, github_source, sha256
+from tests.data.conftest import COMMIT, NEW_COMMIT, github_source, sha256
 
 FILES = {"data/a b.json": b'[{"x": 1}, {"x": 2}]', "data/c.json": b"[1, 2, 3]"}
 

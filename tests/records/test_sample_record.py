@@ -22,7 +22,7 @@ from mlbench.errors import MlbenchError
 from mlbench.records import SampleRecord
 from mlbench.results import append_samples, read_samples, rewrite_samples
 
-FIXTURE = Path(__file__).parent / "fixtures" / "sample_lines.jsonl"
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "sample_lines.jsonl"
 LINES = FIXTURE.read_text(encoding="utf-8").splitlines()
 
 

@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_cli import run_cli, run_model
 
 from mlbench.metrics.surface import SURFACE_METRICS
+from tests.cli.test_cli import run_cli, run_model
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "capitals"
 LANGS = ("en", "es", "de")
 

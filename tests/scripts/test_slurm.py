@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-SLURM = Path(__file__).resolve().parent.parent / "scripts" / "slurm"
+SLURM = Path(__file__).resolve().parents[2] / "scripts" / "slurm"
 MLBENCH = f"{sys.executable} -m mlbench"
 
 
