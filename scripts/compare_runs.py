@@ -1,8 +1,10 @@
 """Are two results folders the same run? Every sample of every run under BEFORE is compared
 with the one at the same place under AFTER: prompt, outputs (option log-likelihoods,
-generations, answers), metrics, surface checks and settings hash, exactly; and each
-language's metric values in results.json. Used to show that a change of code (a refactor)
-left what mlbench measures untouched.
+generations, answers), metrics, surface checks and settings hash, exactly. results.json's settings (prompt hashes
+included), settings hash, per-language metrics and per-question values are compared too,
+leaving out only timings, package versions, the git commit and the files' format
+version. Used to show that a change of code (a refactor) left what mlbench measures
+untouched.
 
     python scripts/compare_runs.py BEFORE AFTER
 
@@ -17,8 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# Fields that may differ between two identical runs: when and where they ran.
-VOLATILE = {"created", "started", "finished", "elapsed_s", "duration_s", "output", "packages", "git", "host"}
+# Fields that may differ between two identical runs: when and where they ran, and the
+# files' format version (a file of version 1 and one from before versions hold the same).
+VOLATILE = {"timings_s", "packages", "git_hash", "schema_version"}
 
 
 def read_samples(path: Path) -> dict[str, dict[str, Any]]:
@@ -43,9 +46,12 @@ def differences(before: Any, after: Any, where: str = "") -> list[str]:
     return [] if before == after else [f"{where}: {before!r} != {after!r}"]
 
 
-def language_metrics(path: Path) -> dict[str, Any]:
+def run_summary(path: Path) -> dict[str, Any]:
+    """What results.json says of the run: its settings (prompt hashes, data, model and
+    engine settings), settings hash, each language's metrics and per-question values."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {lang: result.get("metrics") for lang, result in data.get("languages", {}).items()}
+    keys = ("config", "config_hash", "results", "per_question", "cross_language", "metrics")
+    return {key: data.get(key) for key in keys}
 
 
 def main() -> int:
@@ -65,12 +71,12 @@ def main() -> int:
         results = path.parent / "results.json"
         if results.exists():
             theirs = args.after / relative.parent / "results.json"
-            found += differences(language_metrics(results), language_metrics(theirs), "results.json")
+            found += differences(run_summary(results), run_summary(theirs), "results.json")
         if found:
             print(f"{relative}: {len(found)} differences, first: {found[0]}")
             return 1
         samples += len(before)
-        print(f"{relative}: {len(before)} samples identical (prompt, outputs, metrics, surface, hash)")
+        print(f"{relative}: {len(before)} samples and results.json identical")
     print(f"identical: {samples} samples in {len(files)} files")
     return 0
 

@@ -114,7 +114,9 @@ def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = 
         elif key == "gguf_file":
             extra["gguf_file"] = json.dumps(parse_value(where, hints[key], setting.value))
         else:
-            values[key] = parse_value(where, hints[key], setting.value)
+            # batch_size is "auto" or a count: a run file's TOML gives the count as a number.
+            value = str(setting.value) if key == "batch_size" and isinstance(setting.value, int) else setting.value
+            values[key] = parse_value(where, hints[key], value)
     _check(backend, values)
     if "batch_size" in values:
         values["batch_size"] = batch_size_value(values["batch_size"])

@@ -210,22 +210,27 @@ class Task(ABC):
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
         raise MlbenchError(f"{self.name} has no gen mode")
 
-    # A mode is a list of requests per sample and a score from their results. The two
-    # classic modes map onto the methods above; a benchmark with other modes (XLingHealth)
+    # The one contract of a mode: a list of requests per sample, and a score from their
+    # results. A mode is found by what it declares it produces, never by its name: one
+    # that produces option log-likelihoods is served by mc_requests/score_mc, one that
+    # produces answers by gen_request/score_gen (one generation each); a benchmark whose
+    # modes ask otherwise (XLingHealth's samples and labels, MSQAD's two prompts)
     # overrides these two.
     def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
-        if mode == "mc":
+        produces = self.mode(mode).produces
+        if produces == "loglikelihoods":
             return list(self.mc_requests(sample, data, options))
-        if mode == "gen":
+        if produces == "answers":
             return [self.gen_request(sample, data, options)]
-        raise MlbenchError(f"{self.name} has no mode {mode}")
+        raise MlbenchError(f"{self.name}: mode {mode} produces {produces}; the task must build its requests")
 
     def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
-        if mode == "mc":
+        produces = self.mode(mode).produces
+        if produces == "loglikelihoods":
             return self.score_mc(sample, results)  # type: ignore[arg-type]
-        if mode == "gen":
+        if produces == "answers":
             return self.score_gen(sample, results[0])  # type: ignore[arg-type]
-        raise MlbenchError(f"{self.name} has no mode {mode}")
+        raise MlbenchError(f"{self.name}: mode {mode} produces {produces}; the task must score it")
 
     def settings(self, options: TaskOptions) -> dict[str, Any]:
         """Task options that change what a sample holds: part of the settings hash."""

@@ -140,7 +140,7 @@ JudgeConfigOpt = Annotated[
         metavar="FILE",
         is_eager=True,
         callback=read_run_file,
-        help="Read the flags and [judge] table from a TOML file; flags win.",
+        help="Read the flags and \\[judge] table from a TOML file; flags win.",
         rich_help_panel=JUDGE,
     ),
 ]

@@ -58,7 +58,10 @@ def _invoke_app() -> Any:
         print(error.ctx.get_help())
         return 2
     except exceptions.ClickException as error:
-        message = moved_option(getattr(error, "option_name", None)) or " ".join(error.format_message().split())
+        context = getattr(error, "ctx", None)
+        command = context.command.name if context is not None and context.command is not None else None
+        moved = moved_option(getattr(error, "option_name", None), command)
+        message = moved or " ".join(error.format_message().split())
         print(f"mlbench: error: {message}", file=sys.stderr)
         return 2 if isinstance(error, exceptions.UsageError) else error.exit_code
     except exceptions.Abort:

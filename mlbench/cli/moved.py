@@ -24,13 +24,17 @@ TO_TASK = {
 }  # fmt: skip
 
 
-def moved_option(option: str | None) -> str | None:
-    """Where the setting of a flag that no longer exists went; None for any other option."""
+def moved_option(option: str | None, command: str | None = None) -> str | None:
+    """Where the setting of a flag that no longer exists went; None for any other option.
+    ``mlbench judge`` has no -M: its model's options, dtype and seed are -J keys."""
     name = (option or "").lstrip("-")
+    flag = "-J" if command == "judge" else "-M"
     if name == "model-arg":
-        return "--model-arg is now -M vllm.NAME=VALUE (vLLM's own arguments) or -M gguf_file=NAME"
+        return f"--model-arg is now {flag} vllm.NAME=VALUE (vLLM's own arguments) or {flag} gguf_file=NAME"
     if name in TO_MODEL:
-        return f"--{name} is now -M {name.replace('-', '_')}=... (the backend's options: mlbench backends NAME)"
+        return f"--{name} is now {flag} {name.replace('-', '_')}=... (the backend's options: mlbench backends NAME)"
+    if command == "judge" and name in ("dtype", "seed"):
+        return f"--{name} of the judge is now -J {name}=..."
     if name in TO_JUDGE:
         key = TO_JUDGE[name]
         return f"--{name} is now -J {key if '=' in key else key + '=...'} (the judge's options)"

@@ -79,7 +79,7 @@ class Needed:
 
 
 INSTEAD = {
-    "--model": "pass a local folder or .gguf file as --model, or serve it and use --backend openai --base-url URL",
+    "--model": "pass a local folder or .gguf file as --model, or serve it and use --backend openai -M base_url=URL",
     "--judge": "pass a local folder or .gguf file as --judge, or a served judge with -J base_url=URL",
     "-M tokenizer": "pass a local tokenizer folder as -M tokenizer=DIR",
 }

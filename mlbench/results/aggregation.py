@@ -15,8 +15,9 @@ class PoolsMetrics(Protocol):
     """What aggregation asks of a task (``Task.pooled_metrics``), named here so that results
     need not know the benchmarks' contract, which sits a layer above."""
 
-    def pooled_metrics(self, records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
-        ...
+    def pooled_metrics(
+        self, records: list[SampleRecord], seed: int
+    ) -> tuple[dict[str, MetricValue], dict[str, int]]: ...
 
 
 def aggregate(

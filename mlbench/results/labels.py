@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mlbench.errors import MlbenchError
 from mlbench.data.jsonlines import allow_long_csv_fields, json_objects, read_text
+from mlbench.errors import MlbenchError
 from mlbench.results import read_samples, samples_path, written_languages
 from mlbench.stats.agreement import Agreement, agreement
 
@@ -54,7 +54,9 @@ def judge_labels(run_dir: Path, kind: str) -> list[Row]:
             label = record.judges.get(kind, {}).get("label")
             rows.append({"id": record.id, "lang": lang, "judge": None if label == "unparsed" else label})
     if not any(row["judge"] is not None for row in rows):
-        raise MlbenchError(f"{run_dir} has no {kind} verdicts: run `mlbench judge {run_dir} --judge MODEL -J kind={kind}` first")
+        raise MlbenchError(
+            f"{run_dir} has no {kind} verdicts: run `mlbench judge {run_dir} --judge MODEL -J kind={kind}` first"
+        )
     return rows
 
 

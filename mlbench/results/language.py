@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlbench.errors import MlbenchError
 from mlbench.data.jsonlines import read_text
-from mlbench.results.files import language_path, write_atomic
-from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
+from mlbench.errors import MlbenchError
 from mlbench.records import LanguageResult, MetricValue
+from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
+from mlbench.results.files import language_path, write_atomic
 
 
 @dataclass

@@ -12,9 +12,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from mlbench.errors import MlbenchError
 from mlbench.data.jsonlines import read_text
+from mlbench.errors import MlbenchError
 from mlbench.metrics.catalog import metrics_from_json, metrics_json
+from mlbench.records import LanguageResult, RunResult
+from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.results.files import results_path, run_dir_lock, write_atomic
 from mlbench.results.language import (
     compact,
@@ -23,8 +25,6 @@ from mlbench.results.language import (
     per_question_from_json,
     read_language_file,
 )
-from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
-from mlbench.records import LanguageResult, RunResult
 from mlbench.results.tables import run_tables, to_markdown
 
 

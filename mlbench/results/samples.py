@@ -8,11 +8,11 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from mlbench.errors import MlbenchError
 from mlbench.data.jsonlines import not_utf8
-from mlbench.results.files import write_atomic
+from mlbench.errors import MlbenchError
 from mlbench.records import SampleRecord
 from mlbench.records.version import NewerSchema
+from mlbench.results.files import write_atomic
 
 
 def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = True) -> dict[str, SampleRecord]:

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mlbench.results.aggregation import aggregate
-from mlbench.errors import MlbenchError
 from mlbench.data.jsonlines import json_objects
+from mlbench.errors import MlbenchError
 from mlbench.languages import LANGUAGES
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.records import RunResult, SampleRecord
+from mlbench.results.aggregation import aggregate
 
 
 def field_value(row: dict[str, Any], path: str) -> Any:

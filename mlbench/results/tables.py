@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from mlbench.languages import LANGUAGES
 from mlbench.metrics.catalog import describe, describe_in, task_metrics
-from mlbench.metrics.names import base_name, expand_order
 from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.markers import MARKERS
+from mlbench.metrics.names import base_name, expand_order
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.records import LanguageResult, MetricValue, RunResult
 

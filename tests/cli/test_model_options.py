@@ -1,0 +1,109 @@
+"""-M and -J: each backend's typed options, the judge's, and how a judge inherits a run's."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from mlbench.backends.options import BACKEND_OPTIONS, backend_keys, backend_values
+from mlbench.backends.registry import ModelOptions
+from mlbench.cli.main import app
+from mlbench.cli.settings import judge_config, model_options
+from mlbench.errors import MlbenchError
+from mlbench.records.options import settings_from_pairs
+
+runner = CliRunner()
+
+
+def settings(*pairs: str, flag: str = "-M"):
+    return settings_from_pairs(pairs, flag)
+
+
+def test_each_backend_takes_its_own_keys_typed():
+    values = backend_values("vllm", settings("max_model_len=4096", "enforce_eager=true", "batch_size=8"))
+    assert values == {"max_model_len": 4096, "enforce_eager": True, "batch_size": 8}
+    assert backend_values("openai", settings("base_url=http://x/v1", "request_timeout=2.5")) == {
+        "base_url": "http://x/v1",
+        "request_timeout": 2.5,
+    }
+    # vLLM's own arguments pass through as JSON text; a GGUF file joins the model args.
+    assert backend_values("vllm", settings("vllm.swap_space=8", "gguf_file=m.gguf"))["model_args"] == (
+        ("swap_space", "8"),
+        ("gguf_file", '"m.gguf"'),
+    )
+    assert set(backend_keys("auto")) == {k for kind in BACKEND_OPTIONS.values() for k in kind.__dataclass_fields__}
+
+
+@pytest.mark.parametrize(
+    ("backend", "pairs", "message"),
+    [
+        ("hf", ("max_model_len=5",), "-M max_model_len: backend hf has no option 'max_model_len'; valid: device"),
+        ("openai", ("device=cpu",), "backend openai has no option 'device'"),
+        ("vllm", ("max_model_len=many",), "-M max_model_len: 'many' is not a whole number"),
+        ("vllm", ("gpu_memory_utilization=1.5",), "gpu_memory_utilization must be between 0.01 and 1.0"),
+        ("hf", ("batch_size=0",), "batch_size must be 'auto' or a positive integer"),
+        ("openai", ("max_concurrency=0",), "max_concurrency must be at least 1"),
+    ],
+)
+def test_a_bad_key_or_value_is_one_line(backend, pairs, message):
+    with pytest.raises(MlbenchError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        backend_values(backend, settings(*pairs))
+
+
+def test_model_options_are_the_same_whatever_the_spelling():
+    typed = model_options("m", "vllm", "bfloat16", 3, settings("tensor_parallel_size=2", "max_model_len=64"))
+    assert typed == ModelOptions(
+        "m", backend="vllm", dtype="bfloat16", seed=3, tensor_parallel_size=2, max_model_len=64, model_args=()
+    )
+
+
+def test_a_judge_after_a_run_inherits_what_its_backend_can_use_and_j_wins(tmp_path):
+    run = ModelOptions("m", backend="vllm", dtype="bfloat16", seed=4, batch_size=8, max_model_len=512)
+    plain = judge_config(tmp_path, "j", settings("kind=truth,info", flag="-J"), run=run)
+    assert plain.kinds == ("truth", "info")
+    assert (plain.judge.model, plain.judge.dtype, plain.judge.batch_size, plain.judge.seed) == ("j", "bfloat16", 8, 4)
+    changed = judge_config(tmp_path, "j", settings("batch_size=2", "seed=9", "scoring=generate", flag="-J"), run=run)
+    assert (changed.judge.batch_size, changed.judge.seed, changed.scoring) == (2, 9, "generate")
+    alone = judge_config(tmp_path, "j", settings("backend=hf", "dtype=float32", flag="-J"))
+    assert (alone.judge.backend, alone.judge.dtype, alone.judge.batch_size) == ("hf", "float32", "auto")
+    with pytest.raises(MlbenchError, match="-J backend=openai needs -J base_url=URL"):
+        judge_config(tmp_path, "j", settings("backend=openai", flag="-J"))
+    with pytest.raises(MlbenchError, match="-J scoring: 'words' is not one of auto, logprob, generate"):
+        judge_config(tmp_path, "j", settings("scoring=words", flag="-J"))
+
+
+def test_j_without_a_judge_and_the_backends_command(tiny_model, tmp_path):
+    result = runner.invoke(app, ["run", "-m", str(tiny_model), "-t", "veritasqa", "--sample", "-J", "kind=truth",
+                                 "-o", str(tmp_path)])  # fmt: skip
+    assert result.exit_code == 2 and "-J sets the judge's options: it needs --judge MODEL" in result.stderr
+    listed = runner.invoke(app, ["backends"], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0 and all(name in listed.output for name in ("hf", "vllm", "openai"))
+    one = runner.invoke(app, ["backends", "vllm"], env={"COLUMNS": "200"})
+    assert one.exit_code == 0 and "gpu_memory_utilization" in one.output and "vllm.NAME=VALUE" in one.output
+    bad = runner.invoke(app, ["backends", "tpu"])
+    assert bad.exit_code == 2 and "--backend must be one of hf, vllm, openai" in bad.stderr
+
+
+def test_run_file_tables_reach_the_model_and_the_judge(tiny_model, tmp_path, monkeypatch):
+    import mlbench.cli.run as run_command
+
+    class Stop(Exception):
+        pass
+
+    seen = {}
+
+    def fake_judge_config(path, judge, settings, **kwargs):
+        seen.update(judge=judge, settings=[(s.key, s.value) for s in settings], run=kwargs["run"])
+        raise Stop
+
+    monkeypatch.setattr(run_command, "observed", lambda output, quiet, work: work(None))
+    monkeypatch.setattr(run_command, "judge_config", fake_judge_config)
+    run_file = tmp_path / "run.toml"
+    run_file.write_text(f'task = "veritasqa"\nsample = true\nmode = "gen"\n[model]\nname = "{tiny_model}"\n'
+                        'batch_size = 2\n[judge]\nname = "J"\nkind = "truth"\nbatch_size = 1\n')  # fmt: skip
+    with pytest.raises(Stop):
+        runner.invoke(app, ["run", "--config", str(run_file), "-J", "scoring=generate", "-o", str(tmp_path)],
+                      catch_exceptions=False)  # fmt: skip
+    assert seen["judge"] == "J" and seen["run"].batch_size == 2 and seen["run"].model == str(tiny_model)
+    # The table's keys first, then the command line's: the later wins.
+    assert seen["settings"] == [("kind", "truth"), ("batch_size", 1), ("scoring", "generate")]
