@@ -102,6 +102,7 @@ def judge_config(
     any -J key given wins; ``mlbench judge`` starts from the backend's defaults."""
     from dataclasses import replace
 
+    from mlbench.backends.gguf import gguf_path
     from mlbench.backends.options import backend_values
     from mlbench.engine.judging import JudgeConfig, chained_judge_options
     from mlbench.judges.options import split_judge_settings
@@ -113,6 +114,7 @@ def judge_config(
         options = model_options(judge, own.backend, own.dtype, own.seed, rest, "-J")
     else:
         given = backend_values(own.backend, rest, "-J")
+        judge, given["model_args"] = gguf_path(judge, given.get("model_args", ()))  # -J gguf_file=NAME
         chained = chained_judge_options(run, judge, own.backend, given.get("base_url"))
         named = {setting.key for setting in settings}
         own_model = {key: getattr(own, key) for key in ("dtype", "seed") if key in named}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -107,3 +109,11 @@ def test_run_file_tables_reach_the_model_and_the_judge(tiny_model, tmp_path, mon
     assert seen["judge"] == "J" and seen["run"].batch_size == 2 and seen["run"].model == str(tiny_model)
     # The table's keys first, then the command line's: the later wins.
     assert seen["settings"] == [("kind", "truth"), ("batch_size", 1), ("scoring", "generate")]
+
+
+def test_a_gguf_judge_named_by_folder_and_file_is_one_path(tmp_path):
+    run = ModelOptions("m", backend="hf")
+    after_run = judge_config(tmp_path, "judges", settings("gguf_file=j.gguf", flag="-J"), run=run)
+    alone = judge_config(tmp_path, "judges", settings("gguf_file=j.gguf", flag="-J"))
+    assert after_run.judge.model == alone.judge.model == str(Path("judges") / "j.gguf")
+    assert after_run.judge.model_args == alone.judge.model_args == ()
