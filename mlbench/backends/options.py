@@ -117,7 +117,10 @@ def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = 
             # batch_size is "auto" or a count: a run file's TOML gives the count as a number.
             value = str(setting.value) if key == "batch_size" and isinstance(setting.value, int) else setting.value
             values[key] = parse_value(where, hints[key], value)
-    _check(backend, values)
+    try:
+        _check(backend, values)
+    except MlbenchError as error:  # a range: name the flag it came from
+        raise MlbenchError(f"{flag} {error}") from None
     if "batch_size" in values:
         values["batch_size"] = batch_size_value(values["batch_size"])
     if extra:

@@ -58,27 +58,30 @@ def resolve_backend(options: ModelOptions) -> str:
     return "vllm" if importlib.util.find_spec("vllm") is not None and gpu_visible() else "hf"
 
 
-def check_options(options: ModelOptions, backend: str) -> None:
-    """Options that make no sense for the chosen backend are refused, not ignored (with
-    ``--backend auto``, -M takes every backend's keys until the backend is known)."""
+def check_options(options: ModelOptions, backend: str, flag: str = "-M") -> None:
+    """Options the chosen backend does not take are refused, not ignored: with ``--backend
+    auto``, -M (or a judge's -J) takes every backend's keys until the backend is known."""
+    from dataclasses import fields
+
+    from mlbench.backends.options import backend_keys
+
     if backend == "openai" and not options.base_url:
-        raise MlbenchError("--backend openai needs -M base_url=URL (e.g. http://127.0.0.1:8000/v1)")
-    if backend != "openai" and options.base_url:
-        raise MlbenchError(f"-M base_url is for --backend openai, not {backend}")
-    if backend != "vllm":
-        vllm_only = {
-            "tensor_parallel_size": options.tensor_parallel_size != 1,
-            "gpu_memory_utilization": options.gpu_memory_utilization is not None,
-            "max_model_len": options.max_model_len is not None,
-            "enforce_eager": options.enforce_eager,
-            "quantization": options.quantization is not None,
-            "vllm.*": bool(options.model_args),
-        }
-        given = [name for name, set_ in vllm_only.items() if set_]
-        if given:
-            raise MlbenchError(f"-M {', '.join(given)}: only --backend vllm takes them (this run uses {backend})")
-    if backend == "openai" and options.data_parallel_size != 1:
-        raise MlbenchError("-M data_parallel_size does not apply to --backend openai; use -M max_concurrency")
+        raise MlbenchError(f"backend openai needs {flag} base_url=URL (e.g. http://127.0.0.1:8000/v1)")
+    default = ModelOptions(options.model)
+    names = {field.name for field in fields(ModelOptions)}
+    taken = backend_keys(backend)
+    given = [
+        key
+        for key in backend_keys("auto")
+        if key in names and key not in taken and getattr(options, key) != getattr(default, key)
+    ]
+    if options.model_args and backend != "vllm":
+        given.append("vllm.*")
+    if given:
+        raise MlbenchError(
+            f"{flag} {', '.join(given)}: backend {backend} does not take {'them' if len(given) > 1 else 'it'}"
+            f" (it takes {', '.join(taken)})"
+        )
 
 
 def _single_backend(options: ModelOptions, backend: str) -> Backend:

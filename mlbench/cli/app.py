@@ -4,6 +4,7 @@ each other."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -25,6 +26,8 @@ def _options(version: opt.VersionOpt = False) -> None:
 
 
 def wide_console() -> Console:
-    """A console for tables: the terminal's width, or 200 columns when piped (a log file
-    or CI), where rich would otherwise squeeze a many-language table into 80."""
-    return Console() if sys.stdout.isatty() else Console(width=200)
+    """A console for tables: the terminal's width (or $COLUMNS), else 200 columns when piped
+    (a log file or CI), where rich would otherwise squeeze a many-language table into 80."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return Console()  # a terminal's width, or the COLUMNS asked for
+    return Console(width=200)

@@ -37,7 +37,7 @@ def judge_command(
 ) -> None:
     """Judge the saved answers of finished runs; verdicts are added to their samples and tables."""
     from mlbench.benchmarks import include_files
-    from mlbench.engine.judging import judge_run
+    from mlbench.engine.judging import check_judge_config, judge_run
     from mlbench.engine.preflight import check_judge
 
     include_files(include or [])  # (without it, a run's own file is found from its results.json)
@@ -52,4 +52,5 @@ def judge_command(
         chunk_size=chunk_size,
     )
     check_judge(config_.judge)  # before the run folders are read and the judge is loaded
+    check_judge_config(config_)
     observed(path, quiet, lambda observer: judge_run(config_, observer))

@@ -33,8 +33,10 @@ def moved_option(option: str | None, command: str | None = None) -> str | None:
         return f"--model-arg is now {flag} vllm.NAME=VALUE (vLLM's own arguments) or {flag} gguf_file=NAME"
     if name in TO_MODEL:
         return f"--{name} is now {flag} {name.replace('-', '_')}=... (the backend's options: mlbench backends NAME)"
-    if command == "judge" and name in ("dtype", "seed"):
+    if command == "judge" and name in ("dtype", "seed", "backend", "kind"):
         return f"--{name} of the judge is now -J {name}=..."
+    if command == "judge" and name in ("M", "model-option"):
+        return "mlbench judge takes no -M: the judge model's options are -J keys (mlbench backends NAME)"
     if name in TO_JUDGE:
         key = TO_JUDGE[name]
         return f"--{name} is now -J {key if '=' in key else key + '=...'} (the judge's options)"

@@ -102,7 +102,7 @@ def _run(plan: RunConfig, judge: str | None, judge_settings: list[OptionSetting]
     after the data and a torch import; the NLI, embedder and BERTScore models before the
     backend (``checked_backend``)."""
     from mlbench.engine.failures import SamplesFailed
-    from mlbench.engine.judging import judge_after_run
+    from mlbench.engine.judging import check_judge_config, judge_after_run
     from mlbench.engine.pipeline import run as run_pipeline
     from mlbench.engine.preflight import check_run, checked_backend
 
@@ -114,6 +114,7 @@ def _run(plan: RunConfig, judge: str | None, judge_settings: list[OptionSetting]
         # path: replaced by each task's run folder when the run is judged
         judging = judge_config(plan.output, judge, judge_settings, run=plan.model, resume=plan.resume,
                                cache_dir=plan.cache_dir, chunk_size=plan.chunk_size)  # fmt: skip
+        check_judge_config(judging)  # its kinds and backend options, before an hour of generation
     check_run(plan, judging.judge if judging else None)
     failed = None
     try:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from mlbench.errors import MlbenchError
 from mlbench.records import GenerationRequest, Sample
 from mlbench.results import language_path, model_slug, samples_path
+from mlbench.results.files import check_versions
 
 if TYPE_CHECKING:
     from mlbench.benchmarks.base import LanguageData, Task, TaskOptions
@@ -28,9 +29,10 @@ def check_not_overwriting(config: RunConfig, item: PlannedTask) -> None:
     unless it was asked to continue them (--resume) or replace them (--overwrite). Other
     languages in the same folder are another job's (a Slurm array writes one language
     each) and stay as they are."""
+    run_dir = run_dir_of(config, item.task.name)
+    check_versions(run_dir)
     if config.resume or config.overwrite:
         return
-    run_dir = run_dir_of(config, item.task.name)
     if any(samples_path(run_dir, p.lang).exists() or language_path(run_dir, p.lang).exists() for p in item.languages):
         raise MlbenchError(
             f"{run_dir} already holds results: pass --resume to continue them or --overwrite to start again"
@@ -64,7 +66,7 @@ def check_size(config: RunConfig, planned: list[PlannedTask], observer: RunObser
         return
     count = generation_count(config, planned)
     if count:
-        observer.note(f"this run generates {count:,} texts")
+        observer.note(f"this run generates {count:,} text{'s' if count != 1 else ''}")
     if count > CONFIRM_GENERATIONS and not config.yes:
         raise MlbenchError(
             f"this run generates {count:,} texts (over {CONFIRM_GENERATIONS:,}); "

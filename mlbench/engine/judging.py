@@ -235,35 +235,39 @@ def apply_entries(record: SampleRecord, kind: str, entry: dict[str, Any], task: 
     record.metrics.update(task.combined_metrics(record))
 
 
+# What a judge run after the model inherits from the model's options, where its own
+# backend takes them: the numeric, engine and server settings, not the model's files.
+INHERITED = (
+    "device", "batch_size", "trust_remote_code", "max_concurrency", "request_timeout", "api_key_env",
+    "tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "enforce_eager",
+)  # fmt: skip
+
+
 def chained_judge_options(run: ModelOptions, judge: str, backend: str, base_url: str | None) -> ModelOptions:
-    """The judge's model options for ``run --judge``: the run's numeric and server settings,
-    and its engine settings only when the judge runs on vLLM too."""
+    """The judge's model options for ``run --judge``: the run's dtype and seed, and each of
+    its settings in INHERITED that the judge's backend takes."""
     from dataclasses import replace
 
+    from mlbench.backends.options import backend_keys
     from mlbench.backends.registry import resolve_backend
 
-    options = ModelOptions(
-        model=judge,
-        backend=backend,
-        dtype=run.dtype,
-        device=run.device,
-        batch_size=run.batch_size,
-        trust_remote_code=run.trust_remote_code,
-        seed=run.seed,
-        base_url=base_url,
-        api_key_env=run.api_key_env if base_url else None,
-        max_concurrency=run.max_concurrency,
-        request_timeout=run.request_timeout,
-    )
-    if resolve_backend(options) != "vllm":
-        return options
-    return replace(
-        options,
-        tensor_parallel_size=run.tensor_parallel_size,
-        gpu_memory_utilization=run.gpu_memory_utilization,
-        max_model_len=run.max_model_len,
-        enforce_eager=run.enforce_eager,
-    )
+    options = ModelOptions(model=judge, backend=backend, dtype=run.dtype, seed=run.seed, base_url=base_url)
+    taken = backend_keys(resolve_backend(options))
+    return replace(options, **{key: getattr(run, key) for key in INHERITED if key in taken})
+
+
+def check_judge_config(config: JudgeConfig) -> None:
+    """What can be checked of a judging stage before any model runs (so that a run with
+    --judge does not generate for an hour and then stop): its kinds, and its model's
+    options against the backend it will run on."""
+    from mlbench.backends.registry import check_options, gpu_visible, resolve_backend
+
+    for kind in config.kinds:
+        load_spec(kind)
+    backend = resolve_backend(config.judge)
+    check_options(config.judge, backend, "-J")
+    if backend != "openai" and config.judge.device == "cuda" and not gpu_visible():
+        raise MlbenchError("-J device=cuda but torch sees no CUDA GPU; use -J device=cpu or auto")
 
 
 def judge_run(

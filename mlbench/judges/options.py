@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from mlbench.backends.options import PASSTHROUGH, backend_keys
 from mlbench.errors import MlbenchError
 from mlbench.records.options import OptionSetting, option, option_names, parse_value
 
@@ -37,7 +38,7 @@ class JudgeOptions:
 def split_judge_settings(settings: Sequence[OptionSetting]) -> tuple[JudgeOptions, list[OptionSetting]]:
     """-J settings → the judge's own options and the rest (its model's backend options,
     checked against the judge's backend by the caller)."""
-    own_keys = set(option_names(JudgeOptions))
+    own_keys = option_names(JudgeOptions)
     hints = typing.get_type_hints(JudgeOptions)
     values = {}
     rest = []
@@ -47,4 +48,13 @@ def split_judge_settings(settings: Sequence[OptionSetting]) -> tuple[JudgeOption
             values[setting.key] = parse_value(where, hints[setting.key], setting.value)
         else:
             rest.append(setting)
-    return JudgeOptions(**values), rest
+    own = JudgeOptions(**values)
+    model_keys = backend_keys(own.backend)
+    for setting in rest:
+        if setting.key not in model_keys and not setting.key.startswith(PASSTHROUGH):
+            where = setting.origin or f"-J {setting.key}"
+            raise MlbenchError(
+                f"{where}: the judge has no option {setting.key!r}; valid: {', '.join(own_keys)}, and its backend's"
+                f" ({own.backend}): {', '.join(model_keys)}"
+            )
+    return own, rest

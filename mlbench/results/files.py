@@ -3,6 +3,7 @@ that cluster jobs share, and atomic replacement."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -10,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
+from mlbench.records.version import NewerSchema, check_version
 
 
 def model_slug(model: str) -> str:
@@ -57,3 +59,19 @@ def run_dir_lock(run_dir: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def check_versions(run_dir: Path) -> None:
+    """Refuse a run folder holding a file a newer mlbench wrote (its results files and the
+    first line of each samples file), before a run writes anything beside it: the run
+    could not merge with it, and would leave the folder half replaced."""
+    paths = [*sorted(run_dir.glob("results*.json")), *sorted(run_dir.glob("samples_*.jsonl"))]
+    for path in paths:
+        try:
+            with path.open(encoding="utf-8") as handle:
+                text = handle.readline() if path.suffix == ".jsonl" else handle.read()
+            check_version(json.loads(text), str(path))
+        except NewerSchema as error:
+            raise MlbenchError(str(error)) from None
+        except (OSError, ValueError):
+            continue  # a damaged file: the readers name it when they get to it

@@ -140,12 +140,12 @@ def test_cuda_without_a_gpu(base):
     ("flags", "fragments"),
     [
         (["--backend", "bogus"], ("--backend must be one of", "vllm", "openai")),
-        (["--backend", "openai"], ("--backend openai needs -M base_url=URL",)),
+        (["--backend", "openai"], ("backend openai needs -M base_url=URL",)),
         (["--backend", "hf", "-M", "base_url=http://127.0.0.1:9/v1"], ("backend hf has no option 'base_url'",)),
         # --backend auto takes every backend's keys, and refuses those its backend does not.
         (
             ["-M", "base_url=http://127.0.0.1:9/v1", "-M", "max_model_len=64"],
-            ("-M max_model_len: only --backend vllm",),
+            ("-M max_model_len: backend openai does not take it (it takes base_url",),
         ),
         (["--backend", "hf", "-M", "tensor_parallel_size=2"], ("backend hf has no option 'tensor_parallel_size'",)),
         (["--backend", "hf", "-M", "vllm.swap_space=4"], ("backend hf has no option 'vllm.swap_space'",)),

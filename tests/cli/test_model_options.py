@@ -117,3 +117,44 @@ def test_a_gguf_judge_named_by_folder_and_file_is_one_path(tmp_path):
     alone = judge_config(tmp_path, "judges", settings("gguf_file=j.gguf", flag="-J"))
     assert after_run.judge.model == alone.judge.model == str(Path("judges") / "j.gguf")
     assert after_run.judge.model_args == alone.judge.model_args == ()
+
+
+def test_auto_refuses_what_the_backend_it_chose_does_not_take():
+    from mlbench.backends.registry import check_options
+
+    served = ModelOptions("m", backend="auto", base_url="http://x/v1", batch_size=2)
+    with pytest.raises(MlbenchError, match=r"-M batch_size: backend openai does not take it \(it takes base_url"):
+        check_options(served, "openai")
+    local = ModelOptions("m", backend="auto", max_concurrency=4, request_timeout=5.0)
+    with pytest.raises(MlbenchError, match="-J max_concurrency, request_timeout: backend hf does not take them"):
+        check_options(local, "hf", "-J")
+    check_options(ModelOptions("m", batch_size=4, data_parallel_size=2), "hf")  # what hf takes passes
+
+
+def test_a_judge_inherits_only_what_its_backend_takes(tmp_path):
+    served_run = ModelOptions("m", backend="openai", base_url="http://x/v1", max_concurrency=4, request_timeout=9.0)
+    local = judge_config(tmp_path, "j", settings("backend=hf", flag="-J"), run=served_run)
+    assert (local.judge.max_concurrency, local.judge.request_timeout) == (8, 120.0)  # hf takes neither
+    local_run = ModelOptions("m", backend="hf", batch_size=8, device="cpu")
+    served = judge_config(tmp_path, "j", settings("backend=openai", "base_url=http://x/v1", flag="-J"), run=local_run)
+    assert (served.judge.batch_size, served.judge.device) == ("auto", "auto")  # a server takes neither
+
+
+def test_judge_mistakes_are_found_before_any_model_runs(tmp_path):
+    from mlbench.engine.judging import check_judge_config
+
+    with pytest.raises(MlbenchError, match="-J knd: the judge has no option 'knd'; valid: kind, backend"):
+        judge_config(tmp_path, "j", settings("knd=truth", flag="-J"))
+    with pytest.raises(MlbenchError, match="unknown judge kind 'truht'"):
+        check_judge_config(judge_config(tmp_path, "j", settings("kind=truht", "backend=hf", flag="-J")))
+    with pytest.raises(MlbenchError, match="-J quantization: backend hf does not take it"):
+        check_judge_config(judge_config(tmp_path, "j", settings("quantization=awq", flag="-J"), run=ModelOptions("m")))
+
+
+def test_the_tables_follow_columns_when_piped(monkeypatch):
+    from mlbench.cli.app import wide_console
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert wide_console().width == 80
+    monkeypatch.delenv("COLUMNS")
+    assert wide_console().width == 200  # a log file: many-language tables stay whole

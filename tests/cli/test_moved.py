@@ -28,6 +28,8 @@ def error_line(monkeypatch, capsys, *args: str) -> str:
         (["run", "-m", "m", "-t", "msqad", "--topic", "x"], "--topic is now -T topics=..."),
         (["judge", "out", "--judge", "j", "--base-url", "http://x/v1"], "--base-url is now -J base_url=..."),
         (["judge", "out", "--judge", "j", "--seed", "1"], "--seed of the judge is now -J seed=..."),
+        (["judge", "out", "--judge", "j", "--kind", "truth"], "--kind of the judge is now -J kind=..."),
+        (["judge", "out", "--judge", "j", "-M", "batch_size=2"], "mlbench judge takes no -M"),
     ],
 )
 def test_a_moved_flag_names_its_new_spelling(args, line, monkeypatch, capsys):

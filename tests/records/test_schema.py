@@ -75,3 +75,14 @@ def test_this_session_checks_every_file_a_run_writes(tmp_path):
         language.write_atomic(tmp_path / "results_en.json", json.dumps({"lang": 1}))
     with pytest.raises(jsonschema.ValidationError):
         samples._lines([SampleRecord("q1", metrics={"mc1": "high"})])  # type: ignore[dict-item]
+
+
+def test_a_run_into_a_folder_with_a_newer_file_is_refused_before_it_writes(tmp_path):
+    from mlbench.results.files import check_versions
+
+    (tmp_path / "results_es.json").write_text(json.dumps({"schema_version": SCHEMA_VERSION + 1}))
+    (tmp_path / "results_en.json").write_text(json.dumps({"schema_version": SCHEMA_VERSION}))
+    with pytest.raises(MlbenchError, match="results_es.json was written by a newer mlbench"):
+        check_versions(tmp_path)
+    (tmp_path / "results_es.json").write_text("{damaged")  # the readers name a damaged file later
+    check_versions(tmp_path)
