@@ -64,9 +64,12 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
         raise typer.BadParameter(f"{value}: not valid TOML: {error}") from None
     tables = {name: _table(value, table, name) for name in TABLES}
     params = {p.name: p for p in ctx.command.params if p.name not in NOT_IN_FILE}
+    others = _run_parameters(ctx) - set(params)
     defaults: dict[str, Any] = {}
     for raw, item in table.items():
         name = ALIASES.get(key_name(raw), key_name(raw))
+        if name in others and not isinstance(item, dict):
+            continue  # the run's key, in the file both jobs read: the run takes it
         if name not in params or isinstance(item, dict):
             valid = ", ".join(sorted(params))
             raise typer.BadParameter(
@@ -84,6 +87,15 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
     for name in ("model", "judge"):
         ctx.meta[TABLES[name]] = table_settings(value, name, tables[name])
     return value
+
+
+def _run_parameters(ctx: typer.Context) -> set[str]:
+    """For ``mlbench judge --config``: the keys of ``mlbench run``, so that one file can
+    describe a run and its judging job (each command takes its own keys and tables)."""
+    if ctx.command.name != "judge" or ctx.parent is None:
+        return set()
+    run = ctx.parent.command.get_command(ctx.parent, "run")  # type: ignore[attr-defined]
+    return {param.name for param in run.params if param.name} if run is not None else set()
 
 
 def _table(path: Path, file: dict[str, Any], name: str) -> dict[str, Any]:

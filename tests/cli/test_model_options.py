@@ -158,3 +158,24 @@ def test_the_tables_follow_columns_when_piped(monkeypatch):
     assert wide_console().width == 80
     monkeypatch.delenv("COLUMNS")
     assert wide_console().width == 200  # a log file: many-language tables stay whole
+
+
+def test_one_file_drives_the_run_and_its_judging_job(tmp_path, monkeypatch):
+    import mlbench.cli.judge as judge_command
+
+    seen = {}
+    import mlbench.engine.judging
+    import mlbench.engine.preflight
+
+    monkeypatch.setattr(mlbench.engine.preflight, "check_judge", lambda options: seen.setdefault("judge", options))
+    monkeypatch.setattr(judge_command, "observed", lambda path, quiet, work: seen.setdefault("path", path))
+    run_file = tmp_path / "run.toml"
+    run_file.write_text('tasks = ["veritasqa"]\nlangs = ["en"]\nlimit = 3\n[model]\nname = "m"\nbatch_size = 2\n'
+                        '[judge]\nname = "j"\nkind = "truth"\nbackend = "hf"\n')  # fmt: skip
+    result = runner.invoke(app, ["judge", str(tmp_path), "--config", str(run_file)])
+    assert result.exit_code == 0, result.output
+    assert seen["path"] == tmp_path and seen["judge"].model == "j" and seen["judge"].backend == "hf"
+    bad = run_file.read_text().replace("limit = 3", "limit = 3\ncolour = 1")
+    run_file.write_text(bad)
+    refused = runner.invoke(app, ["judge", str(tmp_path), "--config", str(run_file)])
+    assert refused.exit_code != 0 and "unknown key 'colour'" in refused.output
