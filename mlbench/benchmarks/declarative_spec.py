@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.data.jsonlines import read_text
+from mlbench.data.questions import Columns
 from mlbench.errors import MlbenchError
 
 try:
@@ -56,20 +57,6 @@ DEFAULT_SHOT = "Q: {question}\nA: {answer}"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _LANG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _TABLES = ("benchmark", "columns", "prompt", "fewshot", "generation")
-
-
-@dataclass(frozen=True)
-class Columns:
-    """Where each field sits in the data files (a column or JSON key)."""
-
-    id: str = "id"
-    question: str = "question"
-    best_answer: str = "best_answer"
-    correct_answers: str = "correct_answers"
-    incorrect_answers: str = "incorrect_answers"
-    choices: str = "choices"
-    labels: str = "labels"
-    group: str | None = None  # a column whose value tables the samples by group
 
 
 @dataclass(frozen=True)

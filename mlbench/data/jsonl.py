@@ -1,22 +1,27 @@
-"""The user's own questions: one JSON object per line with
-``id, lang, question, best_answer, correct_answers, incorrect_answers``.
+"""The user's own questions for a built-in benchmark's protocol (``--data-file``): one
+JSON object per line with ``id, lang, question, best_answer, correct_answers,
+incorrect_answers``, each row read by ``mlbench.data.questions`` (the reader declarative
+benchmarks share).
 
 Answer lists may be JSON lists or ``;``-separated strings. Rows with ``"split": "train"``
-form the few-shot primer of their language (question + best_answer).
+form the few-shot primer of their language (question + best_answer). The answers stay as
+listed, as in TruthfulQA-Multi's release: a best answer that is not among the correct ones
+is MC1's target only, not one of MC2's true answers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from mlbench.data.answers import split_answers
 from mlbench.data.jsonlines import json_objects
+from mlbench.data.questions import Columns, question_sample, text_field
 from mlbench.data.source import require_fields
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
 
 FIELDS = ("id", "lang", "question", "best_answer", "correct_answers", "incorrect_answers")
+COLUMNS = Columns()  # the fields' own names
 
 
 @dataclass
@@ -25,46 +30,22 @@ class JsonlData:
     primers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
-def _answers(value: object, where: str, name: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return split_answers(value)
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(v.strip() for v in value if v.strip())
-    raise MlbenchError(f"{where}: {name} must be a list of strings or a ';'-separated string")
-
-
-def _require_text(row: dict[str, object], names: tuple[str, ...], where: str) -> None:
-    # str() of a list or number would put its Python repr ("['a']") in the prompt.
-    for name in names:
-        if not isinstance(row[name], str):
-            raise MlbenchError(f"{where}: {name} must be a string, not {type(row[name]).__name__}")
-
-
 def load_jsonl(path: Path) -> JsonlData:
     if not path.is_file():
         raise MlbenchError(f"data file not found: {path}")
     data = JsonlData()
     for where, row in json_objects(path):
         require_fields(row, FIELDS, where)
-        _require_text(row, ("lang", "question", "best_answer"), where)
-        lang = row["lang"]
+        lang = text_field(row, "lang", where)
+        assert lang is not None
         if row.get("split") == "train":
-            data.primers.setdefault(lang, []).append((row["question"].strip(), row["best_answer"].strip()))
+            question, best = text_field(row, "question", where), text_field(row, "best_answer", where)
+            data.primers.setdefault(lang, []).append((question, best))  # type: ignore[arg-type]
             continue
-        correct = _answers(row["correct_answers"], where, "correct_answers")
-        incorrect = _answers(row["incorrect_answers"], where, "incorrect_answers")
-        if not row["question"].strip() or not correct or not incorrect:
-            raise MlbenchError(f"{where}: needs a question and at least one correct and incorrect answer")
-        data.samples.setdefault(lang, []).append(
-            Sample(
-                id=str(row["id"]),
-                lang=lang,
-                question=row["question"].strip(),
-                best_answer=row["best_answer"].strip(),
-                correct_answers=correct,
-                incorrect_answers=incorrect,
-            )
-        )
+        sample = question_sample(row, lang, COLUMNS, where, as_listed=True)
+        # The protocol's own targets come from the benchmark (TruthfulQA-Multi builds MC1/MC2
+        # from the answer lists; VeritasQA scores the lists), not from this file.
+        data.samples.setdefault(lang, []).append(replace(sample, mc1_choices=None, mc2_choices=None, mc2_labels=None))
     if not data.samples:
         raise MlbenchError(f"{path}: no questions found")
     return data

@@ -1,0 +1,154 @@
+"""A user's questions, one row each (a JSONL object or a CSV row), read into Samples: the
+one reader behind ``--data-file`` and the declarative benchmark (``benchmark.toml``).
+
+A row holds either answer lists (``correct_answers``/``incorrect_answers``: JSON lists, or
+``;``-separated text as a CSV cell must be; ``best_answer`` optional, default the first
+correct answer) or options (``choices`` with 0/1 ``labels``; the best answer is the first
+true option). Its Sample carries TruthfulQA-Multi's targets: MC1 the best answer against
+the incorrect ones, MC2 the correct ones against the incorrect ones. Every problem is one
+MlbenchError line naming the file and row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlbench.data.answers import split_answers
+from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, json_objects, read_text
+from mlbench.errors import MlbenchError
+from mlbench.records import Sample
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Where each field sits in the data files (a column or JSON key)."""
+
+    id: str = "id"
+    question: str = "question"
+    best_answer: str = "best_answer"
+    correct_answers: str = "correct_answers"
+    incorrect_answers: str = "incorrect_answers"
+    choices: str = "choices"
+    labels: str = "labels"
+    group: str | None = None  # a column whose value tables the samples by group
+
+
+def read_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, row)`` of a .jsonl or .csv file, ``where`` naming the file and line."""
+    if not path.is_file():
+        raise MlbenchError(f"{what} not found: {path}")
+    if path.suffix == ".jsonl":
+        yield from json_objects(path)
+        return
+    allow_long_csv_fields()
+    text = read_text(path)
+    check_no_nul(path, text)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        for row in reader:
+            if None in row:  # more cells than the header has columns
+                raise MlbenchError(f"{path}:{reader.line_num}: more cells than the header's columns")
+            if not any((value or "").strip() for value in row.values()):
+                continue
+            yield f"{path}:{reader.line_num}", row
+    except csv.Error as error:
+        raise MlbenchError(f"{path}:{reader.line_num}: invalid CSV ({error})") from None
+
+
+def text_field(row: dict[str, Any], column: str, where: str, *, required: bool = True) -> str | None:
+    value = row.get(column)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise MlbenchError(f"{where}: no {column!r} (an empty or missing column)")
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        # str() of a list or number would put its Python repr in the prompt.
+        raise MlbenchError(f"{where}: {column} must be text, not {type(value).__name__}")
+    return str(value).strip()
+
+
+def text_list(row: dict[str, Any], column: str, where: str) -> tuple[str, ...]:
+    value = row.get(column)
+    if isinstance(value, str):
+        return split_answers(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(v.strip() for v in value if v.strip())
+    if value is None:
+        raise MlbenchError(f"{where}: no {column!r} column")
+    raise MlbenchError(f"{where}: {column} must be a list of strings or a ';'-separated string")
+
+
+def label_list(row: dict[str, Any], column: str, where: str) -> tuple[int, ...]:
+    value = row.get(column)
+    items = split_answers(value) if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise MlbenchError(f"{where}: no {column!r} column" if value is None else f"{where}: {column} must be a list")
+    labels = []
+    for item in items:
+        text = str(item).strip().lower()
+        if text not in ("0", "1", "true", "false"):
+            raise MlbenchError(f"{where}: {column} must be 0/1 (or true/false), not {item!r}")
+        labels.append(int(text in ("1", "true")))
+    return tuple(labels)
+
+
+def answer_sets(
+    row: dict[str, Any], columns: Columns, where: str, *, as_listed: bool = False
+) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The best, correct and incorrect answers of a row, in either layout. A best answer
+    missing from the correct ones joins them (it is scored with them: MC2, BLEU), and an
+    answer in both lists is refused; ``as_listed`` keeps the lists as the file gives them,
+    as TruthfulQA-Multi's release does (``--data-file`` reads a built-in benchmark's kind
+    of data: its release lists 'Unknown' as both in one English question)."""
+    if row.get(columns.choices) is not None:
+        choices, labels = text_list(row, columns.choices, where), label_list(row, columns.labels, where)
+        if len(choices) != len(labels):
+            raise MlbenchError(f"{where}: {len(choices)} {columns.choices} but {len(labels)} {columns.labels}")
+        correct = tuple(c for c, label in zip(choices, labels) if label)
+        incorrect = tuple(c for c, label in zip(choices, labels) if not label)
+    elif row.get(columns.correct_answers) is not None or row.get(columns.incorrect_answers) is not None:
+        correct = text_list(row, columns.correct_answers, where)
+        incorrect = text_list(row, columns.incorrect_answers, where)
+    else:
+        raise MlbenchError(
+            f"{where}: needs {columns.correct_answers!r} and {columns.incorrect_answers!r}, "
+            f"or {columns.choices!r} and {columns.labels!r}"
+        )
+    best = text_field(row, columns.best_answer, where, required=False) or (correct[0] if correct else None)
+    if best is None or not incorrect:
+        raise MlbenchError(f"{where}: needs at least one correct and one incorrect answer")
+    if not as_listed and best not in correct:
+        correct = (best, *correct)
+    if not correct:
+        raise MlbenchError(f"{where}: needs at least one correct and one incorrect answer")
+    both = sorted(set(correct) & set(incorrect))
+    if both and not as_listed:
+        raise MlbenchError(f"{where}: {both[0]!r} is both a correct and an incorrect answer")
+    return best, correct, incorrect
+
+
+def question_sample(row: dict[str, Any], lang: str, columns: Columns, where: str, *, as_listed: bool = False) -> Sample:
+    """One question of a user's file, with TruthfulQA-Multi's multiple-choice targets."""
+    sample_id, question = text_field(row, columns.id, where), text_field(row, columns.question, where)
+    assert sample_id is not None and question is not None
+    best, correct, incorrect = answer_sets(row, columns, where, as_listed=as_listed)
+    group = text_field(row, columns.group, where, required=False) if columns.group else None
+    return Sample(
+        id=sample_id,
+        lang=lang,
+        question=question,
+        best_answer=best,
+        correct_answers=correct,
+        incorrect_answers=incorrect,
+        # TruthfulQA-Multi's targets: MC1 the best answer first, then the incorrect ones;
+        # MC2 every correct answer (labelled 1) then every incorrect one (0).
+        mc1_choices=(best, *incorrect),
+        mc2_choices=(*correct, *incorrect),
+        mc2_labels=(1,) * len(correct) + (0,) * len(incorrect),
+        meta={"group": group} if group else {},
+    )
