@@ -60,15 +60,18 @@ def read_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
         raise MlbenchError(f"{path}:{reader.line_num}: invalid CSV ({error})") from None
 
 
-def text_field(row: dict[str, Any], column: str, where: str, *, required: bool = True) -> str | None:
+def text_field(
+    row: dict[str, Any], column: str, where: str, *, required: bool = True, number: bool = False
+) -> str | None:
+    """A text cell, stripped; ``number``: a whole number is taken as its digits (an id)."""
     value = row.get(column)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
             raise MlbenchError(f"{where}: no {column!r} (an empty or missing column)")
         return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        # str() of a list or number would put its Python repr in the prompt.
-        raise MlbenchError(f"{where}: {column} must be text, not {type(value).__name__}")
+    if isinstance(value, bool) or not isinstance(value, str | int) or (isinstance(value, int) and not number):
+        # str() of a list or number would put its Python repr in a prompt or an answer.
+        raise MlbenchError(f"{where}: {column} must be a string, not {type(value).__name__}")
     return str(value).strip()
 
 
@@ -134,7 +137,7 @@ def answer_sets(
 
 def question_sample(row: dict[str, Any], lang: str, columns: Columns, where: str, *, as_listed: bool = False) -> Sample:
     """One question of a user's file, with TruthfulQA-Multi's multiple-choice targets."""
-    sample_id, question = text_field(row, columns.id, where), text_field(row, columns.question, where)
+    sample_id, question = text_field(row, columns.id, where, number=True), text_field(row, columns.question, where)
     assert sample_id is not None and question is not None
     best, correct, incorrect = answer_sets(row, columns, where, as_listed=as_listed)
     group = text_field(row, columns.group, where, required=False) if columns.group else None

@@ -145,7 +145,7 @@ def test_bad_data_names_the_file_and_row(model, tmp_path):
         "bad_labels": ({"en": [{"id": "1", "question": "Q?", "choices": ["a", "b"], "labels": [1, 2]}],
                         "es": [row("1")]}, "en.jsonl:1: labels must be 0/1", ""),
         "list_question": ({"en": [row("1", question=["a"])], "es": [row("1")]},
-                          "en.jsonl:1: question must be text, not list", ""),
+                          "en.jsonl:1: question must be a string, not list", ""),
     }  # fmt: skip
     for name, (rows, expected, more) in cases.items():
         toml = write_benchmark(tmp_path / name, name, rows)
