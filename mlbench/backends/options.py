@@ -12,7 +12,6 @@ auto`` any backend's key is accepted and checked once the backend is known
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import typing
 from collections.abc import Sequence
@@ -23,6 +22,14 @@ from mlbench.errors import MlbenchError
 from mlbench.records.options import OptionSetting, option, option_names, parse_value
 
 PASSTHROUGH = "vllm."  # -M vllm.swap_space=8: straight to vllm.LLM
+# vllm.LLM arguments that mlbench sets itself from a flag (results folder, provenance and
+# hash record them), so a passthrough may not set them behind its back.
+RESERVED = {
+    "model": "use --model",
+    "dtype": "use --dtype",
+    "seed": "use --seed",
+    "enable_prefix_caching": "mlbench scores with the prefix cache on",
+}
 
 
 def _at_least(name: str, value: float | None, least: float, most: float | None = None) -> None:
@@ -33,23 +40,27 @@ def _at_least(name: str, value: float | None, least: float, most: float | None =
 
 @dataclass(frozen=True)
 class LocalOptions:
-    """What a model loaded in this process takes (hf, and vLLM on top)."""
+    """What a model loaded on this machine takes (hf, and vLLM on top)."""
 
-    device: Literal["auto", "cpu", "cuda"] = option("auto", "Where the model runs.")
-    batch_size: str = option("auto", "auto, or N options or prompts per pass.")
     trust_remote_code: bool = option(False, "Allow model code from the hub.")
     tokenizer: str | None = option(None, "Tokenizer, if not the model's own.")
     data_parallel_size: int = option(1, "Model replicas, one per GPU.")
     gguf_file: str | None = option(None, "A .gguf file in the --model folder.")
 
     def __post_init__(self) -> None:
-        batch_size_value(self.batch_size)
         _at_least("data_parallel_size", self.data_parallel_size, 1)
 
 
 @dataclass(frozen=True)
 class HfOptions(LocalOptions):
     """transformers in this process (the reference scoring; CPU or one GPU per replica)."""
+
+    device: Literal["auto", "cpu", "cuda"] = option("auto", "Where the model runs.")
+    batch_size: str = option("auto", "auto, or N options or prompts per pass.")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        batch_size_value(self.batch_size)
 
 
 @dataclass(frozen=True)
@@ -78,6 +89,7 @@ class OpenAIOptions:
     max_concurrency: int = option(8, "Requests in flight.")
     request_timeout: float = option(120.0, "Seconds before a request is retried.")
     tokenizer: str | None = option(None, "Tokenizer for prompts, if not the model's own.")
+    trust_remote_code: bool = option(False, "Allow the tokenizer's code from the hub.")
 
     def __post_init__(self) -> None:
         _at_least("max_concurrency", self.max_concurrency, 1)
@@ -104,7 +116,10 @@ def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = 
     for setting in settings:
         key, where = setting.key, setting.origin or f"{flag} {setting.key}"
         if key.startswith(PASSTHROUGH) and backend in ("vllm", "auto") and len(key) > len(PASSTHROUGH):
-            extra[key[len(PASSTHROUGH) :]] = _json_text(setting.value)
+            name = key[len(PASSTHROUGH) :]
+            if name in RESERVED or name in backend_keys("auto"):
+                raise MlbenchError(f"{where}: {name} is not passed through; {RESERVED.get(name, f'use -M {name}')}")
+            extra[name] = _json_text(setting.value)
         elif key not in keys:
             passthrough = f", {PASSTHROUGH}NAME" if backend in ("vllm", "auto") else ""
             raise MlbenchError(
@@ -154,8 +169,3 @@ def _json_text(value: object) -> str:
         except json.JSONDecodeError:
             pass
     return json.dumps(value)
-
-
-def defaults(backend: str) -> dict[str, Any]:
-    """The defaults of ``backend``'s options, by key."""
-    return {field.name: field.default for field in dataclasses.fields(BACKEND_OPTIONS[backend])}

@@ -60,7 +60,8 @@ def _invoke_app() -> Any:
     except exceptions.ClickException as error:
         context = getattr(error, "ctx", None)
         command = context.command.name if context is not None and context.command is not None else None
-        moved = moved_option(getattr(error, "option_name", None), command)
+        unknown = isinstance(error, exceptions.NoSuchOption)  # a flag that exists may not be "moved"
+        moved = moved_option(getattr(error, "option_name", None), command) if unknown else None
         message = moved or " ".join(error.format_message().split())
         print(f"mlbench: error: {message}", file=sys.stderr)
         return 2 if isinstance(error, exceptions.UsageError) else error.exit_code

@@ -149,12 +149,13 @@ def data_source(data_dir: Path | None, sample: bool, data_file: Path | None) -> 
 
 
 def check_judged_modes(config: RunConfig) -> None:
-    """``run --judge`` needs answers: some mode of the run must write them (Mode.writes_answers)."""
+    """``run --judge`` needs answers: each task of the run must have a mode that writes them
+    (Mode.writes_answers), or its judging would stop the run after all the generation."""
     from mlbench.benchmarks import get_task
 
     for name in config.tasks:
         task = get_task(name)
         modes = task.modes if config.mode == "all" else (task.mode(config.mode),)
-        if any(mode.writes_answers for mode in modes):
-            return
-    raise MlbenchError(f"--judge reads generated answers, which --mode {config.mode} does not write")
+        if not any(mode.writes_answers for mode in modes):
+            which = f"--mode {config.mode} of {name}" if config.mode != "all" else f"{name} (its modes)"
+            raise MlbenchError(f"--judge reads generated answers, which {which} does not write")

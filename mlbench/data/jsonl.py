@@ -42,7 +42,9 @@ def load_jsonl(path: Path) -> JsonlData:
             question, best = text_field(row, "question", where), text_field(row, "best_answer", where)
             data.primers.setdefault(lang, []).append((question, best))  # type: ignore[arg-type]
             continue
-        sample = question_sample(row, lang, COLUMNS, where, as_listed=True)
+        # The answer lists are the data file's layout; other keys (choices, labels) stay unread.
+        lists = {key: value for key, value in row.items() if key not in (COLUMNS.choices, COLUMNS.labels)}
+        sample = question_sample(lists, lang, COLUMNS, where, as_listed=True)
         # The protocol's own targets come from the benchmark (TruthfulQA-Multi builds MC1/MC2
         # from the answer lists; VeritasQA scores the lists), not from this file.
         data.samples.setdefault(lang, []).append(replace(sample, mc1_choices=None, mc2_choices=None, mc2_labels=None))

@@ -108,13 +108,13 @@ def answer_sets(
     answer in both lists is refused; ``as_listed`` keeps the lists as the file gives them,
     as TruthfulQA-Multi's release does (``--data-file`` reads a built-in benchmark's kind
     of data: its release lists 'Unknown' as both in one English question)."""
-    if row.get(columns.choices) is not None:
+    if _given(row, columns.choices):
         choices, labels = text_list(row, columns.choices, where), label_list(row, columns.labels, where)
         if len(choices) != len(labels):
             raise MlbenchError(f"{where}: {len(choices)} {columns.choices} but {len(labels)} {columns.labels}")
         correct = tuple(c for c, label in zip(choices, labels) if label)
         incorrect = tuple(c for c, label in zip(choices, labels) if not label)
-    elif row.get(columns.correct_answers) is not None or row.get(columns.incorrect_answers) is not None:
+    elif _given(row, columns.correct_answers) or _given(row, columns.incorrect_answers):
         correct = text_list(row, columns.correct_answers, where)
         incorrect = text_list(row, columns.incorrect_answers, where)
     else:
@@ -155,3 +155,9 @@ def question_sample(row: dict[str, Any], lang: str, columns: Columns, where: str
         mc2_labels=(1,) * len(correct) + (0,) * len(incorrect),
         meta={"group": group} if group else {},
     )
+
+
+def _given(row: dict[str, Any], column: str) -> bool:
+    """A cell with something in it (a CSV leaves the cells of an unused layout blank)."""
+    value = row.get(column)
+    return value is not None and not (isinstance(value, str) and not value.strip())

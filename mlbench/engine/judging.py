@@ -236,9 +236,10 @@ def apply_entries(record: SampleRecord, kind: str, entry: dict[str, Any], task: 
 
 
 # What a judge run after the model inherits from the model's options, where its own
-# backend takes them: the numeric, engine and server settings, not the model's files.
+# backend takes them: the machine's engine and server limits. Not the model's trust in
+# remote code nor its API key: the judge is another model, maybe on another server.
 INHERITED = (
-    "device", "batch_size", "trust_remote_code", "max_concurrency", "request_timeout", "api_key_env",
+    "device", "batch_size", "max_concurrency", "request_timeout",
     "tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "enforce_eager",
 )  # fmt: skip
 

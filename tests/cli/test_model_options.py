@@ -22,8 +22,9 @@ def settings(*pairs: str, flag: str = "-M"):
 
 
 def test_each_backend_takes_its_own_keys_typed():
-    values = backend_values("vllm", settings("max_model_len=4096", "enforce_eager=true", "batch_size=8"))
-    assert values == {"max_model_len": 4096, "enforce_eager": True, "batch_size": 8}
+    values = backend_values("vllm", settings("max_model_len=4096", "enforce_eager=true"))
+    assert values == {"max_model_len": 4096, "enforce_eager": True}
+    assert backend_values("hf", settings("batch_size=8", "device=cpu")) == {"batch_size": 8, "device": "cpu"}
     assert backend_values("openai", settings("base_url=http://x/v1", "request_timeout=2.5")) == {
         "base_url": "http://x/v1",
         "request_timeout": 2.5,
@@ -39,7 +40,11 @@ def test_each_backend_takes_its_own_keys_typed():
 @pytest.mark.parametrize(
     ("backend", "pairs", "message"),
     [
-        ("hf", ("max_model_len=5",), "-M max_model_len: backend hf has no option 'max_model_len'; valid: device"),
+        (
+            "hf",
+            ("max_model_len=5",),
+            "-M max_model_len: backend hf has no option 'max_model_len'; valid: trust_remote_code",
+        ),
         ("openai", ("device=cpu",), "backend openai has no option 'device'"),
         ("vllm", ("max_model_len=many",), "-M max_model_len: 'many' is not a whole number"),
         ("vllm", ("gpu_memory_utilization=1.5",), "gpu_memory_utilization must be between 0.01 and 1.0"),
@@ -179,3 +184,23 @@ def test_one_file_drives_the_run_and_its_judging_job(tmp_path, monkeypatch):
     run_file.write_text(bad)
     refused = runner.invoke(app, ["judge", str(tmp_path), "--config", str(run_file)])
     assert refused.exit_code != 0 and "unknown key 'colour'" in refused.output
+
+
+def test_a_passthrough_cannot_respell_a_typed_option_or_a_flag():
+    for name, hint in (("model", "use --model"), ("dtype", "use --dtype"), ("max_model_len", "use -M max_model_len")):
+        with pytest.raises(MlbenchError, match=f"-M vllm.{name}: {name} is not passed through; {hint}"):
+            backend_values("vllm", settings(f"vllm.{name}=x"))
+    with pytest.raises(MlbenchError, match="backend vllm has no option 'batch_size'"):
+        backend_values("vllm", settings("batch_size=8"))  # vLLM batches by itself: not silently ignored
+
+
+def test_a_judge_never_inherits_the_models_key_or_its_trust_in_remote_code(tmp_path):
+    run = ModelOptions("m", backend="openai", base_url="https://vendor/v1", api_key_env="VENDOR_KEY")
+    judge = judge_config(
+        tmp_path, "j", settings("backend=openai", "base_url=http://127.0.0.1:8000/v1", flag="-J"), run=run
+    )
+    assert judge.judge.api_key_env is None
+    trusting = judge_config(
+        tmp_path, "j", settings("backend=hf", flag="-J"), run=ModelOptions("m", trust_remote_code=True)
+    )
+    assert trusting.judge.trust_remote_code is False

@@ -41,3 +41,8 @@ def test_every_moved_flag_has_a_new_spelling_and_others_have_none():
         assert moved_option(f"--{name}", "run"), name
     assert moved_option("--no-such-option", "run") is None
     assert moved_option(None) is None
+
+
+def test_an_option_that_exists_is_never_called_moved(monkeypatch, capsys):
+    line = error_line(monkeypatch, capsys, "agree", "labels.csv", "--kind")  # its value is missing
+    assert "is now" not in line and "--kind" in line

@@ -32,3 +32,17 @@ def test_a_data_file_keeps_the_lists_as_the_release_gives_them():
     assert sample.correct_answers == ("A", "C") and sample.incorrect_answers == ("X", "A")
     with pytest.raises(MlbenchError, match="needs at least one correct and one incorrect answer"):
         question_sample({**ROW, "correct_answers": []}, "en", Columns(), "f:1", as_listed=True)
+
+
+def test_a_data_file_reads_its_answer_lists_only_and_a_blank_cell_is_no_layout(tmp_path):
+    import json
+
+    row = {"id": "1", "lang": "en", "question": "Q?", "best_answer": "A", "correct_answers": ["A"],
+           "incorrect_answers": ["B"], "choices": ["X", "Y"], "labels": [0, 1]}  # fmt: skip
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    sample = jsonl.load_jsonl(path).samples["en"][0]
+    assert (sample.correct_answers, sample.incorrect_answers) == (("A",), ("B",))
+    csv_row = {"id": "1", "question": "Q?", "best_answer": "A", "correct_answers": "A;A2", "incorrect_answers": "B",
+               "choices": "", "labels": ""}  # fmt: skip
+    assert question_sample(csv_row, "en", Columns(), "f:2").correct_answers == ("A", "A2")
