@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from mlbench.backends.base import Backend, ProgressCallback
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records.jsontypes import JsonObject
 
 R = TypeVar("R")
 
@@ -26,7 +27,7 @@ def _request_key(fingerprint: str, kind: str, request: Any) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def _generation_from_json(data: dict[str, Any]) -> Generation:
+def _generation_from_json(data: JsonObject) -> Generation:
     return Generation(**{**data, "alternatives": tuple(data.get("alternatives", ()))})
 
 

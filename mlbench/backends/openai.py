@@ -27,6 +27,7 @@ from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records.jsontypes import JsonObject
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 FATAL_STATUS = {401, 403, 404}
@@ -100,7 +101,7 @@ class OpenAIBackend:
 
     # -- HTTP --------------------------------------------------------------------------
 
-    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _post(self, path: str, body: JsonObject) -> JsonObject:
         """POST with retries; returns the JSON answer or raises RequestFailed."""
         import httpx
 
@@ -162,7 +163,7 @@ class OpenAIBackend:
         return self._map(self._generate_one, requests, progress)
 
     def _generate_one(self, request: GenerationRequest) -> Generation:
-        body: dict[str, Any] = {
+        body: JsonObject = {
             "model": self.model,
             "max_tokens": request.max_new_tokens,
             "temperature": request.temperature,
@@ -249,7 +250,7 @@ class _BadShape(Exception):
     """A 200 answer whose JSON is not shaped like a completion."""
 
 
-def _completion_choices(answer: dict[str, Any]) -> tuple[list[tuple[str, Any]], int]:
+def _completion_choices(answer: JsonObject) -> tuple[list[tuple[str, Any]], int]:
     """(text, finish_reason) of each choice in index order, and completion tokens per choice."""
     choices = answer.get("choices")
     if choices is None:

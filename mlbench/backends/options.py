@@ -16,7 +16,7 @@ import json
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from mlbench.errors import MlbenchError
 from mlbench.records.options import OptionSetting, option, option_names, parse_value
@@ -105,13 +105,13 @@ def backend_keys(backend: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for kind in kinds for name in option_names(kind)))
 
 
-def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = "-M") -> dict[str, Any]:
+def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = "-M") -> dict[str, object]:
     """The ModelOptions fields that ``settings`` give, typed and checked for ``backend``:
     only the keys given (a judge inherits the rest from the run), the later of two winning;
     ``gguf_file`` and ``vllm.*`` keys become ``model_args``."""
     keys = backend_keys(backend)
     hints = {name: hint for kind in BACKEND_OPTIONS.values() for name, hint in typing.get_type_hints(kind).items()}
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}  # parsed: str, int, float, bool, Path, tuple
     extra: dict[str, str] = {}
     for setting in settings:
         key, where = setting.key, setting.origin or f"{flag} {setting.key}"
@@ -143,7 +143,7 @@ def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = 
     return values
 
 
-def _check(backend: str, values: dict[str, Any]) -> None:
+def _check(backend: str, values: dict[str, object]) -> None:
     """The ranges each backend's dataclass checks, on the values given (one line each)."""
     kinds = BACKEND_OPTIONS.values() if backend == "auto" else (BACKEND_OPTIONS[backend],)
     for kind in kinds:

@@ -72,8 +72,8 @@ class EngineOptions:
             return self.model
         return str(gguf_folder(Path(self.model), "float32" if self.dtype == "auto" else self.dtype))
 
-    def llm_kwargs(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
+    def llm_kwargs(self) -> dict[str, Any]:  # Any: keyword arguments of vllm.LLM, typed by vLLM
+        kwargs: dict[str, Any] = {  # Any: as above
             "model": self.weights(),
             "dtype": self.dtype,
             "tensor_parallel_size": self.tensor_parallel_size,
@@ -301,6 +301,7 @@ class VLLMBackend:
 
         if not items:
             return []
+        # Any: keyword arguments of vllm.SamplingParams, typed by vLLM.
         kwargs: dict[str, Any] = {"max_tokens": 1, "prompt_logprobs": 0, "detokenize": False}
         if supports_prefix_cache_policy():
             kwargs["skip_reading_prefix_cache"] = True

@@ -23,10 +23,11 @@ from mlbench.records import (
     Sample,
     SampleRecord,
 )
+from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.resources import prompts_dir
 from mlbench.results.figures import Figure
 
-Scored = tuple[dict[str, Any], dict[str, float]]  # (outputs to keep, metric values)
+Scored = tuple[JsonObject, dict[str, float]]  # (outputs to keep, metric values)
 Request = LoglikelihoodRequest | GenerationRequest
 Result = LoglikelihoodResult | Generation
 # (what, total) → a callback that advances a progress bar by n
@@ -232,17 +233,17 @@ class Task(ABC):
             return self.score_gen(sample, results[0])  # type: ignore[arg-type]
         raise MlbenchError(f"{self.name}: mode {mode} produces {produces}; the task must score it")
 
-    def settings(self, options: TaskOptions) -> dict[str, Any]:
+    def settings(self, options: TaskOptions) -> JsonObject:
         """Task options that change what a sample holds: part of the settings hash."""
         return {}
 
-    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+    def mode_settings(self, mode: str, options: TaskOptions) -> JsonObject:
         """What one mode's samples depend on beyond ``settings`` (its prompt protocol, how
         its answers are scored): part of the settings hash only of runs with that mode, so
         a change to one mode does not refuse resuming runs of the others."""
         return {}
 
-    def lm_eval_doc_difference(self, sample: Sample, doc: dict[str, Any], mode: str) -> str | None:
+    def lm_eval_doc_difference(self, sample: Sample, doc: JsonObject, mode: str) -> str | None:
         """How a document lm-eval logged for ``mode`` differs from mlbench's ``sample`` of the
         same id (None: it does not), so that `mlbench import lm-eval` never scores a logged
         answer against references the model's run did not have. A benchmark that declares
@@ -271,19 +272,17 @@ class Task(ABC):
         AUC), with intervals from resampling questions; and counts to report beside them."""
         return {}, {}
 
-    def cross_language(
-        self, records_by_lang: dict[str, list[SampleRecord]], run_config: dict[str, Any]
-    ) -> dict[str, list[dict[str, Any]]]:
+    def cross_language(self, records_by_lang: dict[str, list[SampleRecord]], run_config: JsonObject) -> Tables:
         """Statistics comparing languages, as named tables of rows (results.json and
         table.md); ``run_config`` is the run's config block (seed, task settings)."""
         return {}
 
-    def figures(self, tables: dict[str, list[dict[str, Any]]]) -> list[Figure]:
+    def figures(self, tables: Tables) -> list[Figure]:
         """Figures drawn from the ``cross_language`` tables, saved as PNG beside results.json."""
         return []
 
 
-def all_mode_settings(task: Task, modes: tuple[str, ...], options: TaskOptions) -> dict[str, dict[str, Any]]:
+def all_mode_settings(task: Task, modes: tuple[str, ...], options: TaskOptions) -> dict[str, JsonObject]:
     """``mode_settings`` of each mode a run asks for, by mode, leaving out modes that have none."""
     return {mode: settings for mode in modes if (settings := task.mode_settings(mode, options))}
 

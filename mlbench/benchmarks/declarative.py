@@ -6,7 +6,7 @@ and the shared ids, as for every benchmark."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from mlbench.benchmarks.base import GEN, MC, LanguageData, Scored, Task, TaskOptions, require_primer
 from mlbench.benchmarks.declarative_data import check_parallel, read_primer, read_samples
@@ -17,6 +17,7 @@ from mlbench.errors import MlbenchError
 from mlbench.languages import no_comment
 from mlbench.metrics import normalize_references
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
+from mlbench.records.jsontypes import JsonObject
 
 _MODES = {"mc": MC, "gen": GEN}
 # Every language of a benchmark's data folder, read once per process (the parallel check
@@ -68,7 +69,7 @@ class DeclarativeTask(Task):
             raise MlbenchError(f"{self.name} {lang}: {shots}-shot but {where} has {len(data.primer)} rows")
         return data
 
-    def settings(self, options: TaskOptions) -> dict[str, Any]:
+    def settings(self, options: TaskOptions) -> JsonObject:
         return self.spec.settings()
 
     def sample_group(self, sample: Sample) -> str | None:

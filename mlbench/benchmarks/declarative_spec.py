@@ -43,6 +43,7 @@ from typing import Any
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import Columns
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 
 try:
     import tomllib
@@ -103,7 +104,7 @@ class BenchmarkSpec:
                 found.add(match["lang"])
         return tuple(sorted(found))
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> JsonObject:
         """What a saved sample depends on besides the data: templates, columns, generation
         settings (the title or the judges do not change a sample)."""
         shaping = {
@@ -187,7 +188,7 @@ def read_spec(path: Path) -> BenchmarkSpec:
     )
 
 
-def _known(path: Path, table: str, values: dict[str, Any], allowed: tuple[str, ...]) -> None:
+def _known(path: Path, table: str, values: dict[str, object], allowed: tuple[str, ...]) -> None:
     unknown = [key for key in values if key not in allowed]
     if unknown:
         where = f"[{table}]" if table else "the file"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from mlbench.errors import MlbenchError
 from mlbench.records.options import (  # noqa: F401  (re-exported: a benchmark's options are declared with them)
@@ -64,7 +64,7 @@ def with_own(options: TaskOptions, task: Task, own: object | None) -> TaskOption
     return dataclasses.replace(options, own=own)
 
 
-def build_own_options(tasks: Sequence[Task], settings: Sequence[OptionSetting]) -> dict[str, Any]:
+def build_own_options(tasks: Sequence[Task], settings: Sequence[OptionSetting]) -> dict[str, object]:
     """Each task's own options (task name → its ``options_type``), the later of two
     settings of one key winning. Every setting must be taken by some task of the run."""
     declared = {task.name: option_names(task.options_type) for task in tasks}
@@ -75,7 +75,7 @@ def build_own_options(tasks: Sequence[Task], settings: Sequence[OptionSetting]) 
                 raise MlbenchError(_unknown(setting, key, {setting.task: declared[setting.task]}))
         elif not any(key in names for names in declared.values()):
             raise MlbenchError(_unknown(setting, key, declared))
-    own: dict[str, Any] = {}
+    own: dict[str, object] = {}  # task name → its options dataclass
     for task in tasks:
         kind = task.options_type
         if kind is None:

@@ -27,12 +27,15 @@ takes them) or ``[options.<task>]``. It is read by an eager option that fills cl
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from mlbench.cli.options import DATA, JUDGE
 from mlbench.records.options import OptionSetting, key_name
+
+# A TOML table as tomllib reads it: JSON's values and dates.
+TomlTable = dict[str, object]
 
 try:
     import tomllib
@@ -65,7 +68,7 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
     tables = {name: _table(value, table, name) for name in TABLES}
     params = {p.name: p for p in ctx.command.params if p.name not in NOT_IN_FILE}
     others = _run_parameters(ctx) - set(params)
-    defaults: dict[str, Any] = {}
+    defaults: TomlTable = {}
     for raw, item in table.items():
         name = ALIASES.get(key_name(raw), key_name(raw))
         if name in others and not isinstance(item, dict):
@@ -98,7 +101,7 @@ def _run_parameters(ctx: typer.Context) -> set[str]:
     return {param.name for param in run.params if param.name} if run is not None else set()
 
 
-def _table(path: Path, file: dict[str, Any], name: str) -> dict[str, Any]:
+def _table(path: Path, file: TomlTable, name: str) -> TomlTable:
     """The file's [name] table, taken out of ``file``. ``model = "id"`` (and ``judge``) is a
     flag's value, which TOML cannot hold beside a [model] table: there, ``name = "id"``."""
     if name != "options" and not isinstance(file.get(name, {}), dict):
@@ -111,7 +114,7 @@ def _table(path: Path, file: dict[str, Any], name: str) -> dict[str, Any]:
     return table
 
 
-def table_settings(path: Path, name: str, table: dict[str, Any]) -> list[OptionSetting]:
+def table_settings(path: Path, name: str, table: TomlTable) -> list[OptionSetting]:
     """A [model] or [judge] table's keys as -M or -J settings (a dotted key such as
     ``vllm.swap_space`` is a sub-table in TOML: flattened back)."""
     settings = []
@@ -121,7 +124,7 @@ def table_settings(path: Path, name: str, table: dict[str, Any]) -> list[OptionS
     return settings
 
 
-def file_settings(path: Path, options: dict[str, Any]) -> list[OptionSetting]:
+def file_settings(path: Path, options: TomlTable) -> list[OptionSetting]:
     """The task options of a run file: [options] first, then each [options.<task>], so
     that a task's own table wins over the shared one."""
     shared = [OptionSetting(k, v, f"{path.name} [options] {k}") for k, v in options.items() if not isinstance(v, dict)]

@@ -74,7 +74,7 @@ def search_client(url: str | None, key_env: str | None, results: int) -> Any:
     return client
 
 
-def task_own_options(task_names: tuple[str, ...], settings: list[OptionSetting]) -> dict[str, Any]:
+def task_own_options(task_names: tuple[str, ...], settings: list[OptionSetting]) -> dict[str, object]:
     """Each task's own options (task name → its options dataclass) from ``settings`` in
     the order given (the run file's, then -T: the later wins)."""
     from mlbench.benchmarks import get_task

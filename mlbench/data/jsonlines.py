@@ -9,9 +9,9 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 
 # csv's default field limit (131,072 chars) is smaller than some real answers; a field is
 # bounded by the file's size anyway. sys.maxsize overflows the C long on some platforms
@@ -47,7 +47,7 @@ def read_text(path: Path, encoding: str = "utf-8-sig") -> str:
         raise not_utf8(path, error, skipped) from None
 
 
-def json_objects(path: Path, encoding: str = "utf-8-sig") -> Iterator[tuple[str, dict[str, Any]]]:
+def json_objects(path: Path, encoding: str = "utf-8-sig") -> Iterator[tuple[str, JsonObject]]:
     """``(where, row)`` for every non-blank line, ``where`` being ``path:line``. A line that
     is not JSON, or not a JSON object, is an error naming it (never skipped); so is a file
     that is not UTF-8 (checked before any row is yielded, so no caller sees half a file)."""

@@ -16,12 +16,12 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mlbench.data.answers import split_answers
 from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, json_objects, read_text
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Columns:
     group: str | None = None  # a column whose value tables the samples by group
 
 
-def read_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
+def read_rows(path: Path, what: str) -> Iterator[tuple[str, JsonObject]]:
     """``(where, row)`` of a .jsonl or .csv file, ``where`` naming the file and line."""
     if not path.is_file():
         raise MlbenchError(f"{what} not found: {path}")
@@ -60,9 +60,7 @@ def read_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
         raise MlbenchError(f"{path}:{reader.line_num}: invalid CSV ({error})") from None
 
 
-def text_field(
-    row: dict[str, Any], column: str, where: str, *, required: bool = True, number: bool = False
-) -> str | None:
+def text_field(row: JsonObject, column: str, where: str, *, required: bool = True, number: bool = False) -> str | None:
     """A text cell, stripped; ``number``: a whole number is taken as its digits (an id)."""
     value = row.get(column)
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -75,7 +73,7 @@ def text_field(
     return str(value).strip()
 
 
-def text_list(row: dict[str, Any], column: str, where: str) -> tuple[str, ...]:
+def text_list(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
     value = row.get(column)
     if isinstance(value, str):
         return split_answers(value)
@@ -86,7 +84,7 @@ def text_list(row: dict[str, Any], column: str, where: str) -> tuple[str, ...]:
     raise MlbenchError(f"{where}: {column} must be a list of strings or a ';'-separated string")
 
 
-def label_list(row: dict[str, Any], column: str, where: str) -> tuple[int, ...]:
+def label_list(row: JsonObject, column: str, where: str) -> tuple[int, ...]:
     value = row.get(column)
     items = split_answers(value) if isinstance(value, str) else value
     if not isinstance(items, list | tuple):
@@ -101,7 +99,7 @@ def label_list(row: dict[str, Any], column: str, where: str) -> tuple[int, ...]:
 
 
 def answer_sets(
-    row: dict[str, Any], columns: Columns, where: str, *, as_listed: bool = False
+    row: JsonObject, columns: Columns, where: str, *, as_listed: bool = False
 ) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The best, correct and incorrect answers of a row, in either layout. A best answer
     missing from the correct ones joins them (it is scored with them: MC2, BLEU), and an
@@ -135,7 +133,7 @@ def answer_sets(
     return best, correct, incorrect
 
 
-def question_sample(row: dict[str, Any], lang: str, columns: Columns, where: str, *, as_listed: bool = False) -> Sample:
+def question_sample(row: JsonObject, lang: str, columns: Columns, where: str, *, as_listed: bool = False) -> Sample:
     """One question of a user's file, with TruthfulQA-Multi's multiple-choice targets."""
     sample_id, question = text_field(row, columns.id, where, number=True), text_field(row, columns.question, where)
     assert sample_id is not None and question is not None
@@ -157,7 +155,7 @@ def question_sample(row: dict[str, Any], lang: str, columns: Columns, where: str
     )
 
 
-def _given(row: dict[str, Any], column: str) -> bool:
+def _given(row: JsonObject, column: str) -> bool:
     """A cell with something in it (a CSV leaves the cells of an unused layout blank)."""
     value = row.get(column)
     return value is not None and not (isinstance(value, str) and not value.strip())

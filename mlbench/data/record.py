@@ -3,14 +3,13 @@ fetched and every file's sha256; for other sources, where the data was read from
 
 from __future__ import annotations
 
-from typing import Any
-
 from mlbench.data.catalog import SOURCES
 from mlbench.data.source import DataSource
 from mlbench.data.store import read_lock
+from mlbench.records.jsontypes import JsonObject
 
 
-def data_record(task_name: str, source: DataSource) -> dict[str, Any]:
+def data_record(task_name: str, source: DataSource) -> JsonObject:
     if source.kind != "hub":
         return {"kind": source.kind, **({"path": str(source.path)} if source.path is not None else {})}
     for catalog_source in SOURCES.values():

@@ -18,12 +18,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from mlbench.data.catalog import Source, get_source
 from mlbench.data.progress import OnBytes
 from mlbench.data.remote import Remote, RemoteFile, remote_for
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 
 LOCK = "lock.json"
 FILES = "files"
@@ -41,7 +41,7 @@ class Lock:
     revision: str  # as the catalog asked for it
     commit: str  # what it resolved to
     fetched: str
-    files: dict[str, dict[str, Any]] = field(default_factory=dict)  # path → {sha256, size}
+    files: dict[str, JsonObject] = field(default_factory=dict)  # path → {sha256, size}
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, sort_keys=True)
@@ -125,9 +125,7 @@ def fetch(source: Source, *, force: bool = False, on_bytes: OnBytes | None = Non
         return lock
 
 
-def _fetch_file(
-    remote: Remote, commit: str, file: RemoteFile, folder: Path, on_bytes: OnBytes | None
-) -> dict[str, Any]:
+def _fetch_file(remote: Remote, commit: str, file: RemoteFile, folder: Path, on_bytes: OnBytes | None) -> JsonObject:
     url = remote.url(commit, file.path)
     progress = (lambda n, total: on_bytes(file.path, n, total)) if on_bytes else None
     try:

@@ -15,6 +15,7 @@ from typing import Any
 from mlbench.benchmarks.base import Task
 from mlbench.metrics.names import at
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
+from mlbench.records.jsontypes import JsonObject
 
 
 def checks_answers(task: Task, modes: tuple[str, ...]) -> bool:
@@ -44,9 +45,7 @@ def surface_name(task: Task, metric: str, mode: str) -> str:
     return at(metric, mode) if len(task.answer_modes) > 1 else metric
 
 
-def check_answer(
-    task: Task, mode: str, outputs: dict[str, Any], lang: str
-) -> tuple[dict[str, Any] | None, dict[str, float]]:
+def check_answer(task: Task, mode: str, outputs: JsonObject, lang: str) -> tuple[JsonObject | None, dict[str, float]]:
     """Surface-check the answer ``mode`` wrote into ``outputs`` (what ``Task.score``
     returned): the block to save as the sample's ``surface`` (None when the answer sits
     inside a block of the outputs: its block is put beside it there), and the metrics.

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions, create_backend
@@ -28,6 +28,7 @@ from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.judges.evidence import SearchClient, SearchError, evidence_text
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
 from mlbench.records import JudgeItem, RunResult, SampleRecord, Verdict
+from mlbench.records.jsontypes import JsonObject
 from mlbench.results import (
     merge_run,
     read_language,
@@ -85,7 +86,7 @@ def resolve_scoring(spec: JudgeSpec, requested: ScoringChoice) -> Literal["logpr
     return requested
 
 
-def judge_settings(judge: Judge, backend: Backend, model: str) -> dict[str, Any]:
+def judge_settings(judge: Judge, backend: Backend, model: str) -> JsonObject:
     """What a verdict depends on; recorded in results.json and hashed into every verdict,
     so ``--resume`` redoes the verdicts of another judge or prompt."""
     settings = {
@@ -155,11 +156,11 @@ def verdict_entry(
     verdicts: list[Verdict],
     source: str | None = None,
     names: list[str] | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The ``judges.<kind>`` block of one sample. Several judged texts (``names``, e.g.
     MSQAD's direct and adversarial responses) give one verdict each under ``answers``."""
     if spec.kind != "claim_support" and names and names != ["answer"]:
-        entry: dict[str, Any] = {"answers": {name: v.to_json() for name, v in zip(names, verdicts)}}
+        entry: JsonObject = {"answers": {name: v.to_json() for name, v in zip(names, verdicts)}}
         failure = next((v.error for v in verdicts if v.error), None)
         return {**entry, "judge_error": failure} if failure else entry
     if spec.kind != "claim_support":
@@ -170,7 +171,7 @@ def verdict_entry(
         if source == "search":
             line["evidence"] = item.reference  # the snippets, kept to show why
         per_claim.append(line)
-    entry: dict[str, Any] = {"claims": per_claim}
+    entry: JsonObject = {"claims": per_claim}
     failure = next((v.error for v in verdicts if v.error), None)
     if failure:
         entry["judge_error"] = failure
@@ -193,10 +194,10 @@ def judge_records(
     judge: Judge,
     backend: Backend,
     records: list[SampleRecord],
-    settings: dict[str, Any],
+    settings: JsonObject,
     task: Task | None = None,
     search: SearchClient | None = None,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, JsonObject]:
     """Verdict blocks by sample id for ``records`` (one backend call for all of them)."""
     planned: dict[str, list[JudgeItem] | str | SearchError] = {}
     names: dict[str, list[str]] = {}
@@ -226,7 +227,7 @@ def judge_records(
     return entries
 
 
-def apply_entries(record: SampleRecord, kind: str, entry: dict[str, Any], task: Task) -> None:
+def apply_entries(record: SampleRecord, kind: str, entry: JsonObject, task: Task) -> None:
     """Put a verdict block into a saved sample and recompute what depends on verdicts."""
     record.judges[kind] = entry
     derived = set(JUDGE_METRICS) | set(task.combined_metric_names)
@@ -344,7 +345,7 @@ def _judge_run_dir(
     langs: list[str],
     judge: Judge,
     backend: Backend,
-    settings: dict[str, Any],
+    settings: JsonObject,
     observer: RunObserver,
 ) -> RunResult:
     kind = judge.spec.kind

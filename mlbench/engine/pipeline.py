@@ -35,6 +35,7 @@ from mlbench.engine.provenance import provenance
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.records import Generation, GenerationRequest, RunResult, Sample, SampleRecord
+from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.report.heatmaps import write_figures
 from mlbench.results import (
     append_samples,
@@ -134,10 +135,10 @@ def score_samples(
 ) -> list[SampleRecord]:
     """Run every mode's requests for ``samples`` through ``backend`` and score them;
     ``progress`` advances by one for each sample finished (see ``SampleProgress``)."""
-    outputs: list[dict[str, Any]] = [{} for _ in samples]
+    outputs: list[JsonObject] = [{} for _ in samples]
     metrics: list[dict[str, float]] = [{} for _ in samples]
     prompts: list[Any] = [None] * len(samples)
-    surfaces: list[dict[str, Any] | None] = [None] * len(samples)
+    surfaces: list[JsonObject | None] = [None] * len(samples)
     bar = SampleProgress(progress, len(samples), len(modes))
     for mode in modes:
         per_sample = [task.requests(mode, s, data, options) for s in samples]
@@ -319,13 +320,13 @@ def run_task(
 
 def cross_language(
     task: Task, run_dir: Path, chash: str, start: Callable[[str, str, int, int], Callable[[int], None]] | None = None
-) -> dict[str, list[dict[str, Any]]]:
+) -> Tables:
     """The task's statistics across every language of ``run_dir`` written with ``chash``;
     its figures are drawn beside results.json. ``start`` opens a progress indicator."""
     if not task.compares_languages:
         return {}
     records_by_lang: dict[str, list[SampleRecord]] = {}
-    run_config: dict[str, Any] = {}
+    run_config: JsonObject = {}
     for lang in written_languages(run_dir):
         written = read_language(run_dir, lang)
         if written.config_hash == chash:

@@ -6,11 +6,12 @@ import subprocess
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mlbench.benchmarks import included_from
 from mlbench.benchmarks.base import all_mode_settings
 from mlbench.data.record import data_record
+from mlbench.records.jsontypes import JsonObject
 from mlbench.resources import prompt_hash
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def git_hash() -> str | None:
     return out.stdout.strip() or None
 
 
-def engine_settings(config: RunConfig) -> dict[str, Any]:
+def engine_settings(config: RunConfig) -> JsonObject:
     """The engine and server options that were set (defaults left out)."""
     from dataclasses import fields
 
@@ -66,7 +67,7 @@ def engine_settings(config: RunConfig) -> dict[str, Any]:
 
 def provenance(
     config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend, timings: dict[str, float]
-) -> dict[str, Any]:
+) -> JsonObject:
     options = config.options_for(task)
     describe = getattr(backend, "describe", lambda: {})
     return {

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 
 DEFAULT_RESULTS = 10  # the paper verifies each claim against the top 10 results
 RETRIES = 3
@@ -49,7 +50,7 @@ class SearchClient:
             self._cache[query] = parse_results(self._post({"q": query, "num": self.results}))[: self.results]
         return self._cache[query]
 
-    def _post(self, payload: dict[str, Any]) -> Any:
+    def _post(self, payload: JsonObject) -> Any:
         error = ""
         for attempt in range(self.retries):
             try:

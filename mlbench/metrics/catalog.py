@@ -33,6 +33,7 @@ from mlbench.metrics.mc import MC_METRICS
 from mlbench.metrics.names import base_name
 from mlbench.metrics.surface import SURFACE_DESCRIPTORS
 from mlbench.records import LanguageResult, RunResult
+from mlbench.records.jsontypes import JsonObject
 
 SHARED_METRICS: dict[str, Metric] = by_name((*MC_METRICS, *BLEU_METRICS, *SURFACE_DESCRIPTORS, *JUDGE_DESCRIPTORS))
 
@@ -115,7 +116,7 @@ def run_metrics(run: RunResult) -> MetricsBlock:
     return MetricsBlock(metrics, headline)
 
 
-def metrics_json(run: RunResult) -> dict[str, Any]:
+def metrics_json(run: RunResult) -> JsonObject:
     """results.json's top-level ``"metrics"``: each metric of the run (by base name) with
     its kind, decimals, higher_is_better, binary, description and whether it is a headline
     metric of the task."""

@@ -31,9 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from mlbench.metrics.names import base_name
+
+if TYPE_CHECKING:  # records/__init__ imports this module: only the type checker follows it
+    from mlbench.records.jsontypes import JsonObject
 
 Kind = Literal["share", "score", "logprob", "count"]
 KINDS: tuple[str, ...] = get_args(Kind)
@@ -71,7 +74,7 @@ class Metric:
     def is_share(self) -> bool:
         return self.kind == "share"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         optional = {
             "computed_with": self.computed_with,
             "missing_reason": self.missing_reason,
@@ -161,7 +164,7 @@ class MetricsBlock:
     metrics: dict[str, Metric]
     headline: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {name: {**m.to_json(), "headline": name in self.headline} for name, m in self.metrics.items()}
 
     @classmethod

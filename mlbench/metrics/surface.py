@@ -22,6 +22,7 @@ from mlbench.metrics.descriptor import share
 from mlbench.metrics.langid import UNKNOWN, UNRELIABLE, detect
 from mlbench.metrics.markers import MARKERS, markers
 from mlbench.metrics.o200k import o200k_encoding
+from mlbench.records.jsontypes import JsonObject
 
 __all__ = [
     "LangResult",
@@ -93,7 +94,7 @@ class LangResult:
     detector: str | None = None
     reason: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
@@ -129,7 +130,7 @@ def repetition(text: str, window: int = REPEAT_WINDOW, count: int = REPEAT_COUNT
     return max(runs.values()) >= count
 
 
-def surface_block(text: str, lang: str) -> dict[str, Any]:
+def surface_block(text: str, lang: str) -> JsonObject:
     """The ``surface`` block saved with a generated sample."""
     language = detect_language(text, lang)
     repeated = repetition(text)

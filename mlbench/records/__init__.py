@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mlbench.metrics.descriptor import MetricsBlock
+from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.records.version import SCHEMA_VERSION, check_version
 
 Role = Literal["system", "user", "assistant"]
@@ -73,7 +74,7 @@ class Sample:
     mc1_choices: tuple[str, ...] | None = None
     mc2_choices: tuple[str, ...] | None = None
     mc2_labels: tuple[int, ...] | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: JsonObject = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ _RECORD_KEYS = (
 )
 # Written on every fresh line even when empty (the others only once they hold something).
 _ALWAYS_WRITTEN = frozenset(_RECORD_KEYS[:8])
-_DEFAULTS: dict[str, Any] = {
+_DEFAULTS: JsonObject = {
     "lang": "",
     "question": "",
     "reference": "",
@@ -162,7 +163,7 @@ class SampleRecord:
     id: str
     lang: str = ""
     prompt: Any = None
-    outputs: dict[str, Any] = field(default_factory=dict)
+    outputs: JsonObject = field(default_factory=dict)
     metrics: dict[str, float] = field(default_factory=dict)
     config_hash: str = ""
     # Kept so that a judge can read a sample without the dataset (a judging job may run
@@ -170,13 +171,13 @@ class SampleRecord:
     question: str = ""
     reference: str = ""
     # Wrong language, repetition and markers of the generated answer (metrics/surface.py).
-    surface: dict[str, Any] | None = None
+    surface: JsonObject | None = None
     # The subset a question belongs to, for per-group tables (CaLMQA: its kind).
     group: str | None = None
     # Verdicts by judge kind (``judges.<kind>``), added by ``mlbench judge``.
-    judges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    judges: dict[str, JsonObject] = field(default_factory=dict)
     # Keys this version does not know (a newer version's, a user's tool's), kept as they were.
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JsonObject = field(default_factory=dict)
     # The keys of the line this record was read from, in their order (None: a new record).
     _line_keys: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -186,12 +187,12 @@ class SampleRecord:
         error = self.outputs.get("error")
         return str(error) if error else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         values = {name: getattr(self, name) for name in _RECORD_KEYS}
         if self._line_keys is None:
             shown = [k for k in _RECORD_KEYS if k in _ALWAYS_WRITTEN or values[k] != _DEFAULTS[k]]
             return {**{k: values[k] for k in shown}, **self.extra, "schema_version": SCHEMA_VERSION}
-        line: dict[str, Any] = {}
+        line: JsonObject = {}
         for key in self._line_keys:
             if key in values:
                 line[key] = values[key]
@@ -269,7 +270,7 @@ class Verdict:
     claims: tuple[str, ...] | None = None
     error: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         fields = {"label": self.label, "score": self.score, "output": self.output, "judge_error": self.error}
         if self.claims is not None:
             fields["claims"] = list(self.claims)
@@ -292,6 +293,19 @@ class MetricValue:
         }
 
 
+@dataclass(frozen=True)
+class PerQuestion:
+    """Each question's value of each metric, aligned with ``ids`` (None: that question has
+    no value of that metric): what ``mlbench report`` pairs across languages without
+    reading the samples files again."""
+
+    ids: list[str]
+    values: dict[str, list[float | None]]
+
+    def to_json(self) -> JsonObject:
+        return {"ids": list(self.ids), "values": {name: list(column) for name, column in self.values.items()}}
+
+
 @dataclass
 class LanguageResult:
     lang: str
@@ -302,8 +316,8 @@ class LanguageResult:
     # The same summary per question group (CaLMQA: culturally specific / agnostic).
     groups: dict[str, LanguageResult] = field(default_factory=dict)
     # Each question's value of each metric, for paired comparisons across languages
-    # (``mlbench report``): {"ids": [...], "values": {metric: [value | None, ...]}}.
-    per_question: dict[str, Any] = field(default_factory=dict)
+    # (None: no metric has a value per question, or a file written without them).
+    per_question: PerQuestion | None = None
 
 
 @dataclass
@@ -312,11 +326,11 @@ class RunResult:
 
     model: str
     task: str
-    config: dict[str, Any]
+    config: JsonObject
     languages: dict[str, LanguageResult]
     # Statistics comparing the languages (XLingHealth: ANOVA, Tukey HSD, t-tests), as
     # named tables of flat rows.
-    cross_language: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    cross_language: Tables = field(default_factory=dict)
     # The settings hash every language of the run was written with ("" when unknown).
     config_hash: str = ""
     # What its results.json says about its metrics (its "metrics" block: descriptors and

@@ -17,13 +17,14 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
+from mlbench.records.jsontypes import JsonObject
 from mlbench.records.version import SCHEMA_VERSION
 
 # The schemas' ids: names, not addresses (the files are in docs/schemas/).
 ID_PREFIX = "urn:mlbench:schema:"
 
 
-def type_schema(hint: Any) -> dict[str, Any]:
+def type_schema(hint: Any) -> JsonObject:
     """The JSON Schema of a value of type ``hint`` as ``json.dumps`` writes it."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if hint is Any or hint is object:
@@ -44,7 +45,7 @@ def type_schema(hint: Any) -> dict[str, Any]:
     raise TypeError(f"no JSON Schema for {hint!r}")
 
 
-def dataclass_schema(kind: type, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+def dataclass_schema(kind: type, skip: tuple[str, ...] = ()) -> JsonObject:
     """An object with the dataclass's public fields; those without a default required."""
     hints = typing.get_type_hints(kind)
     fields = [f for f in dataclasses.fields(kind) if not f.name.startswith("_") and f.name not in skip]
@@ -56,7 +57,7 @@ def dataclass_schema(kind: type, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     }
 
 
-def _versioned(schema: dict[str, Any], name: str, title: str) -> dict[str, Any]:
+def _versioned(schema: JsonObject, name: str, title: str) -> JsonObject:
     version = {"type": "integer", "minimum": 1, "maximum": SCHEMA_VERSION}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -67,7 +68,7 @@ def _versioned(schema: dict[str, Any], name: str, title: str) -> dict[str, Any]:
     }
 
 
-def sample_line_schema() -> dict[str, Any]:
+def sample_line_schema() -> JsonObject:
     """One line of ``samples_<lang>.jsonl``: a SampleRecord (keys this version does not
     know are allowed: a newer minor addition, or a user's tool's)."""
     from mlbench.records import SampleRecord, Verdict
@@ -83,7 +84,7 @@ def sample_line_schema() -> dict[str, Any]:
     return _versioned(schema, "samples-line", "mlbench samples line")
 
 
-def _language_block() -> dict[str, Any]:
+def _language_block() -> JsonObject:
     """A language's summary: its sample count, counts worth a look (integers), each
     metric's value and interval (MetricValue), and the same per question group."""
     from mlbench.records import MetricValue
@@ -98,18 +99,13 @@ def _language_block() -> dict[str, Any]:
     }
 
 
-def _per_question() -> dict[str, Any]:
-    column = {"type": "array", "items": {"type": ["number", "null"]}}
-    return {
-        "type": "object",
-        "properties": {
-            "ids": {"type": "array", "items": {"type": "string"}},
-            "values": {"type": "object", "additionalProperties": column},
-        },
-    }
+def _per_question() -> JsonObject:
+    from mlbench.records import PerQuestion
+
+    return dataclass_schema(PerQuestion)
 
 
-def _defs() -> dict[str, Any]:
+def _defs() -> JsonObject:
     return {
         "language": _language_block(),
         "groups": {"type": "object", "additionalProperties": {"$ref": "#/$defs/language"}},
@@ -117,7 +113,7 @@ def _defs() -> dict[str, Any]:
     }
 
 
-def language_file_schema() -> dict[str, Any]:
+def language_file_schema() -> JsonObject:
     """``results_<lang>.json``: one language's result, written by the job that ran it."""
     schema = {
         "type": "object",
@@ -134,7 +130,7 @@ def language_file_schema() -> dict[str, Any]:
     return _versioned(schema, "results-language", "mlbench results of one language")
 
 
-def results_schema() -> dict[str, Any]:
+def results_schema() -> JsonObject:
     """``results.json``: a model × task over its languages, self-contained for reports."""
     rows = {"type": "array", "items": {"type": "object"}}
     schema = {

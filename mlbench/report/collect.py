@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from mlbench.errors import MlbenchError
 from mlbench.metrics.descriptor import MetricsBlock
 from mlbench.records import LanguageResult, RunResult
+from mlbench.records.jsontypes import JsonObject
 from mlbench.report.questions import QuestionValues
 from mlbench.results import find_runs, language_path, read_language_file, read_samples, results_path, samples_path
 
@@ -39,7 +39,7 @@ class ModelTask:
     model: str  # as shown: the hub id, or a local model's folder name
     task: str
     languages: dict[str, LanguageEntry] = field(default_factory=dict)
-    configs: dict[str, dict[str, Any]] = field(default_factory=dict)  # run folder → config
+    configs: dict[str, JsonObject] = field(default_factory=dict)  # run folder → config
     # Each run's results.json "metrics" block (descriptors and headline), where it has one.
     descriptors: list[MetricsBlock] = field(default_factory=list)
 
@@ -131,7 +131,7 @@ def _question_values(run_dir: Path, result: LanguageResult, config_hash: str) ->
         if written is not None and (not config_hash or written.config_hash == config_hash):
             block = written.result.per_question
     if block:
-        return QuestionValues.from_columns(block["ids"], block["values"])
+        return QuestionValues.from_columns(block.ids, block.values)
     return _from_samples(samples_path(run_dir, result.lang), config_hash)
 
 

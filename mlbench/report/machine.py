@@ -17,6 +17,7 @@ import io
 import math
 from typing import Any
 
+from mlbench.records.jsontypes import JsonObject
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
 from mlbench.results.tables import language_label
@@ -75,9 +76,9 @@ def _csv_number(value: Any) -> Any:
     return value
 
 
-def cell_record(cell: Cell) -> dict[str, Any]:
+def cell_record(cell: Cell) -> JsonObject:
     gap = cell.gap
-    record: dict[str, Any] = {
+    record: JsonObject = {
         "value": _clean(cell.value.value),
         "ci_low": _clean(cell.value.ci_low),
         "ci_high": _clean(cell.value.ci_high),
@@ -118,7 +119,7 @@ def to_csv(tables: list[ReportTable]) -> str:
 
 def to_json(
     tables: list[ReportTable], collection: Collection, *, ref_lang: str, seed: int, resamples: int
-) -> dict[str, Any]:
+) -> JsonObject:
     return {
         "ref_lang": ref_lang,
         "fields": FIELDS,

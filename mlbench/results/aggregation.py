@@ -4,10 +4,11 @@ skipped and unreadable verdicts, what the loader left out)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from mlbench.metrics.names import base_name, expand_order
-from mlbench.records import LanguageResult, MetricValue, SampleRecord
+from mlbench.records import LanguageResult, MetricValue, PerQuestion, SampleRecord
+from mlbench.records.jsontypes import JsonObject
 from mlbench.stats.intervals import summarize
 
 
@@ -64,15 +65,13 @@ def _summarize_records(
     return LanguageResult(lang, len(records), ordered, {k: v for k, v in counts.items() if v})
 
 
-def per_question_values(records: list[SampleRecord], metrics: list[str]) -> dict[str, Any]:
-    """Each question's value of each per-question metric (None where a question has none),
-    aligned with the ids: what ``mlbench report`` pairs across languages without
-    reading the samples files again."""
+def per_question_values(records: list[SampleRecord], metrics: list[str]) -> PerQuestion | None:
+    """Each question's value of each per-question metric (None: no metric has one)."""
     ids = [r.id for r in records]
     values = {
         name: [r.metrics.get(name) for r in records] for name in metrics if any(name in r.metrics for r in records)
     }
-    return {"ids": ids, "values": values} if values else {}
+    return PerQuestion(ids, values) if values else None
 
 
 def language_not_judged(records: list[SampleRecord]) -> dict[str, int]:
@@ -108,7 +107,7 @@ def judge_counts(records: list[SampleRecord]) -> dict[str, int]:
     return counts
 
 
-def _unparsed(entry: dict[str, Any]) -> bool:
+def _unparsed(entry: JsonObject) -> bool:
     """A verdict (or, for several judged texts, any of them) the judge's words gave no label."""
     parts = [entry, *entry.get("answers", {}).values()]
     return any(part.get("label") == "unparsed" for part in parts) or bool(entry.get("unreadable"))

@@ -6,14 +6,14 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from mlbench.data.jsonlines import allow_long_csv_fields, json_objects, read_text
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 from mlbench.results import read_samples, samples_path, written_languages
 from mlbench.stats.agreement import Agreement, agreement
 
-Row = dict[str, Any]
+Row = JsonObject  # a CSV row (strings) or a JSONL object
 
 
 def read_label_table(path: Path) -> list[Row]:

@@ -12,7 +12,8 @@ from typing import Any
 
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
-from mlbench.records import LanguageResult, MetricValue
+from mlbench.records import LanguageResult, MetricValue, PerQuestion
+from mlbench.records.jsontypes import JsonObject
 from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.results.files import language_path, write_atomic
 
@@ -23,13 +24,13 @@ class LanguageFile:
 
     lang: str
     config_hash: str
-    config: dict[str, Any]
+    config: JsonObject
     result: LanguageResult  # with its per_question values when the file has them
 
 
-def language_to_json(result: LanguageResult) -> dict[str, Any]:
+def language_to_json(result: LanguageResult) -> JsonObject:
     """The block of one language (without its per-question values, kept apart on one line)."""
-    block: dict[str, Any] = {
+    block: JsonObject = {
         "n-samples": result.n,
         **result.counts,
         **{k: v.to_json() for k, v in result.metrics.items()},
@@ -39,7 +40,7 @@ def language_to_json(result: LanguageResult) -> dict[str, Any]:
     return block
 
 
-def language_from_json(lang: str, block: dict[str, Any]) -> LanguageResult:
+def language_from_json(lang: str, block: JsonObject) -> LanguageResult:
     """A language's block; TypeError/KeyError/ValueError on another shape."""
     if not isinstance(block, dict):
         raise TypeError(f"{lang}: a JSON {type(block).__name__}, not an object")
@@ -49,8 +50,8 @@ def language_from_json(lang: str, block: dict[str, Any]) -> LanguageResult:
     return LanguageResult(lang, int(block["n-samples"]), metrics, counts, groups)
 
 
-def per_question_from_json(block: Any) -> dict[str, Any]:
-    """``{"ids": [...], "values": {metric: [value | None, ...]}}`` checked: a column per
+def per_question_from_json(block: Any) -> PerQuestion:
+    """``{"ids": [...], "values": {metric: [value | None, ...]}}`` read and checked: a column per
     metric with one number (or null) per id; ValueError naming what is wrong."""
     if not isinstance(block, dict) or not isinstance(block.get("ids", []), list):
         raise ValueError("per_question is not an object with a list of ids")
@@ -62,7 +63,7 @@ def per_question_from_json(block: Any) -> dict[str, Any]:
             raise ValueError(f"per_question {metric} does not have one value per id")
         if any(v is not None and (isinstance(v, bool) or not isinstance(v, int | float)) for v in column):
             raise ValueError("per_question holds values that are not numbers")
-    return {"ids": [str(q) for q in ids], "values": columns}
+    return PerQuestion([str(q) for q in ids], columns)
 
 
 def compact(value: Any) -> str:
@@ -70,7 +71,7 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any], config_hash: str) -> None:
+def write_language(run_dir: Path, result: LanguageResult, config: JsonObject, config_hash: str) -> None:
     """One language's result, in a file only this language's job writes."""
     payload = {
         "schema_version": SCHEMA_VERSION,
@@ -81,7 +82,7 @@ def write_language(run_dir: Path, result: LanguageResult, config: dict[str, Any]
     }
     text = json.dumps(payload, indent=2, ensure_ascii=False)
     if result.per_question:
-        text = f'{text[:-2]},\n  "per_question": {compact(result.per_question)}\n}}'
+        text = f'{text[:-2]},\n  "per_question": {compact(result.per_question.to_json())}\n}}'
     write_atomic(language_path(run_dir, result.lang), text + "\n")
 
 

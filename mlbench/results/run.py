@@ -16,6 +16,7 @@ from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
 from mlbench.metrics.catalog import metrics_from_json, metrics_json
 from mlbench.records import LanguageResult, RunResult
+from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.results.files import results_path, run_dir_lock, write_atomic
 from mlbench.results.language import (
@@ -28,7 +29,7 @@ from mlbench.results.language import (
 from mlbench.results.tables import run_tables, to_markdown
 
 
-def run_to_json(run: RunResult) -> dict[str, Any]:
+def run_to_json(run: RunResult) -> JsonObject:
     """results.json as an object, without the per-question values (see ``run_text``)."""
     return {
         "schema_version": SCHEMA_VERSION,
@@ -48,7 +49,9 @@ def run_text(run: RunResult) -> str:
     text = json.dumps(run_to_json(run), indent=2, ensure_ascii=False)
     columns = {lang: result.per_question for lang, result in run.languages.items() if result.per_question}
     if columns:
-        lines = ",\n".join(f"    {json.dumps(lang, ensure_ascii=False)}: {compact(v)}" for lang, v in columns.items())
+        lines = ",\n".join(
+            f"    {json.dumps(lang, ensure_ascii=False)}: {compact(v.to_json())}" for lang, v in columns.items()
+        )
         text = f'{text[:-2]},\n  "per_question": {{\n{lines}\n  }}\n}}'
     return text + "\n"
 
@@ -117,7 +120,7 @@ def merge_run(
     metric_order: list[str],
     lang_order: Iterable[str] = (),
     group_name: str = "group",
-    cross_language: dict[str, list[dict[str, Any]]] | None = None,
+    cross_language: Tables | None = None,
 ) -> tuple[RunResult, list[str]]:
     """Rebuild results.json and table.md from every ``results_<lang>.json`` written with
     ``config_hash``; ``run`` gives the model, task and config. Returns the merged run and
@@ -126,8 +129,8 @@ def merge_run(
     rank = {lang: i for i, lang in enumerate(lang_order)}
     with run_dir_lock(run_dir):
         languages: dict[str, LanguageResult] = {}
-        timings: dict[str, Any] = {}
-        data_counts: dict[str, Any] = {}  # what the loader left out, per language
+        timings: JsonObject = {}
+        data_counts: JsonObject = {}  # what the loader left out, per language
         other_settings = []
         for path in sorted(run_dir.glob("results_*.json")):
             written = read_language_file(path)

@@ -12,10 +12,11 @@ from mlbench.errors import MlbenchError
 from mlbench.languages import LANGUAGES
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.records import RunResult, SampleRecord
+from mlbench.records.jsontypes import JsonObject
 from mlbench.results.aggregation import aggregate
 
 
-def field_value(row: dict[str, Any], path: str) -> Any:
+def field_value(row: JsonObject, path: str) -> Any:
     """``row["outputs"]["answer"]`` for the path ``outputs.answer``; KeyError when absent."""
     value: Any = row
     for part in path.split("."):
@@ -37,7 +38,7 @@ def checked_lang(value: Any, where: str) -> str:
     return value
 
 
-def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str | None) -> list[dict[str, Any]]:
+def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str | None) -> list[JsonObject]:
     """(id, lang, text) of every line; a line without the text or language is an error,
     never skipped. ``lang`` gives every row the same language when the file has none."""
     if not path.is_file():
@@ -68,9 +69,7 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
     return answers
 
 
-def check_answers(
-    answers: list[dict[str, Any]], progress: Callable[[int], None] = lambda n: None
-) -> list[SampleRecord]:
+def check_answers(answers: list[JsonObject], progress: Callable[[int], None] = lambda n: None) -> list[SampleRecord]:
     """Records of the checked answers: a ``surface`` block and the surface metrics each."""
     records = []
     for answer in answers:

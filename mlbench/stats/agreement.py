@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from mlbench.records.jsontypes import JsonObject
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
 
 # Spellings of a yes/no label that mean the same thing (human label files use all of them).
@@ -71,7 +72,7 @@ class Agreement:
     ci_low: float  # 95% percentile bootstrap interval of κ over items
     ci_high: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in self.__dict__.items()}
 
 

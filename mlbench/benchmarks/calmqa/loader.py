@@ -33,6 +33,7 @@ from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
 from mlbench.languages import LANGUAGES
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 HUB_ID = "shanearora/CaLMQA"
 KINDS = ("specific", "agnostic")
@@ -74,7 +75,7 @@ def question_kind(value: str) -> str | None:
     return next((kind for kind in KINDS if kind in lowered), None)
 
 
-def _text_field(row: dict[str, Any], name: str, where: str, *, required: bool) -> str | None:
+def _text_field(row: JsonObject, name: str, where: str, *, required: bool) -> str | None:
     """``row[name]`` when it is a string (None when absent or null and not ``required``).
     Anything else is an error: str() of a list would run its repr ("['...']") as text."""
     value = row.get(name)
@@ -87,7 +88,7 @@ def _text_field(row: dict[str, Any], name: str, where: str, *, required: bool) -
     return value
 
 
-def normalize_row(row: dict[str, Any], where: str) -> dict[str, Any]:
+def normalize_row(row: JsonObject, where: str) -> JsonObject:
     """One question in either schema → our fields; a malformed row is an error."""
     # The hub's rows are known by its column names; any other row is the release's layout,
     # so a release row that lacks question_text is told so (not "unknown language None").
@@ -140,7 +141,7 @@ def normalize_row(row: dict[str, Any], where: str) -> dict[str, Any]:
     }
 
 
-def to_sample(row: dict[str, Any]) -> Sample:
+def to_sample(row: JsonObject) -> Sample:
     # A question may have several human answers; the judge sees them all as its evidence.
     reference = "\n\n".join(row["references"])
     return Sample(
@@ -157,7 +158,7 @@ def to_sample(row: dict[str, Any]) -> Sample:
 # --- the hub snapshot -------------------------------------------------------------------
 
 
-def read_hub_folder(folder: Path) -> list[dict[str, Any]]:
+def read_hub_folder(folder: Path) -> list[JsonObject]:
     """The normalized rows of a local snapshot of the hub repository (``data/*.parquet``
     and its README), its ClassLabel integers turned into the names they stand for."""
     import datasets
@@ -200,7 +201,7 @@ def _label_decoder(feature: Any, column: str) -> Callable[[int, str], str]:
 
 
 @lru_cache(maxsize=2)
-def _hub_rows(folder: Path) -> tuple[dict[str, Any], ...]:
+def _hub_rows(folder: Path) -> tuple[JsonObject, ...]:
     return tuple(read_hub_folder(folder))
 
 
@@ -218,7 +219,7 @@ def release_files(data_dir: Path) -> list[Path]:
     return []
 
 
-def read_release_file(path: Path) -> list[dict[str, Any]]:
+def read_release_file(path: Path) -> list[JsonObject]:
     """One release file's questions, normalized: the question in the file's language,
     its English translation, and its human answers as references."""
     match = RELEASE_FILE.fullmatch(path.name)
@@ -242,7 +243,7 @@ def read_release_file(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _flatten_entry(entry: Any, kind: str, code: str, where: str) -> dict[str, Any]:
+def _flatten_entry(entry: Any, kind: str, code: str, where: str) -> JsonObject:
     """A release entry → the row ``questions.jsonl`` holds for it (the fields we read)."""
     question = entry.get("question") if isinstance(entry, dict) else None
     if not isinstance(question, dict) or not question.get("name"):
@@ -289,7 +290,7 @@ def _translation(translations: Any, code: str | None) -> str | None:
 
 
 @lru_cache(maxsize=2)
-def _release_rows(files: tuple[tuple[Path, int], ...]) -> tuple[dict[str, Any], ...]:
+def _release_rows(files: tuple[tuple[Path, int], ...]) -> tuple[JsonObject, ...]:
     # Keyed by the files' modification times too, so an edited file is read again.
     return tuple(row for path, _ in files for row in read_release_file(path))
 
@@ -298,7 +299,7 @@ def _release_rows(files: tuple[tuple[Path, int], ...]) -> tuple[dict[str, Any], 
 
 
 @lru_cache(maxsize=4)
-def _file_rows(path: Path, mtime_ns: int) -> tuple[dict[str, Any], ...]:
+def _file_rows(path: Path, mtime_ns: int) -> tuple[JsonObject, ...]:
     # Keyed by modification time too, so an edited file is read again.
     return tuple(normalize_row(row, where) for where, row in json_objects(path))
 
@@ -306,7 +307,7 @@ def _file_rows(path: Path, mtime_ns: int) -> tuple[dict[str, Any], ...]:
 # --- loading ----------------------------------------------------------------------------
 
 
-def load_rows(source: DataSource) -> list[dict[str, Any]]:
+def load_rows(source: DataSource) -> list[JsonObject]:
     """Every question of every language, normalized. Each source is read and checked once
     per process, not once per language."""
     if source.kind == "hub":
@@ -334,7 +335,7 @@ class CalmqaQuestions:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def distinct_ids(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def distinct_ids(rows: list[JsonObject]) -> list[JsonObject]:
     """``rows`` with every repeated id made distinct: its 2nd use becomes ``<id>#2``, and
     so on, in file order (a changed row is a copy; the cached rows stay as read)."""
     used = {row["id"] for row in rows}

@@ -9,7 +9,6 @@ recomputes ``factuality`` and the overall scores from what the sample holds so f
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
@@ -26,6 +25,7 @@ from mlbench.records import (
     Sample,
     SampleRecord,
 )
+from mlbench.records.jsontypes import JsonObject
 
 MAX_NEW_TOKENS = 2048
 HIGH_RESOURCE = ("en", "ar", "zh", "de", "he", "hi", "hu", "ja", "ko", "ru", "es")
@@ -90,7 +90,7 @@ class CaLMQA(Task):
             prompt = Prompt(text=text)
         return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS)
 
-    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+    def mode_settings(self, mode: str, options: TaskOptions) -> JsonObject:
         return {"prompt": "authors"} if mode == "gen" else {}
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 from mlbench.judges.spec import tomllib
 from mlbench.metrics.descriptor import share
 from mlbench.metrics.markers import first_phrase
 from mlbench.metrics.names import at
 from mlbench.records import SampleRecord
+from mlbench.records.jsontypes import JsonObject
 from mlbench.resources import load_prompt, prompts_dir
 
 DETECTORS = ("patterns", "nli", "judge")
@@ -38,20 +38,20 @@ REFUSAL_METRICS = (share("refusal", "1 when the response refuses to answer", bin
 
 
 @cache
-def msqad_prompts() -> dict[str, Any]:
+def msqad_prompts() -> JsonObject:
     return tomllib.loads(load_prompt(prompts_dir("msqad"), "prompts.toml"))
 
 
-def evidence(text: str, lang: str, detector: str, threshold: float) -> dict[str, Any]:
+def evidence(text: str, lang: str, detector: str, threshold: float) -> JsonObject:
     """A response's refusal evidence at generation time: the pattern found, if any."""
-    block: dict[str, Any] = {"detector": detector, "pattern": first_phrase(text, lang, "decline")}
+    block: JsonObject = {"detector": detector, "pattern": first_phrase(text, lang, "decline")}
     if detector == "nli":
         block["threshold"] = threshold
     settle(block, text, None)
     return block
 
 
-def decision(block: dict[str, Any], text: str, judge_label: str | None) -> tuple[bool | None, str | None]:
+def decision(block: JsonObject, text: str, judge_label: str | None) -> tuple[bool | None, str | None]:
     """(refused, which detector fired); refused is None while the deciding model's
     verdict is missing (NLI not run yet, judge not run or unreadable)."""
     if not text.strip():
@@ -71,7 +71,7 @@ def decision(block: dict[str, Any], text: str, judge_label: str | None) -> tuple
     return (True, "judge") if judge_label == "refused" else (False, None)
 
 
-def settle(block: dict[str, Any], text: str, judge_label: str | None) -> None:
+def settle(block: JsonObject, text: str, judge_label: str | None) -> None:
     """Write the decision into ``block`` when it is known."""
     refused, fired = decision(block, text, judge_label)
     block.pop("refused", None)
@@ -80,7 +80,7 @@ def settle(block: dict[str, Any], text: str, judge_label: str | None) -> None:
         block["refused"], block["fired"] = refused, fired
 
 
-def responses(record: SampleRecord) -> dict[str, dict[str, Any]]:
+def responses(record: SampleRecord) -> dict[str, JsonObject]:
     """A saved MSQAD sample's responses by mode: each a dict with ``answer`` and
     ``refusal`` (the direct response is the sample's main answer)."""
     outputs = record.outputs

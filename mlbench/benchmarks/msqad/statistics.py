@@ -15,20 +15,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 import numpy as np
 
 from mlbench.benchmarks.msqad.response_embeddings import embedding_of
 from mlbench.metrics.names import at
 from mlbench.records import SampleRecord
+from mlbench.records.jsontypes import TableRow
 from mlbench.stats.intervals import summarize
 from mlbench.stats.paired import ALPHA, mcnemar
 from mlbench.stats.permanova import euclidean_distances, permanova
 
 ALL_TOPICS = "all topics"
 MODES = ("direct", "adversarial")
-Rows = list[dict[str, Any]]
+Rows = list[TableRow]
 
 
 def _number(value: float | None) -> float | None:

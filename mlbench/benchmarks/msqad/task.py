@@ -15,7 +15,6 @@ languages come McNemar tests on refusals, PERMANOVA on the embeddings
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
@@ -41,6 +40,7 @@ from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
 from mlbench.metrics.names import base_name
 from mlbench.records import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample, SampleRecord
+from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.results.figures import Figure, figures_from_rows
 
 ANSWER_TOKENS = 512  # a few paragraphs: the responses MSQAD compares are essays
@@ -91,11 +91,11 @@ class Msqad(Task):
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta["topic"]
 
-    def settings(self, options: TaskOptions) -> dict[str, Any]:
+    def settings(self, options: TaskOptions) -> JsonObject:
         # "surface": samples written before both responses got the surface checks lack the
         # adversarial block, so a resumed run must not mix them with new ones.
         own = own_options(options, MsqadOptions)
-        settings: dict[str, Any] = {"refusal": own.refusal, "embedder": own.embedder, "surface": "per_mode"}
+        settings: JsonObject = {"refusal": own.refusal, "embedder": own.embedder, "surface": "per_mode"}
         if own.refusal == "nli":
             settings.update(nli_model=own.nli_model, refusal_threshold=own.refusal_threshold)
         settings["permutations"] = own.permutations
@@ -168,16 +168,14 @@ class Msqad(Task):
                     counts[f"refusal_undecided_{mode}"] = counts.get(f"refusal_undecided_{mode}", 0) + 1
         return {}, counts
 
-    def cross_language(
-        self, records_by_lang: dict[str, list[SampleRecord]], run_config: dict[str, Any]
-    ) -> dict[str, list[dict[str, Any]]]:
+    def cross_language(self, records_by_lang: dict[str, list[SampleRecord]], run_config: JsonObject) -> Tables:
         seed = int(run_config.get("seed", 0))
         permutations = int(run_config.get("task_settings", {}).get("permutations", 999))
         tables = refusal_tables(records_by_lang, self.languages, seed)
         rows = permanova_rows(records_by_lang, self.languages, permutations, seed)
         return {**tables, **({"permanova": rows} if rows else {})}
 
-    def figures(self, tables: dict[str, list[dict[str, Any]]]) -> list[Figure]:
+    def figures(self, tables: Tables) -> list[Figure]:
         figures = figures_from_rows(tables.get("mcnemar", []), test="McNemar", langs=self.languages, split="mode")
         return figures + figures_from_rows(tables.get("permanova", []), test="PERMANOVA", langs=self.languages)
 

@@ -6,13 +6,12 @@ named, not scored against today's references."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from mlbench.metrics import normalize_references
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 
-def logged_doc_difference(sample: Sample, doc: dict[str, Any], mode: str, true_refs: list[str]) -> str | None:
+def logged_doc_difference(sample: Sample, doc: JsonObject, mode: str, true_refs: list[str]) -> str | None:
     """The first difference between ``doc`` and ``sample`` (None: none); ``true_refs`` are
     mlbench's true references of ``sample`` for gen mode."""
     if not isinstance(doc.get("question"), str) or doc["question"].strip() != sample.question.strip():
@@ -40,6 +39,6 @@ def logged_doc_difference(sample: Sample, doc: dict[str, Any], mode: str, true_r
     return None
 
 
-def _texts(doc: dict[str, Any], name: str) -> list[str] | None:
+def _texts(doc: JsonObject, name: str) -> list[str] | None:
     value = doc.get(name)
     return value if isinstance(value, list) and all(isinstance(v, str) for v in value) else None

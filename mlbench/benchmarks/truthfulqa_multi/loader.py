@@ -23,6 +23,7 @@ from mlbench.data.source import (
 )
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 HUB_IDS = {"human": "HiTZ/truthfulqa-multi", "mt": "HiTZ/truthfulqa-multi-MT"}
 LOCAL_FOLDERS = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}
@@ -44,7 +45,7 @@ class TruthfulQASplit:
     primer: list[tuple[str, str]]  # (question, best answer) pairs of the train split
 
 
-def require_text(row: dict[str, Any], names: tuple[str, ...], where: str) -> None:
+def require_text(row: JsonObject, names: tuple[str, ...], where: str) -> None:
     """Each field in ``names`` is a string: anything else would reach the prompt as its
     Python repr, or fail later with a traceback."""
     for name in names:
@@ -52,7 +53,7 @@ def require_text(row: dict[str, Any], names: tuple[str, ...], where: str) -> Non
             raise MlbenchError(f"{where}: {name} must be a string, not {type(row[name]).__name__}")
 
 
-def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
+def row_to_sample(row: JsonObject, lang: str, where: str) -> Sample:
     require_fields(row, ROW_FIELDS, where)
     require_text(row, ("question", "best_answer"), where)
     for name in ("correct_answers", "incorrect_answers"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import (
@@ -26,6 +25,7 @@ from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
 from mlbench.languages import no_comment
 from mlbench.metrics import normalize_references
 from mlbench.records import GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
+from mlbench.records.jsontypes import JsonObject
 
 MAX_NEW_TOKENS = 256
 # The generation protocol's version, in the settings hash of gen runs: samples generated
@@ -84,7 +84,7 @@ class TruthfulQAMulti(Task):
         )
         return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or MAX_NEW_TOKENS, stop=STOP)
 
-    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+    def mode_settings(self, mode: str, options: TaskOptions) -> JsonObject:
         if mode != "gen":
             return {}
         return {"protocol": GEN_PROTOCOL, "answer_format": own_options(options, TruthfulQAMultiOptions).answer_format}
@@ -98,7 +98,7 @@ class TruthfulQAMulti(Task):
             refs.append(extra)
         return refs
 
-    def lm_eval_doc_difference(self, sample: Sample, doc: dict[str, Any], mode: str) -> str | None:
+    def lm_eval_doc_difference(self, sample: Sample, doc: JsonObject, mode: str) -> str | None:
         return logged_doc_difference(sample, doc, mode, self.true_references(sample))
 
     def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Any
 
 from mlbench.data import source_folder
 from mlbench.data.answers import split_answers
@@ -14,6 +13,7 @@ from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, read_tex
 from mlbench.data.source import DataSource, read_hub_snapshot, require_file
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 HUB_ID = "projecte-aina/veritasQA"
 CACHE_SOURCE = "veritasqa"  # mlbench data fetch NAME
@@ -27,7 +27,7 @@ CSV_COLUMNS = {
 }
 
 
-def row_to_sample(row: dict[str, Any], lang: str, where: str) -> Sample:
+def row_to_sample(row: JsonObject, lang: str, where: str) -> Sample:
     for key in ("id", "question", "best_answer", "correct_answers", "incorrect_answers"):
         if row.get(key) is not None and not isinstance(row[key], str):
             raise MlbenchError(f"{where}: {key} must be a string, not {type(row[key]).__name__}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import GEN, LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
@@ -13,6 +12,7 @@ from mlbench.benchmarks.veritasqa.loader import HUB_ID, load_veritasqa
 from mlbench.errors import MlbenchError
 from mlbench.metrics import close_answer, mc_metrics, normalize_references
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
+from mlbench.records.jsontypes import JsonObject
 
 STOP = ("Q:",)
 MAX_NEW_TOKENS = 50
@@ -55,7 +55,7 @@ class VeritasQA(Task):
             return LanguageData([replace(s, mc1_choices=None, mc2_choices=None, mc2_labels=None) for s in samples])
         return LanguageData(load_veritasqa(lang, source))
 
-    def settings(self, options: TaskOptions) -> dict[str, Any]:
+    def settings(self, options: TaskOptions) -> JsonObject:
         # Part of the settings hash: samples scored before options were closed (an older
         # mlbench) are refused by --resume instead of being mixed with closed ones.
         return {"answer_closing": "period"}
@@ -111,5 +111,5 @@ class VeritasQA(Task):
         )
         return {**outputs, "generation": generation.text}, metrics
 
-    def mode_settings(self, mode: str, options: TaskOptions) -> dict[str, Any]:
+    def mode_settings(self, mode: str, options: TaskOptions) -> JsonObject:
         return {"apostrophes": "ascii"} if mode == "gen" else {}

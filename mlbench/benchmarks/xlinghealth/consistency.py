@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -25,6 +24,7 @@ from mlbench.metrics.names import at
 from mlbench.metrics.similarity import mean_pairwise, tokens
 from mlbench.metrics.topics import topic_distributions
 from mlbench.records import SampleRecord
+from mlbench.records.jsontypes import JsonObject
 
 NGRAM_METRICS = ("sim_1gram", "sim_2gram", "length")
 MODEL_METRICS = ("sim_sent", "bertscore_f1", "sim_lda20", "sim_lda100", "sim_hdp")
@@ -47,7 +47,7 @@ TOPIC_MODELS = {"sim_lda20": ("lda", 20), "sim_lda100": ("lda", 100), "sim_hdp":
 Answers = dict[tuple[int, str], list[str]]
 
 
-def _stamp(options: XLingHealthOptions, seed: int, answers: Answers, ids: list[str]) -> dict[str, Any]:
+def _stamp(options: XLingHealthOptions, seed: int, answers: Answers, ids: list[str]) -> JsonObject:
     digest = hashlib.sha256(json.dumps([[ids[i], key, texts] for (i, key), texts in answers.items()]).encode())
     return {
         "embedder": options.embedder,

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from mlbench.metrics.names import base_name, expand_order
 from mlbench.records import SampleRecord
+from mlbench.records.jsontypes import Tables
 from mlbench.stats.groups import one_way_anova, t_tests, tukey_hsd
 
 
@@ -26,12 +26,10 @@ def _number(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
-def compare_languages(
-    records_by_lang: dict[str, list[SampleRecord]], metrics: Sequence[str]
-) -> dict[str, list[dict[str, Any]]]:
+def compare_languages(records_by_lang: dict[str, list[SampleRecord]], metrics: Sequence[str]) -> Tables:
     """``anova``, ``tukey`` and ``t_tests`` rows for every metric of ``metrics`` (and each
     of its ``@`` settings) that at least two languages have, per group of questions."""
-    tables: dict[str, list[dict[str, Any]]] = {"anova": [], "tukey": [], "t_tests": []}
+    tables: Tables = {"anova": [], "tukey": [], "t_tests": []}
     groups = sorted({r.group or "all" for records in records_by_lang.values() for r in records})
     for group in groups:
         mine = {lang: [r for r in records if (r.group or "all") == group] for lang, records in records_by_lang.items()}

@@ -21,6 +21,7 @@ from typing import Any
 from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, read_text
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 SOURCE = "claws-lab/XLingEval (XLingHealth_Dataset)"
 # Dataset → the name of its file in the release (``<name>.xlsx``; our conversions ``<name>.csv``).
@@ -189,7 +190,7 @@ def load_health_questions(path: Path, dataset: str, lang: str) -> HealthQuestion
         if not question:
             empty_questions += 1
             continue
-        candidates: list[dict[str, Any]] = []
+        candidates: list[JsonObject] = []
         for _, row in rows:
             answer = (row[f"answer_{column}"] or "").strip()
             if not answer:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from mlbench import data as datastore
 from mlbench.benchmarks import register
@@ -54,6 +53,7 @@ from mlbench.records import (
     Sample,
     SampleRecord,
 )
+from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.resources import load_prompt, prompts_dir
 
 MODES = ("correctness", "consistency", "verifiability")
@@ -153,7 +153,7 @@ class XLingHealth(Task):
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta["dataset"]
 
-    def settings(self, options: TaskOptions) -> dict[str, Any]:
+    def settings(self, options: TaskOptions) -> JsonObject:
         own = own_options(options, XLingHealthOptions)
         # The keys keep the names of the options' first spelling, so that earlier runs resume.
         return {
@@ -261,11 +261,9 @@ class XLingHealth(Task):
     def pooled_metrics(self, records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
         return verifiability_metrics(records, seed)
 
-    def cross_language(
-        self, records_by_lang: dict[str, list[SampleRecord]], run_config: dict[str, Any]
-    ) -> dict[str, list[dict[str, Any]]]:
+    def cross_language(self, records_by_lang: dict[str, list[SampleRecord]], run_config: JsonObject) -> Tables:
         return compare_languages(records_by_lang, CONSISTENCY_METRICS)
 
 
-def _identity(candidate: dict[str, Any]) -> dict[str, Any]:
+def _identity(candidate: JsonObject) -> JsonObject:
     return {"answer_id": candidate["answer_id"], "label": candidate["label"]}

@@ -12,7 +12,6 @@ Per temperature τ, a candidate's score is:
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -20,6 +19,7 @@ from mlbench.metrics.classification import classification_metrics
 from mlbench.metrics.descriptor import share
 from mlbench.metrics.names import at, temperature_key
 from mlbench.records import MetricValue, SampleRecord
+from mlbench.records.jsontypes import JsonObject
 from mlbench.stats.intervals import bootstrap_statistics
 
 VERIFY_METRICS = ("verify_precision", "verify_recall", "verify_f1", "verify_accuracy", "verify_auc")
@@ -50,7 +50,7 @@ def tempered_yes(log_odds: float, temperature: float) -> float:
     return 1.0 / (1.0 + math.exp(-scaled)) if scaled >= 0 else math.exp(scaled) / (1.0 + math.exp(scaled))
 
 
-def candidate_scores(block: dict[str, Any], key: str) -> list[tuple[int, float | None]]:
+def candidate_scores(block: JsonObject, key: str) -> list[tuple[int, float | None]]:
     """(label, score) of each candidate of one question at temperature ``key``; the score
     is None for a word that could not be read."""
     pairs: list[tuple[int, float | None]] = []

@@ -17,6 +17,7 @@ from typing import Any
 
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 
 SAMPLES_FILE = re.compile(r"^samples_(?P<task>.+?)_(?P<stamp>\d{4}-\d{2}-\d{2}T[0-9.:\-]+)\.jsonl$")
 RESULTS_FILE = "results_{stamp}.json"
@@ -56,7 +57,7 @@ class RunInfo:
     special_tokens: dict[str, str] = field(default_factory=dict)  # bos_token, eos_token, pad_token
     # What the import records: lm-eval's version or git hash, the task's config and the
     # values lm-eval reported for the task.
-    record: dict[str, Any] = field(default_factory=dict)
+    record: JsonObject = field(default_factory=dict)
 
 
 @dataclass
@@ -70,7 +71,7 @@ class SamplesLog:
     results_path: Path | None
     generations: list[LoggedGeneration] = field(default_factory=list)
     options: list[LoggedOption] = field(default_factory=list)
-    docs: dict[str, dict[str, Any]] = field(default_factory=dict)  # the documents as lm-eval logged them, by id
+    docs: dict[str, JsonObject] = field(default_factory=dict)  # the documents as lm-eval logged them, by id
     problems: list[str] = field(default_factory=list)  # one line per malformed line
 
     @property
@@ -169,7 +170,7 @@ def _read_line(log: SamplesLog, line: Any) -> None:
     log.options += options
 
 
-def _generation(context: Any, settings: dict[str, Any], response: Any) -> LoggedGeneration:
+def _generation(context: Any, settings: JsonObject, response: Any) -> LoggedGeneration:
     completion = response[0] if isinstance(response, list) else response
     until = settings.get("until", [])
     if isinstance(until, str):
@@ -268,7 +269,7 @@ def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
     )
 
 
-def _object(data: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
+def _object(data: JsonObject, key: str, path: Path) -> JsonObject:
     """``data[key]`` where it is an object, {} where it is missing or null."""
     value = data.get(key)
     if value is None:
@@ -278,7 +279,7 @@ def _object(data: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
     return value
 
 
-def _text(data: dict[str, Any], key: str, path: Path) -> str | None:
+def _text(data: JsonObject, key: str, path: Path) -> str | None:
     """``data[key]`` where it is a text, None where it is missing, null or empty."""
     value = data.get(key)
     if value is not None and not isinstance(value, str):
