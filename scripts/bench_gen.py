@@ -102,7 +102,7 @@ def run_mlbench_gen(model: str, data_dir: Path, lang: str, out: Path) -> tuple[A
         "--data-dir", str(data_dir),
         "--backend", "hf",
         "--dtype", "float32",
-        "--device", "cpu",
+        "-M", "device=cpu",
         "--no-cache",
         "--output", str(out),
         "--overwrite",

@@ -6,7 +6,11 @@ leaving out only timings, package versions, the git commit and the files' format
 version. Used to show that a change of code (a refactor) left what mlbench measures
 untouched.
 
-    python scripts/compare_runs.py BEFORE AFTER
+    python scripts/compare_runs.py BEFORE AFTER [--added KEY ...]
+
+``--added KEY``: a field the change being checked adds (a new record of what was run,
+such as ``data_hash``) is accepted where only AFTER has it; everything else still must
+be equal.
 
 Prints one line per samples file and a total; exit 1 at the first difference it reports.
 """
@@ -29,20 +33,22 @@ def read_samples(path: Path) -> dict[str, dict[str, Any]]:
     return {record["id"]: record for record in map(json.loads, lines) if record}
 
 
-def differences(before: Any, after: Any, where: str = "") -> list[str]:
-    """Where ``before`` and ``after`` differ (exactly: floats compared bit for bit)."""
+def differences(before: Any, after: Any, where: str = "", added: frozenset[str] = frozenset()) -> list[str]:
+    """Where ``before`` and ``after`` differ (exactly: floats compared bit for bit); keys
+    in ``added`` may be in ``after`` only."""
     if isinstance(before, dict) and isinstance(after, dict):
         found = []
         for key in sorted(set(before) | set(after)):
-            if key in VOLATILE:
+            if key in VOLATILE or (key in added and key not in before):
                 continue
             if key not in before or key not in after:
                 found.append(f"{where}.{key}: only in {'after' if key in after else 'before'}")
             else:
-                found += differences(before[key], after[key], f"{where}.{key}")
+                found += differences(before[key], after[key], f"{where}.{key}", added)
         return found
     if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
-        return [d for i, (b, a) in enumerate(zip(before, after)) for d in differences(b, a, f"{where}[{i}]")]
+        pairs = enumerate(zip(before, after))
+        return [d for i, (b, a) in pairs for d in differences(b, a, f"{where}[{i}]", added)]
     return [] if before == after else [f"{where}: {before!r} != {after!r}"]
 
 
@@ -58,7 +64,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
+    parser.add_argument("--added", action="append", default=[], metavar="KEY", help="a field only AFTER may have")
     args = parser.parse_args()
+    added = frozenset(args.added)
     files = sorted(args.before.rglob("samples_*.jsonl"))
     if not files:
         print(f"no samples_*.jsonl under {args.before}", file=sys.stderr)
@@ -67,11 +75,11 @@ def main() -> int:
     for path in files:
         relative = path.relative_to(args.before)
         before, after = read_samples(path), read_samples(args.after / relative)
-        found = differences(before, after)
+        found = differences(before, after, added=added)
         results = path.parent / "results.json"
         if results.exists():
             theirs = args.after / relative.parent / "results.json"
-            found += differences(run_summary(results), run_summary(theirs), "results.json")
+            found += differences(run_summary(results), run_summary(theirs), "results.json", added)
         if found:
             print(f"{relative}: {len(found)} differences, first: {found[0]}")
             return 1

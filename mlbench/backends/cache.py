@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mlbench.backends.base import Backend, ProgressCallback
+from mlbench.errors import MlbenchError
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 from mlbench.records.jsontypes import JsonObject
 
@@ -43,6 +44,23 @@ def _open(path: Path) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def check_cache_file(path: Path) -> None:
+    """Open (creating) the cache file before a model loads: a folder it cannot write (read
+    only, another user's) is then one line, not an sqlite error after minutes of loading."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _open(path).close()
+    except OSError as error:
+        reason = error.strerror or str(error)
+    except sqlite3.DatabaseError as error:
+        if _corrupt(error):
+            return  # damage: the cache moves the file aside and starts afresh
+        reason = str(error)
+    else:
+        return
+    raise MlbenchError(f"the cache {path} cannot be written ({reason}): pass --no-cache, or another --cache-dir")
 
 
 def _corrupt(error: sqlite3.DatabaseError) -> bool:

@@ -5,6 +5,10 @@ GGUF file): a weight changed in place, even one tensor of the same size, gives a
 fingerprint, so the cache never answers for an older model. Hashing tens of GB takes
 minutes, so each file's hash is remembered under its path, size, modification time and
 inode (``file_hashes.json`` in the cache folder) and a rerun only looks at those.
+
+A hub id is identified the same way, through the snapshot the local hub cache resolves it
+to (``refs/main``): its commit and its files' content. A name alone would keep answering
+from the cache after the snapshot moved to a new revision with other weights.
 """
 
 from __future__ import annotations
@@ -58,23 +62,47 @@ def file_sha256(path: Path, memo: Path | None = None) -> str:
     return value
 
 
-def files_identity(location: str) -> dict[str, object]:
+def _folder_files(path: Path) -> dict[str, str]:
+    files = sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
+    return {f.name: file_sha256(f) for f in files}
+
+
+def hub_snapshot(repo_id: str) -> Path | None:
+    """The folder the local hub cache resolves ``repo_id`` to now (what transformers and
+    vLLM load offline), or None when the cache holds no snapshot of it."""
+    try:
+        from huggingface_hub import snapshot_download
+
+        # local_files_only: the fingerprint is taken after the loader fetched what it
+        # needed, and must never reach the network itself.
+        return Path(snapshot_download(repo_id, local_files_only=True))
+    except (ImportError, OSError, ValueError):
+        return None  # not downloaded, or not a hub id at all (a served model's name)
+
+
+def files_identity(location: str, *, resolve_hub: bool = True) -> dict[str, object]:
     """What identifies a model or tokenizer given as ``location``: the content hashes of
-    a local folder's files or of one local file, else the hub id."""
+    a local folder's files or of one local file; for a hub id, its resolved commit and
+    snapshot files (with ``resolve_hub``), else the hub id alone."""
     path = Path(location).expanduser()
     if path.is_dir():
-        files = sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
-        return {"files": {f.name: file_sha256(f) for f in files}}
+        return {"files": _folder_files(path)}
     if path.is_file():
         return {"file": {path.name: file_sha256(path)}}
-    return {"hub_id": location}
+    snapshot = hub_snapshot(location) if resolve_hub else None
+    if snapshot is None:
+        return {"hub_id": location}
+    return {"hub_id": location, "revision": snapshot.name, "files": _folder_files(snapshot)}
 
 
-def model_fingerprint(model: str, settings: dict[str, object], tokenizer: str | None = None) -> str:
-    """Hash of the model's files (or hub id), of a separate ``tokenizer`` when one is
-    given, and of the settings that change its numbers (backend, dtype, ...)."""
-    parts: dict[str, object] = {"settings": settings, **files_identity(model)}
+def model_fingerprint(
+    model: str, settings: dict[str, object], tokenizer: str | None = None, *, resolve_hub: bool = True
+) -> str:
+    """Hash of the model's files (or hub id and revision), of a separate ``tokenizer`` when
+    one is given, and of the settings that change its numbers (backend, dtype, ...).
+    ``resolve_hub=False`` for a served model, whose name is not looked up in the hub cache."""
+    parts: dict[str, object] = {"settings": settings, **files_identity(model, resolve_hub=resolve_hub)}
     if tokenizer is not None:
-        parts["tokenizer"] = files_identity(tokenizer)
+        parts["tokenizer"] = files_identity(tokenizer, resolve_hub=resolve_hub)
     blob = json.dumps(parts, sort_keys=True).encode()
     return hashlib.sha256(blob).hexdigest()[:16]

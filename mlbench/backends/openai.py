@@ -8,22 +8,27 @@ our side, so the option's tokens are the same as with the in-process backends.
 Requests run ``max_concurrency`` at a time. 429s, 5xx answers, timeouts and dropped
 connections are retried with exponential backoff; a request that still fails is returned
 with its error (the pipeline records it, never scores it). Errors that no retry can fix
-(bad key, unknown model) stop the run with one line.
+(bad key, unknown model) stop the run with one line. Every message it writes or shows
+goes without the API key and the URL's credentials (``backends/redact.py``).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
 from mlbench.backends.chat import encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.backends.redact import redact_text, redact_url
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
@@ -31,6 +36,7 @@ from mlbench.records.jsontypes import JsonObject
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 FATAL_STATUS = {401, 403, 404}
+MAX_RETRY_AFTER_S = 60.0  # a server asking for longer is retried sooner, not waited on for minutes
 
 
 class RequestFailed(Exception):
@@ -62,7 +68,8 @@ class OpenAIBackend:
         import httpx
 
         self.model = model
-        self.base_url = base_url.rstrip("/")
+        self.base_url = base_url.rstrip("/")  # what requests go to, credentials included
+        self.shown_url = redact_url(self.base_url)  # what messages and run files name
         self.max_concurrency = max(1, max_concurrency)
         self.seed = seed
         self.max_retries = max_retries
@@ -78,12 +85,14 @@ class OpenAIBackend:
         key = _api_key(api_key_env)
         if key:
             headers["Authorization"] = f"Bearer {key}"
+        self._secrets = (key, _url_password(self.base_url))
         self._client = httpx.Client(
             headers=headers,
             timeout=timeout_s,
             limits=httpx.Limits(max_connections=self.max_concurrency),
         )
-        self.fingerprint = model_fingerprint(model, {"backend": "openai", "base_url": self.base_url})
+        # A served model is known by its name and server, never by a hub cache entry of that name.
+        self.fingerprint = model_fingerprint(model, {"backend": "openai", "base_url": self.base_url}, resolve_hub=False)
         self.stats = {"requests": 0, "retries": 0, "failed": 0}
 
     @property
@@ -94,18 +103,23 @@ class OpenAIBackend:
         return self._tokenizer
 
     def describe(self) -> dict[str, object]:
-        described: dict[str, object] = {"base_url": self.base_url, "requests": dict(self.stats)}
+        described: dict[str, object] = {"base_url": self.shown_url, "requests": dict(self.stats)}
         if self._tokenizer is not None:
             described["chat_template_hash"] = chat_template_hash(self._tokenizer)
         return described
 
     # -- HTTP --------------------------------------------------------------------------
 
+    def _clean(self, message: str) -> str:
+        """``message`` as it may be recorded or shown: a server's error text can echo the key."""
+        return redact_text(message, self._secrets)
+
     def _post(self, path: str, body: JsonObject) -> JsonObject:
         """POST with retries; returns the JSON answer or raises RequestFailed."""
         import httpx
 
         url = f"{self.base_url}/{path}"
+        shown = f"{self.shown_url}/{path}"
         for attempt in range(self.max_retries + 1):
             self.stats["requests"] += 1
             try:
@@ -119,24 +133,24 @@ class OpenAIBackend:
                     try:
                         answer = response.json()
                     except ValueError:
-                        raise RequestFailed(f"{url} answered 200 with a body that is not JSON") from None
+                        raise RequestFailed(f"{shown} answered 200 with a body that is not JSON") from None
                     if not isinstance(answer, dict):
-                        raise RequestFailed(f"{url} answered 200 with JSON that is not an object")
+                        raise RequestFailed(f"{shown} answered 200 with JSON that is not an object")
                     return answer
-                problem = f"HTTP {response.status_code}: {_error_message(response)}"
+                problem = self._clean(f"HTTP {response.status_code}: {_error_message(response)}")
                 if response.status_code in FATAL_STATUS:
-                    raise MlbenchError(f"{url}: {problem}")
+                    raise MlbenchError(f"{shown}: {problem}")
                 if response.status_code not in RETRY_STATUS:
                     if response.status_code in (400, 422) and _looks_unsupported(problem):
                         raise UnsupportedByServer(problem)
                     raise RequestFailed(problem)
                 retry_after = _retry_after(response)
                 if retry_after is not None and attempt < self.max_retries:
-                    self._retrying(url, problem, attempt, min(retry_after, 60.0))
+                    self._retrying(shown, problem, attempt, retry_after)
                     continue
             if attempt < self.max_retries:
                 # Exponential backoff with jitter, so many clients do not retry in step.
-                self._retrying(url, problem, attempt, self.backoff_s * (2**attempt) * (0.5 + random.random()))
+                self._retrying(shown, problem, attempt, self.backoff_s * (2**attempt) * (0.5 + random.random()))
         raise RequestFailed(f"{problem} (after {self.max_retries + 1} attempts)")
 
     def _retrying(self, url: str, problem: str, attempt: int, wait_s: float) -> None:
@@ -187,11 +201,14 @@ class OpenAIBackend:
             return Generation("", 0, "error", error=str(error))
         try:
             choices, n_tokens = _completion_choices(answer)
+        except _NoText as error:
+            self.stats["failed"] += 1
+            return Generation("", 0, "error", error=self._clean(f"the server answered without text: {error}"))
         except _BadShape as error:
             # A proxy or a non-OpenAI server answering 200 with other JSON: this sample
             # records the error (like a failed request); the run goes on.
             self.stats["failed"] += 1
-            return Generation("", 0, "error", error=f"the server's answer is not a completion: {error}")
+            return Generation("", 0, "error", error=self._clean(f"the server's answer is not a completion: {error}"))
         if not choices:
             self.stats["failed"] += 1
             return Generation("", 0, "error", error="the server answered with no choices")
@@ -214,7 +231,7 @@ class OpenAIBackend:
             return self._map(self._loglikelihood_one, pairs, progress)
         except UnsupportedByServer as error:
             raise LogprobsUnsupported(
-                f"the server at {self.base_url} does not return prompt log-probs (/completions with echo and "
+                f"the server at {self.shown_url} does not return prompt log-probs (/completions with echo and "
                 f"logprobs: {error}); the mc mode needs them: run with --mode gen, or serve the model with vLLM"
             ) from None
 
@@ -250,6 +267,10 @@ class _BadShape(Exception):
     """A 200 answer whose JSON is not shaped like a completion."""
 
 
+class _NoText(Exception):
+    """A 200 completion whose choice holds no text (none, or null): not an empty answer."""
+
+
 def _completion_choices(answer: JsonObject) -> tuple[list[tuple[str, Any]], int]:
     """(text, finish_reason) of each choice in index order, and completion tokens per choice."""
     choices = answer.get("choices")
@@ -262,7 +283,12 @@ def _completion_choices(answer: JsonObject) -> tuple[list[tuple[str, Any]], int]
         message = choice.get("message")
         if "message" in choice and not isinstance(message, dict):
             raise _BadShape(f"a choice's message is {_short(message)}, not an object")
-        text = (message.get("content") if isinstance(message, dict) else choice.get("text")) or ""
+        holder, key = (message, "content") if isinstance(message, dict) else (choice, "text")
+        text = holder.get(key)
+        if text is None:
+            # No text at all is no answer: an empty one made up here would be scored as one.
+            field = "message.content" if holder is message else "text"
+            raise _NoText(f"choice {choice.get('index', 0)}'s {field} is {'null' if key in holder else 'missing'}")
         if not isinstance(text, str):
             raise _BadShape(f"a choice's text is {_short(text)}, not a string")
         texts.append((text, choice.get("finish_reason")))
@@ -303,9 +329,28 @@ def _looks_unsupported(problem: str) -> bool:
     return any(word in lowered for word in ("echo", "logprobs", "not supported", "unsupported"))
 
 
-def _retry_after(response: Any) -> float | None:
-    value = response.headers.get("retry-after")
+def _url_password(url: str) -> str | None:
     try:
-        return float(value) if value is not None else None
+        return urlsplit(url).password
     except ValueError:
         return None
+
+
+def _retry_after(response: Any) -> float | None:
+    """The wait a 429/503 asks for (seconds, or an HTTP date), at most MAX_RETRY_AFTER_S;
+    None (exponential backoff instead) for a value that is no usable wait: negative, NaN,
+    infinite or unreadable."""
+    value = response.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - time.time()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        seconds = max(seconds, 0.0)  # a date already past: retry now
+    if not math.isfinite(seconds) or seconds < 0:
+        return None
+    return min(seconds, MAX_RETRY_AFTER_S)

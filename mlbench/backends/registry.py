@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Literal
 
 from mlbench.backends.base import Backend
-from mlbench.backends.cache import CachedBackend
+from mlbench.backends.cache import CachedBackend, check_cache_file
 from mlbench.backends.gguf import gguf_path
 from mlbench.errors import MlbenchError
 
@@ -137,6 +137,8 @@ def create_backend(options: ModelOptions, cache_dir: Path | None) -> Backend:
     options = replace(options, model=model, model_args=model_args)
     name = resolve_backend(options)
     check_options(options, name)
+    if cache_dir is not None:
+        check_cache_file(cache_dir / "requests.sqlite")
     backend: Backend
     if options.data_parallel_size > 1:
         from mlbench.backends.data_parallel import DataParallelBackend

@@ -181,6 +181,11 @@ class Task(ABC):
         """The questions (and primer) of one language, from ``options.source``; the one
         loading hook. A task that accepts ``--data-file`` reads it with ``data_file_language``."""
 
+    def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
+        """Lines warned once when ``lang``'s ``samples`` are planned for ``modes``: what
+        the data does to the scores that the reader should know (repeated MC answers)."""
+        return []
+
     def sample_group(self, sample: Sample) -> str | None:
         """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""
         return None
@@ -287,15 +292,22 @@ def all_mode_settings(task: Task, modes: tuple[str, ...], options: TaskOptions) 
     return {mode: settings for mode in modes if (settings := task.mode_settings(mode, options))}
 
 
-_JSONL_CACHE: dict[Path, Any] = {}
+_JSONL_CACHE: dict[tuple[Path, int, int], Any] = {}
 
 
 def _data_file(source: DataSource) -> Any:
-    """A user's ``--data-file``, read once per process (every language reads it)."""
+    """A user's ``--data-file``, read once per process (every language reads it) and again
+    when the file changed (a notebook or test that edits it between runs)."""
     assert source.kind == "jsonl" and source.path is not None
-    if source.path not in _JSONL_CACHE:
-        _JSONL_CACHE[source.path] = load_jsonl(source.path)
-    return _JSONL_CACHE[source.path]
+    try:
+        stat = source.path.stat()
+        key = (source.path, stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = (source.path, 0, 0)  # missing: load_jsonl says so in its own words
+    if key not in _JSONL_CACHE:
+        _JSONL_CACHE.clear()
+        _JSONL_CACHE[key] = load_jsonl(source.path)
+    return _JSONL_CACHE[key]
 
 
 def data_file_language(source: DataSource, lang: str) -> LanguageData:

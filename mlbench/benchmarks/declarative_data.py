@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mlbench.benchmarks.declarative_spec import BenchmarkSpec
-from mlbench.data.questions import question_sample, read_rows, text_field
+from mlbench.data.questions import check_new_id, question_sample, read_rows, text_field
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
 
@@ -22,9 +22,7 @@ def read_samples(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> li
     seen: dict[str, str] = {}
     for where, row in read_rows(path, f"{spec.name} {lang} data"):
         sample = question_sample(row, lang, spec.columns, where)
-        if sample.id in seen:
-            raise MlbenchError(f"{where}: id {sample.id!r} repeats the one at {seen[sample.id]}")
-        seen[sample.id] = where
+        check_new_id(seen, sample.id, where)
         samples.append(sample)
     if not samples:
         raise MlbenchError(f"{path}: no questions")

@@ -52,7 +52,9 @@ def origin(name: str) -> dict[str, str] | None:
 
 def recorded_file(name: str, recorded: Any, where: str) -> Path | None:
     """The file a finished run's results.json records for its task (``config.include``),
-    to include again; None when it records none. A file no longer there is an error."""
+    to include again; None when it records none. A file no longer there, or changed since
+    (its code would run unseen, and may score otherwise), is an error naming it: passing
+    it with --include is how a user says to load it as it is now."""
     if not isinstance(recorded, dict) or not isinstance(recorded.get("path"), str):
         return None
     path = Path(recorded["path"])
@@ -61,6 +63,12 @@ def recorded_file(name: str, recorded: Any, where: str) -> Path | None:
         raise MlbenchError(
             f"{where}: benchmark {name!r} was included from {path} (sha256 {digest}…), which is not there "
             "now: pass --include PATH"
+        )
+    recorded_digest = str(recorded.get("sha256", ""))
+    if recorded_digest and hashlib.sha256(path.read_bytes()).hexdigest() != recorded_digest:
+        raise MlbenchError(
+            f"{where}: benchmark {name!r} was included from {path}, which has changed since "
+            f"(sha256 {recorded_digest[:12]}… then); to load it as it is now, pass --include {path}"
         )
     return path
 

@@ -5,6 +5,8 @@ incorrect ones, MC2 the probability mass of the true answers (docs/protocols.md)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mlbench.benchmarks.base import Scored
 from mlbench.benchmarks.qa_prompt import option_delimiter
 from mlbench.metrics import mc_metrics
@@ -36,3 +38,25 @@ def score_mc1_mc2(sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
         "mc2_labels": list(sample.mc2_labels or ()),
     }
     return outputs, {"mc1": mc1_value, "mc2": mc2_value}
+
+
+def lists_an_answer_twice(*answer_lists: Sequence[str]) -> bool:
+    """Whether one answer appears twice across ``answer_lists``: repeated in a list, or
+    listed as both correct and incorrect."""
+    listed = [answer for answers in answer_lists for answer in answers]
+    return len(set(listed)) < len(listed)
+
+
+def repeated_answers_warning(
+    task: str, lang: str, repeated: int, total: int, reference: str, metrics: str = "MC2"
+) -> list[str]:
+    """The one line a language gets when some of its questions list an answer twice. The
+    scores keep every listing, as the benchmark's reference does (a repeated false answer
+    weighs twice in MC2): numbers stay comparable with the published ones, and the reader
+    is told why they differ from a deduplicated count."""
+    if not repeated:
+        return []
+    return [
+        f"{task} {lang}: {repeated} of {total} questions list an answer more than once (repeated, or both correct"
+        f" and incorrect); each listing counts in {metrics}, as in {reference}"
+    ]

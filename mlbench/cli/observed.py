@@ -4,6 +4,7 @@ works, each task's summary once it is done, then one last line with the time it 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,10 +13,20 @@ from mlbench.cli.console import RichObserver, final_line
 from mlbench.engine.failures import SamplesFailed
 
 
+def quiet_library_warnings() -> None:
+    """With -q, the deprecation notices that torch, transformers and vLLM print for their
+    own maintainers (FutureWarning, DeprecationWarning) are not shown; mlbench's own
+    warnings and every error still are."""
+    for category in (FutureWarning, DeprecationWarning):
+        warnings.filterwarnings("ignore", category=category, module=r"(?!mlbench)")
+
+
 def observed(output: Path, quiet: bool, work: Callable[[RichObserver], None]) -> None:
     """Run ``work`` with a console observer. A run whose samples mostly failed still shows
     its summaries and last line before it ends with exit 1 (SamplesFailed)."""
     started = time.perf_counter()
+    if quiet:
+        quiet_library_warnings()
     observer = RichObserver(wide_console(), quiet=quiet)
     failed = None
     try:

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from mlbench.records.options import SEED_MAX
+
 MODEL = "Model"
 DATA = "Data"
 GENERATION = "Prompts and generation"
@@ -198,10 +200,17 @@ LimitOpt = Annotated[
 SeedOpt = Annotated[
     int,
     typer.Option(
-        metavar="N", help="Seed of the --limit subset, sampling, statistics.", rich_help_panel=DATA, show_default=False
+        # Checked here, so that a bad seed (flag or run file) stops before a model loads.
+        parser=at_least(0, most=SEED_MAX),
+        metavar="N",
+        help="Seed of the --limit subset, sampling, statistics.",
+        rich_help_panel=DATA,
+        show_default=False,
     ),
 ]
-BootstrapSeedOpt = Annotated[int, typer.Option(metavar="N", help="Seed of the bootstrap intervals.")]
+BootstrapSeedOpt = Annotated[
+    int, typer.Option(parser=at_least(0, most=SEED_MAX), metavar="N", help="Seed of the bootstrap intervals.")
+]
 
 OutputOpt = Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Results folder.", rich_help_panel=RUN)]
 ResumeOpt = Annotated[

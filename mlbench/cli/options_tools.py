@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from mlbench.cli.options import FLAG, OUT
+from mlbench.cli.options import FLAG, OUT, at_least
+from mlbench.records.options import SEED_MAX
 
 AGREE = "Agreement"
 ColumnAOpt = Annotated[
@@ -96,4 +97,6 @@ PlotsOpt = Annotated[
     typer.Option("--plots", metavar=FLAG, help="Also write PNG figures (heatmap and bar chart per headline metric)."),
 ]
 ResamplesOpt = Annotated[int, typer.Option(min=100, metavar="N", help="Bootstrap resamples for the gaps' intervals.")]
-ReportSeedOpt = Annotated[int, typer.Option(metavar="N", help="Seed of the bootstrap resamples.")]
+ReportSeedOpt = Annotated[
+    int, typer.Option(parser=at_least(0, most=SEED_MAX), metavar="N", help="Seed of the bootstrap resamples.")
+]

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 
 def split_list(value: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in value.split(",") if part.strip())
+    """``"en, es,en"`` → ``("en", "es")``: a name given twice means it once (in the order
+    first given); a run would otherwise lock, run and write the same language twice."""
+    return tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
 
 
 def choice(name: str, value: str, allowed: tuple[str, ...]) -> str:

@@ -6,7 +6,8 @@ A row holds either answer lists (``correct_answers``/``incorrect_answers``: JSON
 correct answer) or options (``choices`` with 0/1 ``labels``; the best answer is the first
 true option). Its Sample carries TruthfulQA-Multi's targets: MC1 the best answer against
 the incorrect ones, MC2 the correct ones against the incorrect ones. Every problem is one
-MlbenchError line naming the file and row.
+MlbenchError line naming the file and row: both ways in refuse the same things (a repeated
+id, an answer listed twice, an answer both correct and incorrect).
 """
 
 from __future__ import annotations
@@ -102,10 +103,11 @@ def answer_sets(
     row: JsonObject, columns: Columns, where: str, *, as_listed: bool = False
 ) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The best, correct and incorrect answers of a row, in either layout. A best answer
-    missing from the correct ones joins them (it is scored with them: MC2, BLEU), and an
-    answer in both lists is refused; ``as_listed`` keeps the lists as the file gives them,
-    as TruthfulQA-Multi's release does (``--data-file`` reads a built-in benchmark's kind
-    of data: its release lists 'Unknown' as both in one English question)."""
+    missing from the correct ones joins them (it is scored with them: MC2, BLEU);
+    ``as_listed`` keeps the correct ones as the file gives them, as TruthfulQA-Multi's
+    release does (``--data-file`` reads a built-in benchmark's kind of data, whose best
+    answer need not be among the correct ones). Either way an answer listed twice, or as
+    both correct and incorrect, is refused (``check_answer_lists``)."""
     if _given(row, columns.choices):
         choices, labels = text_list(row, columns.choices, where), label_list(row, columns.labels, where)
         if len(choices) != len(labels):
@@ -127,10 +129,35 @@ def answer_sets(
         correct = (best, *correct)
     if not correct:
         raise MlbenchError(f"{where}: needs at least one correct and one incorrect answer")
-    both = sorted(set(correct) & set(incorrect))
-    if both and not as_listed:
-        raise MlbenchError(f"{where}: {both[0]!r} is both a correct and an incorrect answer")
+    check_answer_lists(best, correct, incorrect, where)
     return best, correct, incorrect
+
+
+def check_answer_lists(best: str, correct: tuple[str, ...], incorrect: tuple[str, ...], where: str) -> None:
+    """A user's answer lists say each answer once, and never both true and false: MC2 sums
+    the probability of every listed answer, so a repeat would silently weigh twice, and an
+    answer in both lists would count for and against the model at once. (The built-in
+    benchmarks' releases do both; their loaders keep them as the reference scores them.)"""
+    for name, answers in (("correct", correct), ("incorrect", incorrect)):
+        repeated = next((a for i, a in enumerate(answers) if a in answers[:i]), None)
+        if repeated is not None:
+            raise MlbenchError(f"{where}: {repeated!r} is listed twice among the {name} answers; list it once")
+    both = sorted(set(correct) & set(incorrect))
+    if both:
+        raise MlbenchError(f"{where}: {both[0]!r} is both a correct and an incorrect answer; keep it in one list")
+    if best in incorrect:  # a data file's best answer may be outside the correct list, not in the wrong one
+        raise MlbenchError(f"{where}: {best!r} is both the best answer and an incorrect answer; keep it in one list")
+
+
+def check_new_id(seen: dict[str, str], sample_id: str, where: str) -> None:
+    """Record ``sample_id`` as read at ``where`` (``seen``: one language's ids so far); a
+    repeat is refused naming both rows. Runs, resumes and reports find a question by its
+    id, so a second row under one id would silently stand in for the first."""
+    if sample_id in seen:
+        raise MlbenchError(
+            f"{where}: id {sample_id!r} repeats the one at {seen[sample_id]}; give each question its own id"
+        )
+    seen[sample_id] = where
 
 
 def question_sample(row: JsonObject, lang: str, columns: Columns, where: str, *, as_listed: bool = False) -> Sample:

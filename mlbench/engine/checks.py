@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from mlbench.errors import MlbenchError
 from mlbench.records import GenerationRequest, Sample
-from mlbench.results import language_path, model_slug, samples_path
+from mlbench.results import language_path, model_slug, read_samples, samples_path
 from mlbench.results.files import check_versions
 
 if TYPE_CHECKING:
     from mlbench.benchmarks.base import LanguageData, Task, TaskOptions
-    from mlbench.engine.plan import PlannedTask, RunConfig, RunObserver
+    from mlbench.engine.plan import PlannedLanguage, PlannedTask, RunConfig, RunObserver
 
 # More texts than this to generate needs --yes: a mistyped option should not start a day's work.
 CONFIRM_GENERATIONS = 10_000
@@ -40,12 +40,23 @@ def check_not_overwriting(config: RunConfig, item: PlannedTask) -> None:
 
 
 def generation_count(config: RunConfig, planned: list[PlannedTask]) -> int:
-    """Texts the run will ask the model to write (every sample, done or not)."""
+    """Texts the run will ask the model to write: with --resume, for the samples not yet
+    saved (a sample saved without error, from the same data, is not asked again)."""
     return sum(
-        texts_to_write(item.task, item.modes, lang.samples, lang.data, config.options_for(item.task))
+        texts_to_write(item.task, item.modes, _left(config, item, lang), lang.data, config.options_for(item.task))
         for item in planned
         for lang in item.languages
     )
+
+
+def _left(config: RunConfig, item: PlannedTask, lang: PlannedLanguage) -> list[Sample]:
+    if not config.resume:
+        return lang.samples
+    # Before the model loads its settings hash is not known; a file saved with other
+    # settings is refused once it is (read_samples), so every saved line counts as done.
+    saved = read_samples(samples_path(run_dir_of(config, item.task.name), lang.lang), repair=False)
+    done = {i for i, r in saved.items() if r.error is None and r.data_hash in ("", lang.data_hash)}
+    return [s for s in lang.samples if s.id not in done]
 
 
 def texts_to_write(

@@ -50,13 +50,28 @@ class LanguageFailures:
 
 def language_failures(task: str, lang: str, records: list[SampleRecord]) -> LanguageFailures | None:
     """The failures among one language's sample records, or None when none failed."""
-    errors = [r.error for r in records if r.error is not None]
-    if not errors:
+    return failures_among(task, lang, [r.error for r in records])
+
+
+def verdict_failures(what: str, lang: str, records: list[SampleRecord], kind: str) -> LanguageFailures | None:
+    """The samples whose ``kind`` verdict failed (the judge's call erred), or None."""
+    return failures_among(what, lang, [_verdict_error(r, kind) for r in records])
+
+
+def _verdict_error(record: SampleRecord, kind: str) -> str | None:
+    error = record.judges.get(kind, {}).get("judge_error")
+    return str(error) if error else None
+
+
+def failures_among(what: str, lang: str, errors: list[str | None]) -> LanguageFailures | None:
+    """One language's failures, given each sample's error (None: it did not fail)."""
+    failed = [error for error in errors if error is not None]
+    if not failed:
         return None
-    first = " ".join(errors[0].split())
+    first = " ".join(failed[0].split())
     if len(first) > _MAX_MESSAGE:
         first = first[: _MAX_MESSAGE - 1] + "…"
-    return LanguageFailures(task, lang, len(errors), len(records), first)
+    return LanguageFailures(what, lang, len(failed), len(errors), first)
 
 
 class SamplesFailed(Exception):

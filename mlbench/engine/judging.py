@@ -19,17 +19,20 @@ from pathlib import Path
 from typing import Literal
 
 from mlbench.backends.base import Backend
+from mlbench.backends.redact import redact_url
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import Task
+from mlbench.engine.failures import LanguageFailures, SamplesFailed, too_many, verdict_failures
 from mlbench.engine.pipeline import RunConfig, RunObserver, cross_language, metric_order
+from mlbench.engine.verdicts import apply_entries, judge_records, needs_verdict
 from mlbench.errors import MlbenchError
 from mlbench.judges import Judge, JudgeSpec, load_spec
-from mlbench.judges.evidence import SearchClient, SearchError, evidence_text
-from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
-from mlbench.records import JudgeItem, RunResult, SampleRecord, Verdict
+from mlbench.judges.evidence import SearchClient
+from mlbench.records import RunResult
 from mlbench.records.jsontypes import JsonObject
 from mlbench.results import (
+    language_records,
     merge_run,
     read_language,
     read_run,
@@ -104,138 +107,6 @@ def judge_settings(judge: Judge, backend: Backend, model: str) -> JsonObject:
     return {**settings, "settings_hash": digest}
 
 
-def evidence_source(record: SampleRecord, search: SearchClient | None) -> str | None:
-    """Where a sample's claims are checked: its human reference answer, else the search
-    service, else nowhere (factuality is then n/a)."""
-    if record.reference:
-        return "human"
-    return "search" if search is not None else None
-
-
-def judge_items(
-    record: SampleRecord,
-    spec: JudgeSpec,
-    skip_reason: str | None = None,
-    search: SearchClient | None = None,
-    answers: dict[str, str] | None = None,
-) -> list[JudgeItem] | str:
-    """What the judge reads of a sample, or why there is nothing to judge. ``answers`` are
-    the texts to judge by name (default: the sample's answer). Raises SearchError when
-    the evidence could not be fetched."""
-    outputs = record.outputs
-    if answers is None:
-        answers = {"answer": outputs["answer"]} if "answer" in outputs else {}
-    if not answers:
-        return "no answer to judge (the generation failed)" if record.error else "no generated answer"
-    question, reference = record.question, record.reference
-    if not question:
-        raise MlbenchError(f"sample {record.id} has no question saved: rerun it with this mlbench version")
-    if skip_reason:
-        return skip_reason
-    if spec.kind != "claim_support":
-        if "reference" in spec.needs and not reference:
-            return "no reference answer"
-        return [JudgeItem(question, text, reference) for text in answers.values()]
-    claims = record.judges.get("claims", {})
-    if claims.get("label") != "parsed":
-        return "no extracted claims (judge with -J kind=claims first)"
-    source = evidence_source(record, search)
-    if source is None:
-        return "no evidence: the question has no human answer and no -J search_url was given"
-    if source == "human" or search is None:
-        return [JudgeItem(question, outputs["answer"], reference, claim) for claim in claims["claims"]]
-    return [
-        JudgeItem(question, outputs["answer"], evidence_text(search.snippets(claim)), claim)
-        for claim in claims["claims"]
-    ]
-
-
-def verdict_entry(
-    spec: JudgeSpec,
-    items: list[JudgeItem],
-    verdicts: list[Verdict],
-    source: str | None = None,
-    names: list[str] | None = None,
-) -> JsonObject:
-    """The ``judges.<kind>`` block of one sample. Several judged texts (``names``, e.g.
-    MSQAD's direct and adversarial responses) give one verdict each under ``answers``."""
-    if spec.kind != "claim_support" and names and names != ["answer"]:
-        entry: JsonObject = {"answers": {name: v.to_json() for name, v in zip(names, verdicts)}}
-        failure = next((v.error for v in verdicts if v.error), None)
-        return {**entry, "judge_error": failure} if failure else entry
-    if spec.kind != "claim_support":
-        return verdicts[0].to_json()
-    per_claim = []
-    for item, verdict in zip(items, verdicts):
-        line = {"claim": item.claim, **verdict.to_json()}
-        if source == "search":
-            line["evidence"] = item.reference  # the snippets, kept to show why
-        per_claim.append(line)
-    entry: JsonObject = {"claims": per_claim}
-    failure = next((v.error for v in verdicts if v.error), None)
-    if failure:
-        entry["judge_error"] = failure
-        return entry
-    labels = [v.label for v in verdicts if v.label in ("yes", "no")]
-    # No claim, or none readable: the share is undefined (n/a), never 0.
-    entry["supported"] = sum(label == "yes" for label in labels) / len(labels) if labels else None
-    entry["unreadable"] = len(verdicts) - len(labels)
-    return entry
-
-
-def needs_verdict(record: SampleRecord, kind: str, settings_hash: str, resume: bool) -> bool:
-    entry = record.judges.get(kind)
-    if not resume or entry is None:
-        return True
-    return entry.get("settings_hash") != settings_hash or "judge_error" in entry or "skipped" in entry
-
-
-def judge_records(
-    judge: Judge,
-    backend: Backend,
-    records: list[SampleRecord],
-    settings: JsonObject,
-    task: Task | None = None,
-    search: SearchClient | None = None,
-) -> dict[str, JsonObject]:
-    """Verdict blocks by sample id for ``records`` (one backend call for all of them)."""
-    planned: dict[str, list[JudgeItem] | str | SearchError] = {}
-    names: dict[str, list[str]] = {}
-    for record in records:
-        skip = task.judge_skip_reason(record) if task is not None else None
-        answers = task.judged_answers(record, judge.spec.kind) if task is not None else None
-        names[record.id] = list(answers or {})
-        try:
-            planned[record.id] = judge_items(record, judge.spec, skip, search, answers)
-        except SearchError as error:
-            planned[record.id] = error
-    flat = [item for items in planned.values() if isinstance(items, list) for item in items]
-    verdicts = iter(judge.verdicts(backend, flat))
-    stamp = {"judge": settings["judge"], "settings_hash": settings["settings_hash"]}
-    by_id = {r.id: r for r in records}
-    entries = {}
-    for sample_id, items in planned.items():
-        source = evidence_source(by_id[sample_id], search) if judge.spec.kind == "claim_support" else None
-        extra = {"evidence": source} if judge.spec.kind == "claim_support" else {}
-        if isinstance(items, SearchError):
-            entries[sample_id] = {**stamp, **extra, "judge_error": str(items)}
-        elif isinstance(items, str):
-            entries[sample_id] = {**stamp, **extra, "skipped": items}
-        else:
-            verdict = verdict_entry(judge.spec, items, [next(verdicts) for _ in items], source, names[sample_id])
-            entries[sample_id] = {**stamp, **extra, **verdict}
-    return entries
-
-
-def apply_entries(record: SampleRecord, kind: str, entry: JsonObject, task: Task) -> None:
-    """Put a verdict block into a saved sample and recompute what depends on verdicts."""
-    record.judges[kind] = entry
-    derived = set(JUDGE_METRICS) | set(task.combined_metric_names)
-    kept = {k: v for k, v in record.metrics.items() if k not in derived}
-    record.metrics = {**kept, **judged_metrics(record.judges)}
-    record.metrics.update(task.combined_metrics(record))
-
-
 # What a judge run after the model inherits from the model's options, where its own
 # backend takes them: the machine's engine and server limits. Not the model's trust in
 # remote code nor its API key: the judge is another model, maybe on another server.
@@ -276,7 +147,9 @@ def judge_run(
     config: JudgeConfig, observer: RunObserver | None = None, backend_factory: Callable[[], Backend] | None = None
 ) -> list[RunResult]:
     """Judge every chosen language of every run under ``config.path``, one kind after the
-    other with the same judge model; returns the rebuilt results of each run and kind."""
+    other with the same judge model; returns the rebuilt results of each run and kind.
+    Failed verdicts are warned about per language; where more than half of a language's
+    failed, SamplesFailed (exit 1) once everything is judged and written, as for a run."""
     observer = observer or RunObserver()
     plans = plan_languages(find_run_dirs(config.path), config.langs)
     # Every run's task first, before a judge loads (a user's benchmark is included again here).
@@ -287,18 +160,23 @@ def judge_run(
     _check_answers(plans)
     backend = (backend_factory or (lambda: create_backend(config.judge, config.cache_dir)))()
     try:
-        results = []
+        results, failures = [], []
         for spec in specs:
             judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
             settings = judge_settings(judge, backend, config.judge.model)
             if spec.kind == "claim_support" and config.search is not None:
                 # Recorded, not hashed: a search service moved to another URL keeps the verdicts.
-                settings = {**settings, "search_url": config.search.url, "search_results": config.search.results}
+                shown_url = redact_url(config.search.url)  # without the URL's credentials
+                settings = {**settings, "search_url": shown_url, "search_results": config.search.results}
             for run_dir, langs in plans:
                 # A run folder without the requested languages, or whose benchmark does not
                 # use this judge by default, is left alone.
                 if langs and spec.kind in kinds_of[run_dir]:
-                    results.append(_judge_run_dir(config, run_dir, langs, judge, backend, settings, observer))
+                    result, failed = _judge_run_dir(config, run_dir, langs, judge, backend, settings, observer)
+                    results.append(result)
+                    failures.extend(failed)
+        if too_many(failures):
+            raise SamplesFailed(too_many(failures), results)
         return results
     finally:
         close = getattr(backend, "close", None)
@@ -347,16 +225,18 @@ def _judge_run_dir(
     backend: Backend,
     settings: JsonObject,
     observer: RunObserver,
-) -> RunResult:
+) -> tuple[RunResult, list[LanguageFailures]]:
     kind = judge.spec.kind
+    failures = []
     overview = read_run(run_dir)
     task = get_task(overview.task)
     for lang in langs:
-        chash = read_language(run_dir, lang).config_hash
-        path = samples_path(run_dir, lang)
-        records = read_samples(path, chash)
-        todo = [r for r in records.values() if needs_verdict(r, kind, settings["settings_hash"], config.resume)]
-        progress = observer.start(f"{task.name} · {kind} judge", lang, len(records), len(records) - len(todo))
+        # The samples the language's result is of, not every line of its file: a resumed
+        # run with a smaller --limit leaves more there (judged, they would change n).
+        selected = language_records(run_dir, read_language(run_dir, lang))
+        chash, path = read_language(run_dir, lang).config_hash, samples_path(run_dir, lang)
+        todo = [r for r in selected if needs_verdict(r, kind, settings["settings_hash"], config.resume)]
+        progress = observer.start(f"{task.name} · {kind} judge", lang, len(selected), len(selected) - len(todo))
         for start in range(0, len(todo), config.chunk_size):
             chunk = todo[start : start + config.chunk_size]
             entries = judge_records(judge, backend, chunk, settings, task, config.search)
@@ -371,15 +251,20 @@ def _judge_run_dir(
             written = read_language(run_dir, lang)
             run_config = {**written.config, "judges": {**written.config.get("judges", {}), kind: settings}}
             order = metric_order(task, tuple(run_config.get("modes", task.mode_names)))
-            records = read_samples(path, chash)
+            records = language_records(run_dir, written)
             seed, data_counts = int(run_config.get("seed", 0)), run_config.get("data_counts", {}).get(lang)
-            language = aggregate(lang, list(records.values()), order, seed, task, data_counts)
-            write_language(run_dir, language, run_config, chash)
+            language = aggregate(lang, records, order, seed, task, data_counts)
+            write_language(run_dir, language, run_config, chash, written.sample_ids)
+        failed = verdict_failures(f"{task.name} {kind} judge", lang, records, kind)
+        if failed is not None:
+            failures.append(failed)
+            if not failed.too_many:
+                observer.warn(failed.line())
         template = RunResult(overview.model, task.name, run_config, {})
         comparison = cross_language(task, run_dir, chash, observer.start)
         result, _ = merge_run(run_dir, template, chash, order, task.languages, task.group_name, comparison)
     observer.finish(result, order, task.group_name)
-    return result
+    return result, failures
 
 
 def judge_after_run(config: RunConfig, judge_config: JudgeConfig, tasks: list[str], observer: RunObserver) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -34,12 +35,13 @@ from mlbench.engine.progress import SampleProgress
 from mlbench.engine.provenance import provenance
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.metrics.judged import JUDGE_METRICS
-from mlbench.records import Generation, GenerationRequest, RunResult, Sample, SampleRecord
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodResult, RunResult, Sample, SampleRecord
 from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.report.heatmaps import write_figures
 from mlbench.results import (
     append_samples,
     language_path,
+    language_records,
     merge_run,
     read_language,
     read_samples,
@@ -195,12 +197,26 @@ def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int]
     if scoring:
         scored = backend.loglikelihood([requests[i] for i in scoring], progress)  # type: ignore[misc]
         for i, result in zip(scoring, scored):
-            results[i] = result
+            results[i] = checked_loglikelihood(result)
     if writing:
         generations: list[Generation] = backend.generate([requests[i] for i in writing], progress)  # type: ignore[misc]
         for i, generation in zip(writing, generations):
             results[i] = generation
     return results  # type: ignore[return-value]
+
+
+# A log-probability is at most 0; a backend's own rounding stays far below this.
+_LOGPROB_SLACK = 1e-4
+
+
+def checked_loglikelihood(result: LoglikelihoodResult) -> LoglikelihoodResult:
+    """``result``, or a failed one saying why when its log-probability cannot be one (NaN,
+    infinite, positive): a broken backend or server must fail the sample, not score it."""
+    value = result.logprob
+    if result.error is None and not (math.isfinite(value) and value <= _LOGPROB_SLACK):
+        reason = "not a number" if math.isnan(value) else "infinite" if math.isinf(value) else "positive"
+        return LoglikelihoodResult(value, result.n_tokens, f"the backend gave log-probability {value!r} ({reason})")
+    return result
 
 
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
@@ -222,9 +238,14 @@ def run(
         check_size(config, planned, observer)
         for item in planned:
             warm_up_in_background(item.task, item.modes)
+            for planned_lang in item.languages:  # after every check: a refused run says one line
+                for message in item.task.data_warnings(planned_lang.lang, planned_lang.samples, item.modes):
+                    observer.warn(message)
         # Created after every input has been checked, and only once: one engine for the run.
         backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
         try:
+            for item in planned:  # every task's, before any is scored
+                check_resumed_data(config, item, config_hash(item.task, item.modes, config, backend.fingerprint))
             results = [run_task(config, item, backend, observer, failures) for item in planned]
         finally:
             close = getattr(backend, "close", None)
@@ -235,6 +256,23 @@ def run(
     if too_many(failures):
         raise SamplesFailed(too_many(failures), results)
     return results
+
+
+def check_resumed_data(config: RunConfig, item: PlannedTask, chash: str) -> None:
+    """--resume over samples scored from other data (a data file edited since) would mix
+    two datasets in one result: one line instead. Lines from before the data was hashed
+    are taken as they are."""
+    if not config.resume:
+        return
+    for planned_lang in item.languages:
+        path = samples_path(run_dir_of(config, item.task.name), planned_lang.lang)
+        saved = read_samples(path, chash, repair=False).values()
+        changed = sum(1 for r in saved if r.data_hash and r.data_hash != planned_lang.data_hash)
+        if changed:
+            raise MlbenchError(
+                f"{item.task.name} {planned_lang.lang}: the data changed since {changed} saved samples were "
+                f"scored from it; --resume would mix the two, so run it again with --overwrite"
+            )
 
 
 def run_task(
@@ -278,6 +316,8 @@ def run_task(
                 observer.warn(f"{error}; reading generated words instead for the rest of the run")
                 options = fallback
                 continue
+            for record in finished:
+                record.data_hash = planned_lang.data_hash
             append_samples(path, finished)
             done.update({r.id: r for r in finished})
             start += config.chunk_size
@@ -297,9 +337,10 @@ def run_task(
         language = aggregate(lang, records, order, config.seed, task, planned_lang.data.counts)
         timings = {lang: round(time.perf_counter() - started, 3)}
         settings = provenance(config, task, modes, backend, timings)
+        settings["data_sha256"] = {lang: planned_lang.data_hash}
         if planned_lang.data.counts:
             settings["data_counts"] = {lang: planned_lang.data.counts}
-        write_language(run_dir, language, settings, chash)
+        write_language(run_dir, language, settings, chash, [s.id for s in planned_lang.samples])
         # Statistics across languages once, after the run's last language: they read every
         # language written so far (a Slurm job per language gets them in each job).
         last = planned_lang is item.languages[-1]
@@ -330,8 +371,7 @@ def cross_language(
     for lang in written_languages(run_dir):
         written = read_language(run_dir, lang)
         if written.config_hash == chash:
-            path = samples_path(run_dir, lang)
-            records_by_lang[lang] = list(read_samples(path, chash, repair=False).values())
+            records_by_lang[lang] = language_records(run_dir, written)
             run_config = written.config
     if len(records_by_lang) < 2:
         return {}

@@ -5,8 +5,11 @@ what it reports while it works (``RunObserver``): the nouns that the pipeline, i
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -58,6 +61,14 @@ class PlannedLanguage:
     lang: str
     data: LanguageData
     samples: list[Sample]
+
+    @cached_property
+    def data_hash(self) -> str:
+        """The content of the language's data as loaded (every question, its answers and
+        the primer, not only the ones --limit picks), so that an edited data file is seen."""
+        content = {"samples": [asdict(s) for s in self.data.samples], "primer": self.data.primer}
+        blob = json.dumps(content, sort_keys=True, ensure_ascii=False, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
 
 
 @dataclass

@@ -54,6 +54,7 @@ def engine_settings(config: RunConfig) -> JsonObject:
     """The engine and server options that were set (defaults left out)."""
     from dataclasses import fields
 
+    from mlbench.backends.redact import redact_url
     from mlbench.backends.registry import ModelOptions
 
     skip = {"model", "backend", "dtype", "device", "batch_size", "trust_remote_code", "seed"}
@@ -62,6 +63,8 @@ def engine_settings(config: RunConfig) -> JsonObject:
         value = getattr(config.model, item.name)
         if item.name not in skip and value != item.default:
             settings[item.name] = dict(value) if item.name == "model_args" else value
+    if "base_url" in settings:  # recorded without its credentials; requests keep them
+        settings["base_url"] = redact_url(str(settings["base_url"]))
     return settings
 
 

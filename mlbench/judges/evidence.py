@@ -4,7 +4,8 @@ The service is any HTTP endpoint that takes ``POST {"q": query, "num": k}`` and 
 JSON with its results under ``organic`` (the shape Serper, the paper's search API,
 returns), ``results`` or ``snippets``: a list of strings or of objects with a ``snippet``
 (and optionally ``title``). An API key, when the service needs one, is read from the
-environment variable ``-J search_api_key_env`` names and sent as ``X-API-KEY``.
+environment variable ``-J search_api_key_env`` names and sent as ``X-API-KEY``; no error
+this client raises carries it, nor the URL's credentials.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from mlbench.backends.redact import redact_text
 from mlbench.errors import MlbenchError
 from mlbench.records.jsontypes import JsonObject
 
@@ -64,7 +66,10 @@ class SearchClient:
             except (httpx.HTTPError, ValueError) as failure:
                 error = str(failure) or type(failure).__name__
             time.sleep(min(2.0**attempt, 8.0) * 0.25)
-        raise SearchError(f"search service failed after {self.retries} attempts: {error}")
+        # An httpx error may quote the request (URL, headers): what reaches a warning or a file
+        # goes without the key.
+        secret = os.environ.get(self.api_key_env) if self.api_key_env else None
+        raise SearchError(redact_text(f"search service failed after {self.retries} attempts: {error}", [secret]))
 
 
 def parse_results(payload: Any) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from mlbench.backends.options import PASSTHROUGH, backend_keys
 from mlbench.errors import MlbenchError
-from mlbench.records.options import OptionSetting, option, option_names, parse_value
+from mlbench.records.options import SEED_MAX, OptionSetting, option, option_names, parse_value
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ class JudgeOptions:
     search_results: int = option(10, "Search results per claim.")
 
     def __post_init__(self) -> None:
+        if not 0 <= self.seed <= SEED_MAX:  # before the judge model loads, not in its sampler
+            raise MlbenchError(f"-J seed must be between 0 and {SEED_MAX}, not {self.seed}")
         if self.search_results < 1:
             raise MlbenchError(f"-J search_results must be at least 1, not {self.search_results}")
 

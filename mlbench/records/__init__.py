@@ -130,6 +130,7 @@ _RECORD_KEYS = (
     "outputs",
     "metrics",
     "config_hash",
+    "data_hash",
     "surface",
     "group",
     "judges",
@@ -144,6 +145,7 @@ _DEFAULTS: JsonObject = {
     "outputs": {},
     "metrics": {},
     "config_hash": "",
+    "data_hash": "",
     "surface": None,
     "group": None,
     "judges": {},
@@ -166,6 +168,10 @@ class SampleRecord:
     outputs: JsonObject = field(default_factory=dict)
     metrics: dict[str, float] = field(default_factory=dict)
     config_hash: str = ""
+    # The content of the language's data the sample was scored from (engine/plan.py's
+    # ``language_data_hash``): --resume refuses to continue over changed data. "": a line
+    # written before it was recorded.
+    data_hash: str = ""
     # Kept so that a judge can read a sample without the dataset (a judging job may run
     # on another machine): the bare question and the reference answer.
     question: str = ""
@@ -239,6 +245,7 @@ _SHAPES: dict[str, tuple[Any, str]] = {
     "outputs": (dict, "an object"),
     "metrics": (dict, "an object"),
     "config_hash": (str, "a string"),
+    "data_hash": (str, "a string"),
     "surface": (dict | None, "an object or null"),
     "group": (str | None, "a string or null"),
     "judges": (dict, "an object"),

@@ -25,6 +25,9 @@ from mlbench.errors import MlbenchError
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 NONE = ("", "none")  # what ``X | None`` reads as None from the command line
+# The largest seed every consumer takes: numpy's (and vLLM's, which seeds numpy) is an
+# unsigned 32-bit number, and default_rng refuses a negative one.
+SEED_MAX = 2**32 - 1
 
 
 def option(default: Any, help: str) -> Any:

@@ -123,6 +123,7 @@ def language_file_schema() -> JsonObject:
             "config": {"type": "object"},
             "result": {"$ref": "#/$defs/language"},
             "per_question": {"$ref": "#/$defs/per_question"},
+            "sample_ids": {"type": "array", "items": {"type": "string"}},
         },
         "required": ["lang", "config_hash", "config", "result"],
         "$defs": _defs(),

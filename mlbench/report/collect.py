@@ -57,18 +57,62 @@ def model_label(model: str) -> str:
     return model
 
 
+def model_identity(run: RunResult) -> str:
+    """What makes two runs the same model: its fingerprint (the weights' content, dtype and
+    backend). A served model is known by its name: its fingerprint holds the server's URL,
+    which differs between the jobs of one model served on several nodes."""
+    fingerprint = run.config.get("model_fingerprint")
+    if run.config.get("backend") == "openai" or not isinstance(fingerprint, str) or not fingerprint:
+        return f"name:{run.model}"
+    return f"fingerprint:{fingerprint}"
+
+
+def model_labels(runs: Iterable[RunResult]) -> dict[str, str]:
+    """A label per model identity: the model's short name, made longer only where two
+    models would share it (``a/tiny`` and ``b/tiny``; the same path holding other weights
+    gets its fingerprint, ``tiny@1a2b3c4d``)."""
+    names: dict[str, str] = {}
+    for run in runs:
+        names.setdefault(model_identity(run), run.model)
+    labels = {identity: model_label(name) for identity, name in names.items()}
+    for label in {label for label in labels.values() if list(labels.values()).count(label) > 1}:
+        sharing = [identity for identity in labels if labels[identity] == label]
+        for identity in sharing:
+            others = [names[other] for other in sharing if names[other] != names[identity]]
+            labels[identity] = _distinct_name(names[identity], others)
+        tails = [labels[identity] for identity in sharing]
+        for identity in sharing:
+            if tails.count(labels[identity]) > 1:
+                labels[identity] = f"{labels[identity]}@{identity.split(':', 1)[1][:8]}"
+    return labels
+
+
+def _distinct_name(name: str, others: list[str]) -> str:
+    """The shortest tail of the path ``name`` that none of ``others`` ends with (its
+    last part when no other is given)."""
+    parts = Path(name).expanduser().parts
+    for size in range(1, len(parts) + 1):
+        tail = "/".join(parts[-size:])
+        if not any("/".join(Path(other).expanduser().parts[-size:]) == tail for other in others):
+            return tail
+    return model_label(name)
+
+
 def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()) -> Collection:
     """Read every run under ``root``, keeping the given tasks and models (all when empty).
-    A language found in two runs of the same model and task is taken from the newer."""
+    A language found in two runs of the same model and task is taken from the newer.
+    Runs are the same model by ``model_identity``, never by folder name alone."""
     tasks, models = set(tasks), set(models)
     merged: dict[tuple[str, str], ModelTask] = {}
     notes: list[str] = []
     found = find_runs(root)
+    labels = model_labels(run for _, run in found)
     for path, run in found:
-        label = model_label(run.model)
-        if (tasks and run.task not in tasks) or (models and not {label, run.model} & models):
+        identity = model_identity(run)
+        label = labels[identity]
+        if (tasks and run.task not in tasks) or (models and not {label, model_label(run.model), run.model} & models):
             continue
-        entry = merged.setdefault((label, run.task), ModelTask(label, run.task))
+        entry = merged.setdefault((identity, run.task), ModelTask(label, run.task))
         run_dir = path.parent
         entry.configs[str(run_dir)] = run.config
         if run.descriptors is not None:
@@ -97,10 +141,10 @@ def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()
                 )
                 candidate = newer
             entry.languages[lang] = candidate
-    for (label, task), entry in merged.items():
+    for entry in merged.values():
         hashes = {e.config_hash for e in entry.languages.values() if e.config_hash}
         if len(hashes) > 1:
-            notes.append(f"{label} · {task}: its languages come from runs with different settings")
+            notes.append(f"{entry.model} · {entry.task}: its languages come from runs with different settings")
     if (tasks or models) and not merged:
         wanted = ", ".join(sorted(tasks | models))
         raise MlbenchError(f"no run under {root} matches {wanted}; found {_found(found)}")
@@ -108,7 +152,8 @@ def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()
 
 
 def _found(found: list[tuple[Path, RunResult]]) -> str:
-    pairs = sorted({f"{model_label(run.model)} · {run.task}" for _, run in found})
+    labels = model_labels(run for _, run in found)
+    pairs = sorted({f"{labels[model_identity(run)]} · {run.task}" for _, run in found})
     return ", ".join(pairs)
 
 

@@ -93,7 +93,7 @@ def _render(
         from mlbench.report.machine import to_json
 
         payload = to_json(tables, collection, ref_lang=ref_lang, seed=seed, resamples=resamples)
-        return json.dumps(payload, indent=2, ensure_ascii=False, default=str) + "\n"
+        return json.dumps(payload, indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
     from mlbench.report.html import to_html
 
     images = {title: list(files.values()) for title, files in figures.items()}

@@ -19,6 +19,7 @@ from mlbench.results.files import (
 from mlbench.results.language import (
     LanguageFile,
     language_from_json,
+    language_records,
     language_to_json,
     read_language,
     read_language_file,
@@ -33,6 +34,7 @@ __all__ = [
     "append_samples",
     "find_runs",
     "language_from_json",
+    "language_records",
     "language_path",
     "language_to_json",
     "merge_run",

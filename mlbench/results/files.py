@@ -15,10 +15,17 @@ from mlbench.records.version import NewerSchema, check_version
 
 
 def model_slug(model: str) -> str:
-    """A folder name for a model: ``org/name`` → ``org__name``; a local path → its last part."""
+    """A folder name for a model: ``org/name`` → ``org__name``; a local path → its last part.
+    Never ``.``, ``..``, empty or with a separator: the run's files must stay under --output."""
     path = Path(model).expanduser()
-    name = path.name if path.exists() or model.startswith((".", "/", "~")) else model.replace("/", "__")
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name) or "model"
+    if path.exists() or model.startswith((".", "/", "~")):
+        # abspath, not resolve: `..` and `.` name the folder they stand for, and a symlinked
+        # model folder keeps the name the user gave it.
+        name = Path(os.path.abspath(path)).name
+    else:
+        name = model.replace("/", "__")
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+    return slug if slug.strip(".") else "model"  # "" (the root folder), "." or "..": no folder of its own
 
 
 def samples_path(run_dir: Path, lang: str) -> Path:

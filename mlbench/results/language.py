@@ -12,10 +12,11 @@ from typing import Any
 
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
-from mlbench.records import LanguageResult, MetricValue, PerQuestion
+from mlbench.records import LanguageResult, MetricValue, PerQuestion, SampleRecord
 from mlbench.records.jsontypes import JsonObject
 from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
-from mlbench.results.files import language_path, write_atomic
+from mlbench.results.files import language_path, samples_path, write_atomic
+from mlbench.results.samples import read_samples
 
 
 @dataclass
@@ -26,6 +27,11 @@ class LanguageFile:
     config_hash: str
     config: JsonObject
     result: LanguageResult  # with its per_question values when the file has them
+    # The samples the result is of, in order: what the run's settings (--limit, --seed)
+    # selected. A samples file may hold more (a larger earlier run, resumed with a smaller
+    # --limit); judging and the cross-language tests read these only. None: a file
+    # written before they were recorded (every sample of the settings hash counts).
+    sample_ids: list[str] | None = None
 
 
 def language_to_json(result: LanguageResult) -> JsonObject:
@@ -68,11 +74,13 @@ def per_question_from_json(block: Any) -> PerQuestion:
 
 def compact(value: Any) -> str:
     """JSON on one line: thousands of per-question numbers that only programs read."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def write_language(run_dir: Path, result: LanguageResult, config: JsonObject, config_hash: str) -> None:
-    """One language's result, in a file only this language's job writes."""
+def write_language(
+    run_dir: Path, result: LanguageResult, config: JsonObject, config_hash: str, sample_ids: list[str] | None
+) -> None:
+    """One language's result, of the samples ``sample_ids``, in a file only this language's job writes."""
     payload = {
         "schema_version": SCHEMA_VERSION,
         "lang": result.lang,
@@ -80,9 +88,11 @@ def write_language(run_dir: Path, result: LanguageResult, config: JsonObject, co
         "config": config,
         "result": language_to_json(result),
     }
-    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    text = json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False)
     if result.per_question:
         text = f'{text[:-2]},\n  "per_question": {compact(result.per_question.to_json())}\n}}'
+    if sample_ids is not None:
+        text = f'{text[:-2]},\n  "sample_ids": {compact(sample_ids)}\n}}'
     write_atomic(language_path(run_dir, result.lang), text + "\n")
 
 
@@ -101,7 +111,10 @@ def read_language_file(path: Path) -> LanguageFile:
         result = language_from_json(lang, payload["result"])
         if "per_question" in payload:
             result.per_question = per_question_from_json(payload["per_question"])
-        return LanguageFile(lang, str(payload["config_hash"]), config, result)
+        ids = payload.get("sample_ids")
+        if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)):
+            raise ValueError("sample_ids is not a list of ids")
+        return LanguageFile(lang, str(payload["config_hash"]), config, result, ids)
     except json.JSONDecodeError as error:
         raise MlbenchError(f"{path}: not an mlbench language result ({error.msg})") from None
     except NewerSchema as error:
@@ -118,6 +131,22 @@ def read_language(run_dir: Path, lang: str) -> LanguageFile:
     if not path.exists():
         raise MlbenchError(f"{path} not found: run the model on {lang} first")
     return read_language_file(path)
+
+
+def language_records(run_dir: Path, written: LanguageFile) -> list[SampleRecord]:
+    """The samples a language's result is of: those of its settings hash, and of those the
+    ones its run selected (``sample_ids``), in that order. One line when the samples file
+    lacks one of them (edited or replaced since)."""
+    records = read_samples(samples_path(run_dir, written.lang), written.config_hash, repair=False)
+    if written.sample_ids is None:
+        return list(records.values())
+    missing = [i for i in written.sample_ids if i not in records]
+    if missing:
+        raise MlbenchError(
+            f"{samples_path(run_dir, written.lang)} lacks {len(missing)} of the samples its result is of "
+            f"(e.g. {missing[0]!r}): run {written.lang} again"
+        )
+    return [records[i] for i in written.sample_ids]
 
 
 def written_languages(run_dir: Path) -> list[str]:

@@ -46,7 +46,7 @@ def run_to_json(run: RunResult) -> JsonObject:
 def run_text(run: RunResult) -> str:
     """results.json's text: indented, with each language's per-question values on one line
     at the end (thousands of numbers that only programs read)."""
-    text = json.dumps(run_to_json(run), indent=2, ensure_ascii=False)
+    text = json.dumps(run_to_json(run), indent=2, ensure_ascii=False, allow_nan=False)
     columns = {lang: result.per_question for lang, result in run.languages.items() if result.per_question}
     if columns:
         lines = ",\n".join(
@@ -131,6 +131,7 @@ def merge_run(
         languages: dict[str, LanguageResult] = {}
         timings: JsonObject = {}
         data_counts: JsonObject = {}  # what the loader left out, per language
+        data_hashes: JsonObject = {}  # the content of each language's data
         other_settings = []
         for path in sorted(run_dir.glob("results_*.json")):
             written = read_language_file(path)
@@ -140,6 +141,7 @@ def merge_run(
             try:
                 timings[written.lang] = written.config["timings_s"][written.lang]
                 data_counts.update(written.config.get("data_counts", {}))
+                data_hashes.update(written.config.get("data_sha256", {}))
             except (KeyError, TypeError) as error:
                 raise MlbenchError(f"{path}: not an mlbench language result (no timing: {error})") from None
             languages[written.lang] = written.result
@@ -153,6 +155,11 @@ def merge_run(
                 **(
                     {"data_counts": {lang: data_counts[lang] for lang in ordered if lang in data_counts}}
                     if data_counts
+                    else {}
+                ),
+                **(
+                    {"data_sha256": {lang: data_hashes[lang] for lang in ordered if lang in data_hashes}}
+                    if data_hashes
                     else {}
                 ),
             },

@@ -60,7 +60,7 @@ def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = T
 
 
 def _lines(records: Iterable[SampleRecord]) -> str:
-    return "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
+    return "".join(json.dumps(r.to_json(), ensure_ascii=False, allow_nan=False) + "\n" for r in records)
 
 
 def append_samples(path: Path, records: Iterable[SampleRecord]) -> None:

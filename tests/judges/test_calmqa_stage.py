@@ -11,6 +11,7 @@ import pytest
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.data.source import DataSource
+from mlbench.engine.failures import SamplesFailed
 from mlbench.engine.judging import JudgeConfig, judge_run
 from mlbench.engine.pipeline import RunConfig, run
 from mlbench.judges.evidence import SearchClient
@@ -194,7 +195,10 @@ def test_a_failing_search_is_a_judge_error_that_resume_retries(calmqa_run):
 
     with FakeServer(lambda path, body: (500, {"error": "down"}, {})) as server:
         client = SearchClient(server.url, retries=2)
-        judge(calmqa_run, scripted_judge(), search=client)
+        # bal's only sample needs the search: all of it failed, which ends the job with exit 1,
+        # after every verdict is written.
+        with pytest.raises(SamplesFailed, match="claim_support judge bal: 1 of 1 samples failed"):
+            judge(calmqa_run, scripted_judge(), search=client)
     lovo = samples(calmqa_run, "fj")["Fijian:3"]
     assert "search service failed after 2 attempts" in lovo["judges"]["claim_support"]["judge_error"]
     assert json.loads((calmqa_run / "results.json").read_text())["results"]["fj"]["judge_errors_claim_support"] == 1

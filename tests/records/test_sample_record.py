@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mlbench.benchmarks import get_task
-from mlbench.engine.judging import apply_entries
+from mlbench.engine.verdicts import apply_entries
 from mlbench.errors import MlbenchError
 from mlbench.records import SampleRecord
 from mlbench.results import append_samples, read_samples, rewrite_samples

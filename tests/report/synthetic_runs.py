@@ -37,7 +37,7 @@ def write_run(
         for record in records:
             record.config_hash = config_hash
         config = {"seed": 0, "timings_s": {lang: 0.5}, "fewshot": 6}
-        write_language(run_dir, aggregate(lang, records, order, 0), config, config_hash)
+        write_language(run_dir, aggregate(lang, records, order, 0), config, config_hash, [r.id for r in records])
         if samples:
             lines = [json.dumps(r.to_json()) for r in records]
             (run_dir / f"samples_{lang}.jsonl").write_text("\n".join(lines) + "\n")

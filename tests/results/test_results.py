@@ -52,7 +52,7 @@ def _write_language_many_times(run_dir, lang: str, times: int) -> None:
 
     for i in range(times):
         result = LanguageResult(lang, 10 + i, {"mc1": MetricValue(0.5, 0.4, 0.6, 0.05)})
-        write_language(run_dir, result, {"timings_s": {lang: float(i)}}, "same-settings")
+        write_language(run_dir, result, {"timings_s": {lang: float(i)}}, "same-settings", None)
         merge_run(run_dir, RunResult("m", "t", {"backend": "hf"}, {}), "same-settings", ["mc1"], ("en", "es", "eu"))
 
 
@@ -82,8 +82,8 @@ def test_languages_written_with_other_settings_are_left_out(tmp_path):
     from mlbench.results import merge_run, write_language
 
     value = MetricValue(0.5, 0.4, 0.6, 0.05)
-    write_language(tmp_path, LanguageResult("es", 3, {"mc1": value}), {"timings_s": {"es": 1.0}}, "old")
-    write_language(tmp_path, LanguageResult("en", 4, {"mc1": value}), {"timings_s": {"en": 2.0}}, "new")
+    write_language(tmp_path, LanguageResult("es", 3, {"mc1": value}), {"timings_s": {"es": 1.0}}, "old", None)
+    write_language(tmp_path, LanguageResult("en", 4, {"mc1": value}), {"timings_s": {"en": 2.0}}, "new", None)
     merged, other = merge_run(tmp_path, RunResult("m", "t", {}, {}), "new", ["mc1"])
     assert list(merged.languages) == ["en"] and other == ["es"]
     assert json.loads((tmp_path / "results.json").read_text())["results"]["en"]["n-samples"] == 4

@@ -95,7 +95,7 @@ def write_run(root: Path, values: dict[str, dict[str, float]], *, samples: bool 
     run_dir.mkdir(parents=True, exist_ok=True)
     for lang, column in values.items():
         records = [SampleRecord(q, lang, metrics={"mc1": v}, config_hash="h") for q, v in sorted(column.items())]
-        write_language(run_dir, aggregate(lang, records, ["mc1"], 0), {"seed": 0, "timings_s": {lang: 0.5}}, "h")
+        write_language(run_dir, aggregate(lang, records, ["mc1"], 0), {"seed": 0, "timings_s": {lang: 0.5}}, "h", None)
         if samples:
             text = "".join(json.dumps(r.to_json()) + "\n" for r in records)
             (run_dir / f"samples_{lang}.jsonl").write_text(text)

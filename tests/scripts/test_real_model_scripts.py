@@ -129,3 +129,17 @@ def test_check_primer_refuses_a_primer_whose_first_choices_are_not_the_best_answ
     (folder / "train.json").write_text(json.dumps([row]), encoding="utf-8")
     with pytest.raises(scripts.validate.ParityError, match="eu train row 1"):
         scripts.validate.check_primer(tmp_path, "eu")
+
+
+def test_the_scripts_mlbench_commands_run_on_the_tiny_model(scripts, tiny_model, fixture_datasets, tmp_path):
+    # The scripts build `mlbench run` command lines of their own: a flag the CLI no longer
+    # takes must fail here, not in a real-model session.
+    scored, _ = scripts.parity.run_mlbench(str(tiny_model), fixture_datasets, ["en"], tmp_path / "mc", limit=2)
+    assert len(scored["en"].scores["mc1"]) == 2
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_gen
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    answers, _ = bench_gen.run_mlbench_gen(str(tiny_model), fixture_datasets, "en", tmp_path / "gen")
+    assert answers.texts

@@ -14,6 +14,7 @@ from typing import Any
 
 from mlbench.data import source_folder
 from mlbench.data.jsonlines import read_text
+from mlbench.data.questions import check_new_id
 from mlbench.data.source import (
     DataSource,
     read_hub_snapshot,
@@ -100,7 +101,11 @@ def _local_dir(root: Path, folder: str, lang: str) -> Path:
 
 
 def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str) -> TruthfulQASplit:
-    samples = [row_to_sample(row, lang, f"{where} validation row {i + 1}") for i, row in enumerate(rows)]
+    samples, seen = [], {}
+    for i, row in enumerate(rows):
+        sample = row_to_sample(row, lang, f"{where} validation row {i + 1}")
+        check_new_id(seen, sample.id, f"{where} validation row {i + 1}")  # the release's ids are distinct
+        samples.append(sample)
     primer = []
     for i, row in enumerate(primer_rows):
         require_fields(row, ("question", "best_answer"), f"{where} train row {i + 1}")

@@ -17,7 +17,12 @@ from mlbench.benchmarks.base import (
 )
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import qa_prompt, score_answer_bleu
-from mlbench.benchmarks.truthful_mc import option_requests, score_mc1_mc2
+from mlbench.benchmarks.truthful_mc import (
+    lists_an_answer_twice,
+    option_requests,
+    repeated_answers_warning,
+    score_mc1_mc2,
+)
 from mlbench.benchmarks.truthfulqa_multi.gen_prompt import STOP, authors_gen_prompt
 from mlbench.benchmarks.truthfulqa_multi.lm_eval_docs import logged_doc_difference
 from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
@@ -57,6 +62,14 @@ class TruthfulQAMulti(Task):
             return LanguageData(with_mc_targets(data.samples), data.primer)
         split = load_truthfulqa_multi(lang, options.source, variant=self.variant)
         return LanguageData(split.samples, split.primer)
+
+    def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
+        # The release lists some answers twice (ca: 25 of 817 questions); lm-eval's
+        # truthfulqa_mc2 sums every listed choice, and so does score_mc1_mc2.
+        if "mc" not in modes:
+            return []
+        repeated = sum(lists_an_answer_twice(s.mc2_choices or ()) for s in samples)
+        return repeated_answers_warning(self.name, lang, repeated, len(samples), "lm-eval's truthfulqa_mc2")
 
     def _primer(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[tuple[str, str]]:
         return require_primer(self.name, data, self.fewshot(options), sample.lang)

@@ -10,6 +10,7 @@ from pathlib import Path
 from mlbench.data import source_folder
 from mlbench.data.answers import split_answers
 from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, read_text
+from mlbench.data.questions import check_new_id
 from mlbench.data.source import DataSource, read_hub_snapshot, require_file
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
@@ -54,7 +55,7 @@ def _read_csv(path: Path, lang: str) -> list[Sample]:
     check_no_nul(path, text)
     allow_long_csv_fields()  # a long answer list is one field; csv's default cap is 131,072 chars
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    samples = []
+    samples, seen = [], {}
     try:
         missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
@@ -65,7 +66,9 @@ def _read_csv(path: Path, lang: str) -> list[Sample]:
                 raise MlbenchError(f"{path}:{reader.line_num}: more cells than columns")
             if None in row.values():  # fewer: the file ends mid-row (truncated?)
                 raise MlbenchError(f"{path}:{reader.line_num}: fewer cells than columns (a truncated file?)")
-            samples.append(row_to_sample(renamed, lang, f"{path}:{reader.line_num}"))
+            sample = row_to_sample(renamed, lang, f"{path}:{reader.line_num}")
+            check_new_id(seen, sample.id, f"{path}:{reader.line_num}")
+            samples.append(sample)
     except csv.Error as error:
         raise MlbenchError(f"{path}:{reader.line_num}: not readable as CSV ({error})") from None
     return samples
@@ -76,8 +79,12 @@ def load_veritasqa(lang: str, source: DataSource) -> list[Sample]:
         splits = read_hub_snapshot(source_folder(CACHE_SOURCE), CACHE_SOURCE)
         if lang not in splits:
             raise MlbenchError(f"{HUB_ID} has no split {lang!r}; found: {', '.join(splits)}")
-        rows = splits[lang]
-        return [row_to_sample(row, lang, f"{HUB_ID}[{lang}] row {i + 1}") for i, row in enumerate(rows)]
+        samples, seen = [], {}
+        for i, row in enumerate(splits[lang]):
+            sample = row_to_sample(row, lang, f"{HUB_ID}[{lang}] row {i + 1}")
+            check_new_id(seen, sample.id, f"{HUB_ID}[{lang}] row {i + 1}")
+            samples.append(sample)
+        return samples
     assert source.path is not None
     root = source.path
     for candidate in (root / "veritasqa" / f"veritasqa_{lang}.csv", root / f"veritasqa_{lang}.csv"):

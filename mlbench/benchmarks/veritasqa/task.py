@@ -7,6 +7,7 @@ from dataclasses import replace
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import GEN, LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
 from mlbench.benchmarks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
+from mlbench.benchmarks.truthful_mc import lists_an_answer_twice, repeated_answers_warning
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa.loader import HUB_ID, load_veritasqa
 from mlbench.errors import MlbenchError
@@ -54,6 +55,14 @@ class VeritasQA(Task):
             samples = load_truthfulqa_multi(lang, source).samples
             return LanguageData([replace(s, mc1_choices=None, mc2_choices=None, mc2_labels=None) for s in samples])
         return LanguageData(load_veritasqa(lang, source))
+
+    def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
+        # The release lists some answers twice once closed (gl: 12 of 353 questions); the
+        # authors' MC2 and MC3 count every listed option, and so does score_mc.
+        if "mc" not in modes:
+            return []
+        repeated = sum(lists_an_answer_twice(*closed_options(s)[1:]) for s in samples)
+        return repeated_answers_warning(self.name, lang, repeated, len(samples), "the authors' code", "MC2 and MC3")
 
     def settings(self, options: TaskOptions) -> JsonObject:
         # Part of the settings hash: samples scored before options were closed (an older
