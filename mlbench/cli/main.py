@@ -8,6 +8,7 @@ from typing import Any
 
 from mlbench.cli import agree as _agree  # noqa: F401
 from mlbench.cli import backends as _backends  # noqa: F401
+from mlbench.cli import explore as _explore  # noqa: F401
 from mlbench.cli import judge as _judge  # noqa: F401  (after run: the help's order)
 from mlbench.cli import report as _report  # noqa: F401
 
@@ -44,6 +45,12 @@ def _click_exceptions() -> Any:
     return exceptions
 
 
+def _typer_abort() -> Any:
+    from typer.exceptions import Abort
+
+    return Abort
+
+
 def _invoke_app() -> Any:
     """Run the app with click's own error display turned off, so that a bad option value
     (``--limit 0``, ``--seed abc``) ends like every other bad input: one ``mlbench: error:``
@@ -52,6 +59,8 @@ def _invoke_app() -> Any:
     exceptions = _click_exceptions()
     # click < 8.2 prints the help itself for a bare ``mlbench``; later ones raise this.
     no_args = getattr(exceptions, "NoArgsIsHelpError", ())
+    # Ctrl-C at a prompt: click's Abort, which a typer that vendors click keeps elsewhere.
+    abort = getattr(exceptions, "Abort", None) or _typer_abort()
     try:
         return app(standalone_mode=False)
     except no_args as error:  # bare ``mlbench``: the help, as before
@@ -65,6 +74,6 @@ def _invoke_app() -> Any:
         message = moved or " ".join(error.format_message().split())
         print(f"mlbench: error: {message}", file=sys.stderr)
         return 2 if isinstance(error, exceptions.UsageError) else error.exit_code
-    except exceptions.Abort:
+    except abort:
         print("mlbench: aborted", file=sys.stderr)
         return 1

@@ -83,6 +83,16 @@ RefLangOpt = Annotated[
         show_default=False,
     ),
 ]
+RefModelOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--ref-model",
+        metavar="MODEL",
+        help="Compare each other model with this one (a label as the report shows it, or the model as run); "
+        "without it, every pair of models that answered the same questions.",
+        show_default=False,
+    ),
+]
 ReportFormatOpt = Annotated[
     str, typer.Option("--format", metavar="LIST", help="Files to write, comma-separated: md, csv, latex, html, json.")
 ]

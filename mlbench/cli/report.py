@@ -1,5 +1,6 @@
 """``mlbench report``: per-language tables of finished runs, each gap to a reference
-language tested per question; markdown, CSV, LaTeX, JSON, HTML and figures on request."""
+language tested per question, and models that answered the same questions compared with
+each other; markdown, CSV, LaTeX, JSON, HTML and figures on request."""
 
 from __future__ import annotations
 
@@ -23,27 +24,32 @@ def report(
     model: topt.ReportModelOpt = "",
     metric: topt.ReportMetricOpt = "",
     ref_lang: topt.RefLangOpt = None,
+    ref_model: topt.RefModelOpt = None,
     fmt: topt.ReportFormatOpt = "",
     out: topt.ReportOutOpt = None,
     plots: topt.PlotsOpt = False,
     resamples: topt.ResamplesOpt = 1000,
     seed: topt.ReportSeedOpt = 0,
 ) -> None:
-    """Per-language tables of the runs under RESULTS_DIR; each gap to --ref-lang tested per question."""
+    """Per-language tables of the runs under RESULTS_DIR; each gap to --ref-lang tested per question, and
+    models that answered the same questions compared (each pair, or each against --ref-model)."""
     from mlbench.report import FORMATS, make_report, write_report
-    from mlbench.report.terminal import caption, render
+    from mlbench.report.terminal import caption, pairs_caption, render, render_pairs
 
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
     if out is not None and not formats:
         formats = list(FORMATS)  # a folder was named: fill it
-    made = make_report(
-        results_dir, split_list(task), split_list(model), split_list(metric), ref_lang, seed=seed, resamples=resamples
-    )
+    filters = split_list(task), split_list(model), split_list(metric)
+    made = make_report(results_dir, *filters, ref_lang, seed=seed, resamples=resamples, ref_model=ref_model)
     console = Console()  # the tables are narrow: a log gets 80 columns, a terminal its width
     for table in render(made.tables):
         console.print(table)
     if made.tables:
         console.print(caption(made.tables, made.ref_lang), highlight=False)
+    if made.pairs:
+        for table in render_pairs(made.pairs):
+            console.print(table)
+        console.print(pairs_caption(made.pairs, made.ref_model), highlight=False)
     for note in made.collection.notes:
         print(f"note: {note}", file=sys.stderr)
     if formats or plots:

@@ -24,6 +24,7 @@ from mlbench.engine.answer_checks import check_answer, surface_metric_names, war
 from mlbench.engine.checks import check_not_overwriting, check_size, check_writable, run_dir_of
 from mlbench.engine.failures import LanguageFailures, SamplesFailed, language_failures, too_many
 from mlbench.engine.lock import lock_languages
+from mlbench.engine.mc_options import option_block
 from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's public nouns)
     DEFAULT_CHUNK_SIZE,
     PlannedLanguage,
@@ -161,6 +162,8 @@ def score_samples(
                 outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))
                 continue
             out, values = task.score(mode, sample, mine, options)
+            if task.mode(mode).produces == "loglikelihoods" and "options" not in out:
+                out = {**out, "options": option_block(task.option_marks(sample), requests, mine)}
             # Every generated answer gets the surface checks, whatever the benchmark.
             block, surface_values = check_answer(task, mode, out, sample.lang)
             outputs[i].update(out)
@@ -180,6 +183,7 @@ def score_samples(
             reference=s.best_answer,  # for judges that compare against a reference
             surface=surfaces[i],
             group=task.sample_group(s),
+            labels=task.sample_labels(s),
         )
         for i, s in enumerate(samples)
     ]

@@ -133,6 +133,7 @@ _RECORD_KEYS = (
     "data_hash",
     "surface",
     "group",
+    "labels",
     "judges",
 )
 # Written on every fresh line even when empty (the others only once they hold something).
@@ -148,6 +149,7 @@ _DEFAULTS: JsonObject = {
     "data_hash": "",
     "surface": None,
     "group": None,
+    "labels": {},
     "judges": {},
 }
 
@@ -180,6 +182,9 @@ class SampleRecord:
     surface: JsonObject | None = None
     # The subset a question belongs to, for per-group tables (CaLMQA: its kind).
     group: str | None = None
+    # The question's labels from the data (its benchmark's ``slice_fields``: category,
+    # type, topic, …), for per-slice tables.
+    labels: dict[str, str] = field(default_factory=dict)
     # Verdicts by judge kind (``judges.<kind>``), added by ``mlbench judge``.
     judges: dict[str, JsonObject] = field(default_factory=dict)
     # Keys this version does not know (a newer version's, a user's tool's), kept as they were.
@@ -248,6 +253,7 @@ _SHAPES: dict[str, tuple[Any, str]] = {
     "data_hash": (str, "a string"),
     "surface": (dict | None, "an object or null"),
     "group": (str | None, "a string or null"),
+    "labels": (dict, "an object"),
     "judges": (dict, "an object"),
 }
 
@@ -308,9 +314,14 @@ class PerQuestion:
 
     ids: list[str]
     values: dict[str, list[float | None]]
+    # Each question's label of each slice field (None: the data gives it none).
+    labels: dict[str, list[str | None]] = field(default_factory=dict)
 
     def to_json(self) -> JsonObject:
-        return {"ids": list(self.ids), "values": {name: list(column) for name, column in self.values.items()}}
+        block: JsonObject = {"ids": list(self.ids), "values": {name: list(col) for name, col in self.values.items()}}
+        if self.labels:
+            block["labels"] = {name: list(column) for name, column in self.labels.items()}
+        return block
 
 
 @dataclass

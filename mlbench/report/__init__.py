@@ -1,8 +1,10 @@
 """``mlbench report``: many runs → per-language tables, gaps to a reference language with
-paired tests, plots, and report files (md, csv, latex, html, json).
+paired tests, models that answered the same questions compared with each other, plots,
+and report files (md, csv, latex, html, json).
 
-collect (read runs) → build (tables and gaps, via gaps.py and stats/) → terminal, or
-write (markdown, latex, machine, html, plots). Never imports torch.
+collect (read runs) → build (tables and gaps, via gaps.py and stats/) → pairs (model
+against model, the same gaps.py) → terminal, or write (markdown, latex, machine, html,
+plots). Never imports torch.
 """
 
 from mlbench.report.build import Cell, ReportTable, build_tables

@@ -42,6 +42,7 @@ class ModelTask:
     configs: dict[str, JsonObject] = field(default_factory=dict)  # run folder → config
     # Each run's results.json "metrics" block (descriptors and headline), where it has one.
     descriptors: list[MetricsBlock] = field(default_factory=list)
+    recorded: str = ""  # the model as its runs record it (hub id or path); ``--ref-model`` takes it too
 
 
 @dataclass
@@ -112,7 +113,7 @@ def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()
         label = labels[identity]
         if (tasks and run.task not in tasks) or (models and not {label, model_label(run.model), run.model} & models):
             continue
-        entry = merged.setdefault((identity, run.task), ModelTask(label, run.task))
+        entry = merged.setdefault((identity, run.task), ModelTask(label, run.task, recorded=run.model))
         run_dir = path.parent
         entry.configs[str(run_dir)] = run.config
         if run.descriptors is not None:

@@ -14,6 +14,9 @@ by language), the samples are compared as independent instead: an unpaired boots
 Fisher's exact test or Mann–Whitney U; the gap says so. Holm's correction then runs
 over the languages of one model in one table.
 
+Two models on one language are compared by the same code (``pairs.py``), with
+``paired_only``: their questions are the same by design, so only the shared ones count.
+
 The significance marker and the interval are two statistics, reported side by side and
 labelled, not one procedure: the star is the test's (Holm-adjusted p < 0.05, the p shown
 beside the gap in every format); the interval is a 95% bootstrap CI of the mean
@@ -93,20 +96,26 @@ def compare_columns(
     binary: bool,
     seed: int = 0,
     resamples: int = DEFAULT_RESAMPLES,
+    paired_only: bool = False,
 ) -> Gap:
     """The gap of ``values`` against ``reference`` (one metric's column in each language,
     NaN where a question has no value); ``rows`` pairs their rows (``QuestionValues.align``).
-    ``binary``: the metric's descriptor says each value is 0 or 1 (McNemar / Fisher)."""
+    ``binary``: the metric's descriptor says each value is 0 or 1 (McNemar / Fisher).
+    ``paired_only``: no unpaired fallback, the shared questions however few (two models
+    on one language, whose questions are the same by design)."""
     ref_all = reference[~np.isnan(reference)]
     lang_all = values[~np.isnan(values)]
     if not ref_all.size or not lang_all.size:
         return untested(lang, f"no per-question values for {'the reference language' if not ref_all.size else lang}")
-    a, b = reference[rows[0]], values[rows[1]]
-    both = ~np.isnan(a) & ~np.isnan(b)
-    a, b = a[both], b[both]
+    a, b = paired_values(reference, values, rows)
     mislabelled = binary and not (_zero_one(ref_all) and _zero_one(lang_all))
     binary = binary and not mislabelled
-    gap = _compare(lang, a, b, ref_all, lang_all, binary, seed, resamples)
+    if paired_only and a.size < 2:
+        gap = untested(lang, f"{a.size} question(s) with a value on both sides: too few to pair")
+    elif paired_only:
+        gap = _paired(lang, a, b, binary, seed, resamples)
+    else:
+        gap = _compare(lang, a, b, ref_all, lang_all, binary, seed, resamples)
     if mislabelled:
         return replace(gap, note="; ".join(filter(None, (gap.note, NOT_ZERO_ONE))))
     return gap
@@ -124,16 +133,7 @@ def _compare(
 ) -> Gap:
     """Paired when the shared questions ``a``/``b`` are enough, else unpaired on every value."""
     if a.size >= 2 and a.size >= PAIRED_MIN_SHARE * max(ref_all.size, lang_all.size):
-        low, high = bootstrap_mean_difference(a, b, paired=True, seed=seed, resamples=resamples)
-        if binary:
-            yes_yes = int(np.count_nonzero((a == 1.0) & (b == 1.0)))
-            only_lang = int(np.count_nonzero((a == 0.0) & (b == 1.0)))
-            only_ref = int(np.count_nonzero((a == 1.0) & (b == 0.0)))
-            neither = int(a.size) - yes_yes - only_lang - only_ref
-            test, p = "mcnemar", mcnemar_counts(both=yes_yes, only_a=only_lang, only_b=only_ref, neither=neither).p
-        else:
-            test, p = "wilcoxon", wilcoxon(b, a).p
-        return Gap(lang, float(b.mean() - a.mean()), low, high, int(a.size), True, test, p)
+        return _paired(lang, a, b, binary, seed, resamples)
     low, high = bootstrap_mean_difference(ref_all, lang_all, paired=False, seed=seed, resamples=resamples)
     if binary:
         yes_lang, yes_ref = int(lang_all.sum()), int(ref_all.sum())
@@ -144,6 +144,31 @@ def _compare(
     diff = float(lang_all.mean() - ref_all.mean())
     n = int(ref_all.size + lang_all.size)
     return Gap(lang, diff, low, high, n, False, result.name, result.p, note=note)
+
+
+def _paired(lang: str, a: np.ndarray, b: np.ndarray, binary: bool, seed: int, resamples: int) -> Gap:
+    """``b`` − ``a`` on paired values (the same question at each position): the paired
+    bootstrap interval, and McNemar's test (``binary``) or Wilcoxon's signed-rank test."""
+    low, high = bootstrap_mean_difference(a, b, paired=True, seed=seed, resamples=resamples)
+    if binary:
+        yes_yes = int(np.count_nonzero((a == 1.0) & (b == 1.0)))
+        only_lang = int(np.count_nonzero((a == 0.0) & (b == 1.0)))
+        only_ref = int(np.count_nonzero((a == 1.0) & (b == 0.0)))
+        neither = int(a.size) - yes_yes - only_lang - only_ref
+        test, p = "mcnemar", mcnemar_counts(both=yes_yes, only_a=only_lang, only_b=only_ref, neither=neither).p
+    else:
+        test, p = "wilcoxon", wilcoxon(b, a).p
+    return Gap(lang, float(b.mean() - a.mean()), low, high, int(a.size), True, test, p)
+
+
+def paired_values(
+    reference: np.ndarray, values: np.ndarray, rows: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The values of the questions both columns have (``rows`` from ``QuestionValues.align``),
+    position by position: what the paired tests and their interval are computed on."""
+    a, b = reference[rows[0]], values[rows[1]]
+    both = ~np.isnan(a) & ~np.isnan(b)
+    return a[both], b[both]
 
 
 def compare(

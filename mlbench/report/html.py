@@ -1,14 +1,16 @@
-"""The report as one HTML file: every table, the figures embedded as PNG data, and the
-runs' configs in collapsible blocks. No script and no outside asset: it opens offline
-and can be mailed or attached as it is."""
+"""The report as one HTML file: every table, the models compared where two or more
+answered the same questions, the figures embedded as PNG data, and the runs' configs in
+collapsible blocks. No script and no outside asset: it opens offline and can be mailed or
+attached as it is."""
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 
+from mlbench.report import pair_cells as pc
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
     GAP_ROW,
@@ -25,6 +27,7 @@ from mlbench.report.cells import (
     value_text,
 )
 from mlbench.report.collect import Collection
+from mlbench.report.pairs import PairTable
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; max-width: 110rem; }
@@ -88,14 +91,56 @@ def _gaps_table(table: ReportTable) -> str:
     return f'<table class="gaps"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
 
+def _pairs_table(table: PairTable) -> str:
+    """Three rows per pair of models: the differences with their unadjusted CIs, the
+    Holm-adjusted p (bold where significant), the MDD with n; each cell's test, raw p and
+    what its MDD comes from in its tooltip."""
+    head = _row(["models", "", *(escape(lang_label(lang)) for lang in table.langs)], header=True)
+    body = []
+    for pair in table.pairs:
+        rows = [
+            [escape(pair.label), f'<td class="label">{escape(pc.DIFF_ROW)}</td>'],
+            ["", f'<td class="label">{escape(P_ROW)}</td>'],
+            ["", f'<td class="label">{escape(pc.MDD_ROW)}</td>'],
+        ]
+        for lang in table.langs:
+            cell = pair.cell(lang)
+            if cell is None:
+                for row in rows:
+                    row.append("n/a")
+                continue
+            gap = cell.gap
+            basis = f"SD of the differences {cell.sd_diff:.3g}" if cell.sd_diff is not None else ""
+            basis = f"discordant share {cell.discordant:.3g}" if cell.discordant is not None else basis
+            detail = f"{test_label(gap)}, p={p_text(gap.p)}, Holm p={p_text(gap.p_holm)}, n={gap.n}"
+            title = escape(". ".join(filter(None, (detail, basis, gap.note, cell.mdd_note))), quote=True)
+            css = ' class="significant"' if gap.significant else ""
+            rows[0].append(f'<td title="{title}">{escape(gap_text(table.descriptor, gap))}</td>')
+            rows[1].append(f'<td{css} title="{title}">{escape(p_cell(gap))}</td>')
+            rows[2].append(f'<td title="{title}">{escape(pc.mdd_text(table.descriptor, cell))}</td>')
+        body += [_row(row) for row in rows]
+    return f'<table class="pairs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def _pairs_section(pairs: Sequence[PairTable], ref_model: str | None) -> list[str]:
+    parts = [f"<h2>{escape(pc.SECTION)}</h2>", f'<p class="legend">{escape(pc.section_intro(ref_model))}</p>']
+    for table in pairs:
+        parts += [f"<h3>{escape(pc.heading(table))}</h3>", _pairs_table(table)]
+        parts.append(f'<p class="note">{escape(pc.note(table))}</p>')
+    return parts
+
+
 def to_html(
     tables: list[ReportTable],
     collection: Collection,
     *,
     ref_lang: str,
     figures: Mapping[str, list[bytes]],
+    pairs: Sequence[PairTable] = (),
+    ref_model: str | None = None,
 ) -> str:
-    """``figures`` maps a table's title to its PNG images."""
+    """``figures`` maps a table's title to its PNG images; ``pairs``: the
+    model-against-model tables (none: no such section)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>mlbench report</title>',
@@ -121,6 +166,8 @@ def to_html(
         for png in figures.get(table.title, []):
             data = base64.b64encode(png).decode("ascii")
             parts.append(f'<img alt="{escape(table.title, quote=True)}" src="data:image/png;base64,{data}">')
+    if pairs:
+        parts += _pairs_section(pairs, ref_model)
     if collection.notes:
         parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in collection.notes) + "</ul>")
     parts.append("<h2>Runs</h2>")

@@ -1,10 +1,14 @@
 """The report as LaTeX tables (booktabs): one ``table`` per (task, metric), the values of
-each model, then its gaps to the reference language. Needs ``\\usepackage{booktabs}``."""
+each model, then its gaps to the reference language; where models answered the same
+questions, one more per (task, headline metric) comparing them (``pairs.py``). Needs
+``\\usepackage{booktabs}``."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
+from mlbench.report import pair_cells as pc
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
     GAP_ROW,
@@ -20,6 +24,7 @@ from mlbench.report.cells import (
     stars,
 )
 from mlbench.report.gaps import Gap
+from mlbench.report.pairs import PairTable
 
 _SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -74,7 +79,7 @@ def _value(table: ReportTable, model: str, lang: str) -> str:
     return f"{_number(v.value, d)} [{_number(v.ci_low, d)}, {_number(v.ci_high, d)}]"
 
 
-def _gap(table: ReportTable, gap: Gap | None) -> str:
+def _gap(table: ReportTable | PairTable, gap: Gap | None) -> str:
     if gap is None or not has_gap(gap):
         return "--"
     assert gap.diff is not None and gap.ci_low is not None and gap.ci_high is not None
@@ -122,6 +127,35 @@ def table_to_latex(table: ReportTable) -> str:
     return "\n".join(lines)
 
 
-def to_latex(tables: list[ReportTable]) -> str:
+def pairs_to_latex(table: PairTable, ref_model: str | None) -> str:
+    """The pairs of models of one task on one metric: per pair, the difference row, the
+    Holm p row and the MDD row, a column per language."""
+    d = digits(table.descriptor)
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\small",
+        r"\begin{tabular}{ll" + "c" * len(table.langs) + "}",
+        r"\toprule",
+        " & ".join(["Models", "", *(_lang(lang) for lang in table.langs)]) + r" \\",
+        r"\midrule",
+    ]
+    for pair in table.pairs:
+        cells = [pair.cell(lang) for lang in table.langs]
+        gaps = [_gap(table, c.gap if c else None) for c in cells]
+        ps = [_p(c.gap if c else None) for c in cells]
+        mdds = [f"{_number(c.mdd, d)} ($n$={c.gap.n})" if c and c.mdd is not None else "--" for c in cells]
+        lines.append(" & ".join([text(pair.label), text(pc.DIFF_ROW), *gaps]) + r" \\")
+        lines.append(" & ".join(["", text(P_ROW), *ps]) + r" \\")
+        lines.append(" & ".join(["", text(pc.MDD_ROW), *mdds]) + r" \\")
+    compared = f"model against model per language, {pc.which_pairs(ref_model)}."
+    caption = f"{escape(table.task)}: {escape(table.metric)}, {text(compared)} {text(pc.note(table))}"
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]
+    return "\n".join(lines)
+
+
+def to_latex(tables: list[ReportTable], pairs: Sequence[PairTable] = (), ref_model: str | None = None) -> str:
+    """Every table, then the model-against-model tables (none for a report of one model)."""
     header = "% mlbench report: needs \\usepackage{booktabs}\n"
-    return header + "\n\n".join(table_to_latex(t) for t in tables) + "\n"
+    parts = [table_to_latex(t) for t in tables] + [pairs_to_latex(t, ref_model) for t in pairs]
+    return header + "\n\n".join(parts) + "\n"

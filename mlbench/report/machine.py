@@ -8,6 +8,13 @@ the other formats come from. ``value_note`` says why a value is missing (``value
 
 CSV numbers are rounded to 6 significant digits (``0.04``, not ``0.040000000000000036``);
 JSON keeps full precision.
+
+Model against model (``pairs.py``), only where two or more models answered the same
+questions, so that a report of one model is as it was: in the CSV, a row per (task,
+metric, pair, language) whose ``vs_model`` names the first model of the pair, its gap
+columns holding ``model`` − ``vs_model`` in ``lang``, and the columns of ``PAIR_COLUMNS``
+(the MDD and what it was computed from); in the JSON, ``model_pairs`` with its own
+``model_pairs_fields``.
 """
 
 from __future__ import annotations
@@ -15,11 +22,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from mlbench.records.jsontypes import JsonObject
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
+from mlbench.report.gaps import Gap
+from mlbench.report.pairs import PairCell, PairTable
 from mlbench.results.tables import language_label
 
 CSV_COLUMNS = (
@@ -62,6 +72,29 @@ FIELDS = {
 }
 SIGNIFICANT_DIGITS = 6
 
+# The CSV's columns added when the report compares models; a language's row leaves them empty.
+PAIR_COLUMNS = ("vs_model", "mdd80", "sd_diff", "discordant_share", "mdd_note")
+PAIR_FIELDS = {
+    "model, vs_model": "the pair: the difference is model − vs_model (vs_model: --ref-model, or the earlier model)",
+    "cells": "per language, on the questions both models answered there (paired by id)",
+    "gap, gap_ci95_unadjusted_low, gap_ci95_unadjusted_high, gap_n": (
+        "model − vs_model (mean of the paired differences), its 95% bootstrap CI not adjusted for "
+        "multiplicity, and the number of paired questions"
+    ),
+    "test, p, p_holm, significant_holm": (
+        "mcnemar (a metric 0 or 1 per sample) or wilcoxon (signed-rank); p_holm Holm-adjusted over the "
+        "languages of one pair on one metric"
+    ),
+    "mdd80": (
+        "minimum detectable difference: the smallest true difference gap_n paired questions find with 80% "
+        "power at alpha 0.05, two-sided; mcnemar: Connor (1987) from discordant_share; wilcoxon: "
+        "(z(0.975) + z(0.8)) * sd_diff / sqrt(gap_n)"
+    ),
+    "sd_diff": "SD of the paired differences (ddof 1), for wilcoxon",
+    "discordant_share": "share of the paired questions right for one model only, for mcnemar",
+    "mdd_note": "why mdd80 is null",
+}
+
 
 def _clean(value: Any) -> Any:
     """NaN has no JSON spelling: it becomes null."""
@@ -87,26 +120,40 @@ def cell_record(cell: Cell) -> JsonObject:
     if cell.missing:
         record["value_note"] = cell.missing
     if gap is not None:
-        record.update(
-            {
-                "gap": _clean(gap.diff),
-                "gap_ci95_unadjusted_low": _clean(gap.ci_low),
-                "gap_ci95_unadjusted_high": _clean(gap.ci_high),
-                "gap_n": gap.n,
-                "paired": gap.paired,
-                "test": gap.test,
-                "p": _clean(gap.p),
-                "p_holm": _clean(gap.p_holm),
-                "significant_holm": gap.significant,
-                "gap_note": gap.note,
-            }
-        )
+        record.update(gap_record(gap))
     return record
 
 
-def to_csv(tables: list[ReportTable]) -> str:
+def gap_record(gap: Gap) -> JsonObject:
+    return {
+        "gap": _clean(gap.diff),
+        "gap_ci95_unadjusted_low": _clean(gap.ci_low),
+        "gap_ci95_unadjusted_high": _clean(gap.ci_high),
+        "gap_n": gap.n,
+        "paired": gap.paired,
+        "test": gap.test,
+        "p": _clean(gap.p),
+        "p_holm": _clean(gap.p_holm),
+        "significant_holm": gap.significant,
+        "gap_note": gap.note,
+    }
+
+
+def pair_record(cell: PairCell) -> JsonObject:
+    """One language of a pair of models: the gap's fields, then the MDD's."""
+    return {
+        **gap_record(cell.gap),
+        "mdd80": cell.mdd,
+        "sd_diff": cell.sd_diff,
+        "discordant_share": cell.discordant,
+        "mdd_note": cell.mdd_note,
+    }
+
+
+def to_csv(tables: list[ReportTable], pairs: Sequence[PairTable] = ()) -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    columns = CSV_COLUMNS + PAIR_COLUMNS if pairs else CSV_COLUMNS
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for table in tables:
         for model, cells in table.rows.items():
@@ -114,12 +161,50 @@ def to_csv(tables: list[ReportTable]) -> str:
                 where = {"task": table.task, "metric": table.metric, "model": model, "lang": lang}
                 row = {**where, "ref_lang": table.ref_lang, **cell_record(cell)}
                 writer.writerow({k: "" if v is None else _csv_number(v) for k, v in row.items()})
+    for pair_table in pairs:
+        for pair in pair_table.pairs:
+            for lang, pair_cell in pair.cells.items():
+                where = {"task": pair_table.task, "metric": pair_table.metric, "model": pair.second, "lang": lang}
+                row = {**where, "vs_model": pair.first, **pair_record(pair_cell)}
+                writer.writerow({k: "" if v is None else _csv_number(v) for k, v in row.items()})
     return buffer.getvalue()
 
 
+def pairs_json(pairs: Sequence[PairTable]) -> list[JsonObject]:
+    return [
+        {
+            "task": t.task,
+            "metric": t.metric,
+            "langs": t.langs,
+            "descriptor": t.descriptor.to_json(),
+            "pairs": [
+                {
+                    "model": pair.second,
+                    "vs_model": pair.first,
+                    "cells": {lang: pair_record(cell) for lang, cell in pair.cells.items()},
+                }
+                for pair in t.pairs
+            ],
+        }
+        for t in pairs
+    ]
+
+
 def to_json(
-    tables: list[ReportTable], collection: Collection, *, ref_lang: str, seed: int, resamples: int
+    tables: list[ReportTable],
+    collection: Collection,
+    *,
+    ref_lang: str,
+    seed: int,
+    resamples: int,
+    pairs: Sequence[PairTable] = (),
+    ref_model: str | None = None,
 ) -> JsonObject:
+    """Every table; with ``pairs`` (models compared), also ``ref_model``, ``model_pairs``
+    and ``model_pairs_fields`` (none of them in a report of one model)."""
+    compared: JsonObject = (
+        {"ref_model": ref_model, "model_pairs_fields": PAIR_FIELDS, "model_pairs": pairs_json(pairs)} if pairs else {}
+    )
     return {
         "ref_lang": ref_lang,
         "fields": FIELDS,
@@ -140,6 +225,7 @@ def to_json(
             }
             for t in tables
         ],
+        **compared,
         "runs": [
             {"model": run.model, "task": run.task, "languages": sorted(run.languages), "configs": run.configs}
             for run in collection.runs

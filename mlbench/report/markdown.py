@@ -3,12 +3,15 @@ paste into a paper's draft or an issue.
 
 A gap table has two rows per model: the gap with its unadjusted 95% CI, then the
 Holm-adjusted p with its stars, each row labelled, and a note saying that the two can
-disagree (``cells.gaps_note``)."""
+disagree (``cells.gaps_note``). Where two or more models answered the same questions, a
+last section compares them (``pairs.py``): a table per task and headline metric, three
+rows per pair of models (difference, p, MDD with n)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from mlbench.report import pair_cells as pc
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
     GAP_ROW,
@@ -22,6 +25,7 @@ from mlbench.report.cells import (
     p_cell,
     value_text,
 )
+from mlbench.report.pairs import PairTable
 
 
 def _escape(text: str) -> str:
@@ -47,10 +51,33 @@ def _gap_rows(table: ReportTable, model: str, others: list[str]) -> list[list[st
     ]
 
 
+def _pair_section(pairs: Sequence[PairTable], ref_model: str | None) -> list[str]:
+    lines = [f"## {pc.SECTION}", "", pc.section_intro(ref_model), ""]
+    for table in pairs:
+        rows = []
+        for pair in table.pairs:
+            cells = [pair.cell(lang) for lang in table.langs]
+            rows += [
+                [pair.label, pc.DIFF_ROW, *(gap_text(table.descriptor, c.gap if c else None) for c in cells)],
+                ["", P_ROW, *(p_cell(c.gap if c else None) for c in cells)],
+                ["", pc.MDD_ROW, *(pc.mdd_text(table.descriptor, c) for c in cells)],
+            ]
+        lines += [f"### {pc.heading(table)}", ""]
+        lines += _table(["models", "", *map(lang_label, table.langs)], rows)
+        lines += ["", pc.note(table), ""]
+    return lines
+
+
 def to_markdown(
-    tables: list[ReportTable], notes: list[str], ref_lang: str, plots: Mapping[str, list[str]] | None = None
+    tables: list[ReportTable],
+    notes: list[str],
+    ref_lang: str,
+    plots: Mapping[str, list[str]] | None = None,
+    pairs: Sequence[PairTable] = (),
+    ref_model: str | None = None,
 ) -> str:
-    """``plots`` maps a table's title to the image files drawn for it (linked under it)."""
+    """``plots`` maps a table's title to the image files drawn for it (linked under it);
+    ``pairs``: the model-against-model tables (none: no such section)."""
     lines = ["# mlbench report", "", f"Reference language: **{ref_lang}**. Values are means with bootstrap 95% CIs."]
     lines += ["", LEGEND, ""]
     task = None
@@ -77,6 +104,8 @@ def to_markdown(
             lines += ["No per-question values (a pooled metric): no gaps tested.", ""]
         for image in (plots or {}).get(table.title, []):
             lines += [f"![{table.title}]({image})", ""]
+    if pairs:
+        lines += _pair_section(pairs, ref_model)
     if notes:
         lines += ["## Notes", "", *(f"- {note}" for note in notes), ""]
     return "\n".join(lines)

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
 from mlbench.report.build import ReportTable
 from mlbench.report.collect import Collection
 from mlbench.report.make import Report
+from mlbench.report.pairs import PairTable
 
 FORMATS = {"md": "report.md", "csv": "report.csv", "latex": "report.tex", "html": "report.html", "json": "report.json"}
 
@@ -60,9 +62,11 @@ def write_report(
                 path.write_bytes(png)
                 written.append(path)
                 links.setdefault(title, []).append(f"plots/{name}")
+    compared = report.pairs, report.ref_model
     for fmt in formats:
         path = out / FORMATS[fmt]
-        path.write_text(_render(fmt, tables, collection, ref_lang, seed, resamples, figures, links), encoding="utf-8")
+        text = _render(fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared)
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
 
@@ -76,25 +80,30 @@ def _render(
     resamples: int,
     figures: dict[str, dict[str, bytes]],
     links: dict[str, list[str]],
+    pairs: Sequence[PairTable] = (),
+    ref_model: str | None = None,
 ) -> str:
+    """One file's text; ``pairs``: the models compared (none in a report of one model)."""
     if fmt == "md":
         from mlbench.report.markdown import to_markdown
 
-        return to_markdown(tables, collection.notes, ref_lang, links)
+        return to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model)
     if fmt == "latex":
         from mlbench.report.latex import to_latex
 
-        return to_latex(tables)
+        return to_latex(tables, pairs, ref_model)
     if fmt == "csv":
         from mlbench.report.machine import to_csv
 
-        return to_csv(tables)
+        return to_csv(tables, pairs)
     if fmt == "json":
         from mlbench.report.machine import to_json
 
-        payload = to_json(tables, collection, ref_lang=ref_lang, seed=seed, resamples=resamples)
+        payload = to_json(
+            tables, collection, ref_lang=ref_lang, seed=seed, resamples=resamples, pairs=pairs, ref_model=ref_model
+        )
         return json.dumps(payload, indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
     from mlbench.report.html import to_html
 
     images = {title: list(files.values()) for title, files in figures.items()}
-    return to_html(tables, collection, ref_lang=ref_lang, figures=images)
+    return to_html(tables, collection, ref_lang=ref_lang, figures=images, pairs=pairs, ref_model=ref_model)

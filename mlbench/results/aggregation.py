@@ -71,7 +71,9 @@ def per_question_values(records: list[SampleRecord], metrics: list[str]) -> PerQ
     values = {
         name: [r.metrics.get(name) for r in records] for name in metrics if any(name in r.metrics for r in records)
     }
-    return PerQuestion(ids, values) if values else None
+    fields = sorted({name for r in records for name in r.labels})
+    labels = {name: [r.labels.get(name) for r in records] for name in fields}
+    return PerQuestion(ids, values, labels) if values else None
 
 
 def language_not_judged(records: list[SampleRecord]) -> dict[str, int]:

@@ -57,8 +57,9 @@ def language_from_json(lang: str, block: JsonObject) -> LanguageResult:
 
 
 def per_question_from_json(block: Any) -> PerQuestion:
-    """``{"ids": [...], "values": {metric: [value | None, ...]}}`` read and checked: a column per
-    metric with one number (or null) per id; ValueError naming what is wrong."""
+    """``{"ids": [...], "values": {metric: [value | None, ...]}, "labels": {field: [label |
+    None, ...]}}`` read and checked: a column per metric with one number (or null) per id,
+    and per slice field one label (or null) per id; ValueError naming what is wrong."""
     if not isinstance(block, dict) or not isinstance(block.get("ids", []), list):
         raise ValueError("per_question is not an object with a list of ids")
     ids, columns = block.get("ids", []), block.get("values", {})
@@ -69,7 +70,15 @@ def per_question_from_json(block: Any) -> PerQuestion:
             raise ValueError(f"per_question {metric} does not have one value per id")
         if any(v is not None and (isinstance(v, bool) or not isinstance(v, int | float)) for v in column):
             raise ValueError("per_question holds values that are not numbers")
-    return PerQuestion([str(q) for q in ids], columns)
+    labels = block.get("labels", {})
+    if not isinstance(labels, dict):
+        raise ValueError("per_question labels are not an object")
+    for name, column in labels.items():
+        if not isinstance(column, list) or len(column) != len(ids):
+            raise ValueError(f"per_question labels of {name} do not have one label per id")
+        if any(label is not None and not isinstance(label, str) for label in column):
+            raise ValueError(f"per_question labels of {name} hold values that are not strings")
+    return PerQuestion([str(q) for q in ids], columns, labels)
 
 
 def compact(value: Any) -> str:

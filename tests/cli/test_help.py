@@ -96,3 +96,18 @@ def test_run_and_judge_share_the_judge_options():
     judge_help = help_text("judge")
     assert "--judge-option" in judge_help and "--judge-kind" not in judge_help
     assert len(judge_help.splitlines()) <= 40
+
+
+def test_help_into_a_pipe_closed_early_ends_without_a_traceback():
+    # `mlbench run --help | head -1`: the reader leaves after one line.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mlbench", "run", "--help"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+    assert process.stdout is not None and process.stdout.read(10)
+    process.stdout.close()
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    process.wait(timeout=60)
+    assert "Traceback" not in stderr and "AttributeError" not in stderr

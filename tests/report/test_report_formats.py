@@ -78,6 +78,7 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
 
     # CSV: one row per task, metric, model and language, the same numbers as the JSON.
     rows = list(csv.DictReader(io.StringIO((out / "report.csv").read_text())))
+    rows = [r for r in rows if not r["vs_model"]]  # the models' comparison rows: test_model_pairs.py
     assert len(rows) == 3 * 2 * 5
     row = next(r for r in rows if (r["metric"], r["model"], r["lang"]) == ("mc1", "org/gap-model", "eu"))
     # CSV numbers to 6 significant digits; JSON has full precision.
@@ -89,7 +90,8 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
 
     # Markdown: a value table and a gap table per metric, every row complete.
     md = (out / "report.md").read_text()
-    md_tables = re.findall(r"((?:^\|.*\|\n)+)", md, flags=re.M)
+    # The language tables; the section comparing the two models comes after them (test_model_pairs.py).
+    md_tables = re.findall(r"((?:^\|.*\|\n)+)", md.split("## Model against model")[0], flags=re.M)
     assert len(md_tables) == 2 * len(gap_tables)
     for i, block in enumerate(md_tables):
         lines = block.strip().splitlines()
@@ -108,14 +110,17 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
 
     # LaTeX: a table per metric, as many cells in each row as columns, escaped names.
     tex = (out / "report.tex").read_text()
-    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == len(tables)
+    # Plus one table comparing the two models per headline metric (mc1, mc2).
+    compared = len([t for t in tables if t.headline])
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == len(tables) + compared
     assert r"truthfulqa\_multi" in tex and "truthfulqa_multi" not in tex.replace(r"\_", "")
     for body in re.findall(r"\\midrule\n(.*?)\\bottomrule", tex, flags=re.S):
         for line in body.splitlines():
             if line.endswith(r"\\") and not line.startswith((r"\multicolumn", r"\midrule")):
                 assert line.count(" & ") == len(LANGS) + 1, line
     assert r"$<$0.001$^{***}$" in tex and r"gl$^{\dagger}$" in tex
-    assert tex.count("not adjusted for multiplicity") == 2 * len(gap_tables)  # the heading and the caption
+    # The heading and the caption of a gap table; the caption of a models' table.
+    assert tex.count("not adjusted for multiplicity") == 2 * len(gap_tables) + compared
     assert "−" not in tex  # U+2212 is not in pdflatex's default fonts
 
     # HTML: the tables, the figures embedded as PNG data, no script, nothing fetched.
@@ -123,7 +128,7 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
     reader = TableReader()
     reader.feed(html)
     assert reader.scripts == 0 and "http://" not in html and "https://" not in html
-    assert len(reader.tables) == 2 * len(gap_tables)
+    assert len(reader.tables) == 2 * len(gap_tables) + compared
     values = reader.tables[0]
     assert values[0] == ["model", *LABELS] and [r[0] for r in values[1:]] == models
     gaps = reader.tables[1]

@@ -56,6 +56,7 @@ class CaLMQA(Task):
     metric_descriptors = CALMQA_METRICS
     group_name = "kind"
     headline_metrics = ("overall", "surface_issue")
+    slice_fields = ("kind", "category")
     prompt_files = ()
     default_judge_kinds = DEFAULT_JUDGE_KINDS
     options_type = CalmqaOptions

@@ -60,6 +60,7 @@ class Msqad(Task):
     hub_id = SOURCE
     group_name = "topic"
     headline_metrics = ("refusal",)
+    slice_fields = ("topic",)
     metric_descriptors = REFUSAL_METRICS
     default_judge_kinds = ("refusal",)
     prompt_files = ("prompts.toml",)

@@ -47,6 +47,7 @@ class TruthfulQAMulti(Task):
     variant = "human"
     default_fewshot = 6
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
+    slice_fields = ("type", "category")
     prompt_files = ("shot", "question", "gen_question", "gen_answer")
     options_type = TruthfulQAMultiOptions
     # lm-eval's HiTZ tasks (0.4.13): MC1 and MC2 are two tasks that mlbench's mc mode joins.

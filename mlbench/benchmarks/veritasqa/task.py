@@ -40,6 +40,7 @@ class VeritasQA(Task):
     modes = (Mode("mc", "loglikelihoods", ("mc1", "mc2", "mc3", "lprob_max", "lprob_diff")), GEN)
     prompt_files = ("question",)
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
+    slice_fields = ("category",)
 
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:
@@ -68,6 +69,10 @@ class VeritasQA(Task):
         # Part of the settings hash: samples scored before options were closed (an older
         # mlbench) are refused by --resume instead of being mixed with closed ones.
         return {"answer_closing": "period"}
+
+    def option_marks(self, sample: Sample) -> dict[str, bool]:
+        best, true, false = closed_options(sample)
+        return {**{text: False for text in false}, **{text: True for text in true}, best: True}
 
     @staticmethod
     def _options(sample: Sample) -> list[str]:

@@ -123,6 +123,7 @@ class XLingHealth(Task):
     hub_id = SOURCE
     group_name = "dataset"
     headline_metrics = ("correctness_contradictory", "sim_sent", "verify_f1")
+    slice_fields = ("dataset",)
     metric_descriptors = (*CONSISTENCY_DESCRIPTORS, *VERIFY_DESCRIPTORS)
     default_judge_kinds = ("correctness",)
     prompt_files = ("prompts.toml",)

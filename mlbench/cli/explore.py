@@ -1,0 +1,55 @@
+"""``mlbench explore``: one HTML file showing each question across languages and models."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from mlbench.cli.app import app
+from mlbench.cli.errors import user_errors
+from mlbench.errors import MlbenchError
+
+ExploreDirsArg = Annotated[
+    list[Path], typer.Argument(help="Results folders (each searched for runs).", metavar="DIR...")
+]
+ExploreOutOpt = Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", metavar="FILE")]
+
+SlicesOpt = Annotated[
+    Optional[Path],  # noqa: UP045 - typer reads the annotation
+    typer.Option(
+        "--slices",
+        metavar="FILE.csv",
+        help="Labels of your own per question id (columns: id, optional task, one per field).",
+    ),
+]
+
+
+@app.command()
+@user_errors
+def explore(
+    results_dirs: ExploreDirsArg, output: ExploreOutOpt = Path("explorer.html"), slices: SlicesOpt = None
+) -> None:
+    """Each question across languages and models, in one self-contained HTML file."""
+    from mlbench.report.explore_data import explorer_data
+    from mlbench.report.explore_page import explorer_page
+    from mlbench.results.files import write_atomic
+
+    started = time.perf_counter()
+    if output.is_dir():
+        raise MlbenchError(f"--output {output} is a folder; name a file in it, e.g. {output / 'explorer.html'}")
+    from mlbench.report.slices import read_slices
+
+    data = explorer_data(results_dirs, read_slices(slices) if slices is not None else None)
+    for line in data.skipped:
+        print(f"mlbench: skipped: {line}", file=sys.stderr)
+    if not data.cells:
+        raise MlbenchError("nothing to explore: no run with samples under " + ", ".join(map(str, results_dirs)))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(output, explorer_page(data))
+    questions = sum(len(task.questions) for task in data.tasks.values())
+    models = f"{len(data.models)} model{'s' if len(data.models) != 1 else ''}"
+    print(f"mlbench: explorer in {output} ({questions} questions, {models}) — {time.perf_counter() - started:.1f} s")

@@ -1,0 +1,199 @@
+"""What ``mlbench explore`` shows, read from the runs' own files: per task, each question
+with, per language and model, what was asked, what the model answered (or how it scored
+each option), the metric values, the judges' verdicts and the surface flags.
+
+Only a run's selected samples are read (``results_<lang>.json``'s ids, as judging does).
+An input that cannot be shown (no samples, a samples file that cannot be read) is skipped
+with a line saying why; the rest is shown.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mlbench.errors import MlbenchError
+from mlbench.metrics.descriptor import Metric
+from mlbench.records import SampleRecord
+from mlbench.records.jsontypes import JsonObject, JsonValue
+from mlbench.records.version import SCHEMA_VERSION
+from mlbench.report.collect import model_identity, model_labels
+from mlbench.report.slices import SliceFile
+from mlbench.results import find_runs, language_records, read_language
+
+# Shown as flags: surface checks and markers, an empty or failed answer, a refusal.
+FLAG_METRICS = ("wrong_language", "repetition", "refusal")
+
+
+@dataclass
+class TaskView:
+    """One benchmark's part of the page: its metrics (descriptors), its languages in the
+    order found, and each question's cells (one per language and model)."""
+
+    metrics: dict[str, JsonObject] = field(default_factory=dict)
+    langs: list[str] = field(default_factory=list)
+    questions: dict[str, list[JsonObject]] = field(default_factory=dict)
+
+    def to_json(self) -> JsonObject:
+        questions: list[JsonValue] = [{"id": i, "cells": list(cells)} for i, cells in self.questions.items()]
+        return {"metrics": dict(self.metrics), "langs": list(self.langs), "questions": questions}
+
+
+@dataclass
+class ExplorerData:
+    """The page's data: the model labels in order, the tasks by name, and one line per
+    input left out."""
+
+    models: list[str] = field(default_factory=list)
+    tasks: dict[str, TaskView] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def cells(self) -> int:
+        return sum(len(cells) for task in self.tasks.values() for cells in task.questions.values())
+
+    def to_json(self) -> JsonObject:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "models": list(self.models),
+            "tasks": {name: task.to_json() for name, task in self.tasks.items()},
+            "skipped": list(self.skipped),
+        }
+
+
+def explorer_data(roots: Iterable[Path], slices: SliceFile | None = None) -> ExplorerData:
+    """Every run under ``roots``; a root without runs is skipped with its reason. The
+    labels of a ``--slices`` file join each question's own."""
+    found = []
+    data = ExplorerData()
+    for root in roots:
+        try:
+            found += find_runs(root)
+        except MlbenchError as error:
+            data.skipped.append(str(error))
+    labels = model_labels(run for _, run in found)
+    for path, run in found:
+        label = labels[model_identity(run)]
+        if label not in data.models:
+            data.models.append(label)
+        model = data.models.index(label)
+        task = data.tasks.setdefault(run.task, TaskView())
+        if run.descriptors is not None:
+            for name, metric in run.descriptors.metrics.items():
+                task.metrics.setdefault(name, _descriptor(metric, name in run.descriptors.headline))
+        for lang in run.languages:  # the benchmark's order (en first), as results.json keeps them
+            where = f"{label} · {run.task} · {lang}"
+            try:
+                records = language_records(path.parent, read_language(path.parent, lang))
+            except MlbenchError as error:
+                data.skipped.append(f"{where}: {error}")
+                continue
+            if not records:
+                data.skipped.append(f"{where}: no samples in {path.parent}")
+                continue
+            if lang not in task.langs:
+                task.langs.append(lang)
+            for record in records:
+                entry = cell(record, lang, model)
+                if slices is not None and slices.of(run.task, record.id):
+                    entry["s"] = {**record.labels, **slices.of(run.task, record.id)}
+                task.questions.setdefault(record.id, []).append(entry)
+    for task in data.tasks.values():
+        _add_seen_metrics(task)
+    return data
+
+
+def _descriptor(metric: Metric, headline: bool) -> JsonObject:
+    return {
+        "binary": metric.binary,
+        "higher": metric.higher_is_better,
+        "decimals": metric.decimals,
+        "share": metric.is_share,
+        "headline": headline,
+    }
+
+
+def _add_seen_metrics(task: TaskView) -> None:
+    """Metrics the samples hold that results.json does not describe (a run from before
+    descriptors): shown with three decimals, no direction."""
+    unknown = {"binary": False, "higher": None, "decimals": 3, "share": False, "headline": False}
+    for cells in task.questions.values():
+        for entry in cells:
+            metrics = entry["m"]
+            if isinstance(metrics, dict):
+                for name in metrics:
+                    task.metrics.setdefault(name, dict(unknown))
+
+
+def cell(record: SampleRecord, lang: str, model: int) -> JsonObject:
+    """One question in one language by one model, with short keys (a page holds
+    thousands): l lang, mo model, q question, a answer, r reference, m metrics, o
+    options [text, probability, correct], s labels (category, topic, …), j judges, f
+    flags, e error."""
+    outputs = record.outputs
+    entry: JsonObject = {"l": lang, "mo": model, "q": record.question, "r": record.reference}
+    answer = outputs.get("answer")
+    if isinstance(answer, str):
+        entry["a"] = answer
+    adversarial = outputs.get("adversarial")
+    if isinstance(adversarial, dict) and isinstance(adversarial.get("answer"), str):
+        entry["a2"] = adversarial["answer"]
+    entry["m"] = {k: v for k, v in record.metrics.items() if isinstance(v, int | float) and math.isfinite(v)}
+    options = _options(outputs.get("options"))
+    if options:
+        entry["o"] = options
+    judges = {kind: _verdict(block) for kind, block in record.judges.items() if isinstance(block, dict)}
+    if judges:
+        entry["j"] = judges
+    if record.labels:
+        entry["s"] = dict(record.labels)
+    flags = _flags(record)
+    if flags:
+        entry["f"] = flags
+    if record.error:
+        entry["e"] = record.error
+    return entry
+
+
+def _options(block: JsonValue) -> list[JsonValue]:
+    """[text, probability among the options, correct] per option; the probabilities are
+    the options' likelihoods normalised over the options shown."""
+    if not isinstance(block, list) or not block:
+        return []
+    rows = [o for o in block if isinstance(o, dict) and isinstance(o.get("logprob"), int | float)]
+    if not rows:
+        return []
+    logprobs = [float(o["logprob"]) for o in rows]  # type: ignore[arg-type]  # checked above: numbers
+    weights = [math.exp(value - max(logprobs)) for value in logprobs]
+    total = sum(weights)
+    return [[str(o.get("text", "")), round(w / total, 4), o.get("correct")] for o, w in zip(rows, weights)]
+
+
+def _verdict(block: JsonObject) -> JsonObject:
+    verdict: JsonObject = {}
+    for key, short in (("label", "l"), ("score", "s"), ("output", "t"), ("judge_error", "e"), ("supported", "p")):
+        if block.get(key) is not None:
+            verdict[short] = block[key]
+    return verdict
+
+
+def _flags(record: SampleRecord) -> list[JsonValue]:
+    """What a reader should notice about the answer: a wrong language (with the language
+    detected), repetition, a refusal, the surface markers, an empty answer."""
+    flags: list[JsonValue] = []
+    surface = record.surface or {}
+    language = surface.get("language")
+    if isinstance(language, dict) and language.get("status") == "wrong":
+        flags.append(f"wrong language ({language.get('detected')})")
+    if surface.get("repetition") is True:
+        flags.append("repetition")
+    markers = surface.get("markers")
+    if isinstance(markers, list):
+        flags += [str(marker).replace("_", " ") for marker in markers]
+    if record.metrics.get("refusal") == 1:
+        flags.append("refusal")
+    if record.outputs.get("empty") is True:
+        flags.append("empty answer")
+    return flags

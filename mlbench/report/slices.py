@@ -1,0 +1,47 @@
+"""A user's file mapping question ids to labels (``--slices FILE.csv``): a header with
+``id``, optionally ``task`` (a row for one benchmark only; without it the row labels that
+id in every benchmark), and one column per slice field (e.g. ``context``: general or
+cultural, as the TruthfulQA-Multi authors split their questions)."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mlbench.data.jsonlines import read_text
+from mlbench.errors import MlbenchError
+
+
+@dataclass(frozen=True)
+class SliceFile:
+    fields: tuple[str, ...]
+    # (task or "" for every task, question id) → field → label
+    labels: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+
+    def of(self, task: str, question_id: str) -> dict[str, str]:
+        """The labels the file gives one question of one benchmark."""
+        return {**self.labels.get(("", question_id), {}), **self.labels.get((task, question_id), {})}
+
+
+def read_slices(path: Path) -> SliceFile:
+    if not path.is_file():
+        raise MlbenchError(f"--slices {path}: no such file")
+    rows = list(csv.DictReader(read_text(path, encoding="utf-8-sig").splitlines()))
+    header = list(rows[0]) if rows else []
+    if "id" not in header:
+        raise MlbenchError(f"--slices {path}: the header needs an id column (and one column per slice field)")
+    fields = tuple(name for name in header if name not in ("id", "task") and name)
+    if not fields:
+        raise MlbenchError(f"--slices {path}: no slice column beside id (and task)")
+    labels: dict[tuple[str, str], dict[str, str]] = {}
+    for number, row in enumerate(rows, start=2):
+        if None in row:
+            raise MlbenchError(f"--slices {path}:{number}: more cells than the header")
+        key = ((row.get("task") or "").strip(), (row["id"] or "").strip())
+        if not key[1]:
+            raise MlbenchError(f"--slices {path}:{number}: no id")
+        if key in labels:
+            raise MlbenchError(f"--slices {path}:{number}: id {key[1]!r} is labelled twice")
+        labels[key] = {name: row[name].strip() for name in fields if (row[name] or "").strip()}
+    return SliceFile(fields, labels)

@@ -1,0 +1,179 @@
+"""The explorer in a real browser: Debian's headless Chromium driven by Playwright. The
+counts the page shows are checked against the same counts computed here from the data."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mlbench.report.explore_data import explorer_data
+from mlbench.report.explore_page import explorer_page
+from tests.report.explore_runs import PAYLOAD_IMG, PAYLOAD_SCRIPT, make_explore_runs
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Chromium's own calls home are refused on a closed network; none of them is needed.
+QUIET = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def page_file(tiny_model, make_tiny_model, tmp_path_factory):
+    root = tmp_path_factory.mktemp("explore-browser")
+    other = make_tiny_model(root / "models" / "other", size="tiny", seed=1)
+    data = explorer_data([make_explore_runs(root / "out", tiny_model, other)])
+    path = root / "explorer.html"
+    path.write_text(explorer_page(data), encoding="utf-8")
+    return path, data.to_json()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists() or shutil.which("chromium") is None:
+        pytest.fail("no Chromium at /usr/bin/chromium: `make install` installs Debian's chromium (root), or apt it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=QUIET)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, page_file):
+    path, _ = page_file
+    tab = browser.new_page(viewport={"width": 1300, "height": 900})
+    tab.problems = []  # console errors, page errors and dialogs: none is expected
+    tab.on("console", lambda message: tab.problems.append(message.text) if message.type == "error" else None)
+    tab.on("pageerror", lambda error: tab.problems.append(str(error)))
+    tab.on("dialog", lambda dialog: (tab.problems.append("dialog: " + dialog.message), dialog.dismiss()))
+    tab.url_of = lambda fragment="": path.as_uri() + fragment
+    yield tab
+    tab.close()
+
+
+def _open(page, fragment=""):
+    page.goto(page.url_of(fragment))
+    page.wait_for_selector("body[data-ready]")
+
+
+def _count(page):
+    shown, total = re.match(r"(\d+) of (\d+) questions", page.text_content("#count")).groups()
+    return int(shown), int(total)
+
+
+def _expected_right_wrong(data, task, model, metric, right, wrong):
+    count = 0
+    for question in data["tasks"][task]["questions"]:
+        by_lang = {c["l"]: c for c in question["cells"] if c["mo"] == model}
+        a, b = by_lang.get(right), by_lang.get(wrong)
+        if a and b and metric in a["m"] and metric in b["m"] and a["m"][metric] == 1 and b["m"][metric] != 1:
+            count += 1
+    return count
+
+
+def test_right_in_en_wrong_in_es_shows_the_count_computed_from_the_samples(page, page_file):
+    _, data = page_file
+    _open(page)
+    assert _count(page) == (8, 8)
+    page.select_option("select[name=metric]", "mc1")
+    page.select_option("select[name=right]", "en")
+    page.select_option("select[name=wrong]", "es")
+    expected = _expected_right_wrong(data, "truthfulqa_multi", 0, "mc1", "en", "es")
+    assert _count(page) == (expected, 8)
+    assert page.locator("section.question").count() == expected
+    # The filter lives in the URL: the same view opens from it.
+    fragment = page.evaluate("location.hash")
+    assert "right=en" in fragment and "wrong=es" in fragment
+    for model in (0, 1):
+        _open(page, re.sub(r"model=\d", f"model={model}", fragment))
+        expected = _expected_right_wrong(data, "truthfulqa_multi", model, "mc1", "en", "es")
+        assert _count(page)[0] == expected
+    assert page.problems == []
+
+
+def test_a_fragment_opens_one_question(page, page_file):
+    _, data = page_file
+    question = data["tasks"]["truthfulqa_multi"]["questions"][3]
+    _open(page, f"#task=truthfulqa_multi&model=1&id={question['id']}")
+    assert _count(page) == (1, 8)
+    card = page.locator("section.question")
+    assert card.count() == 1 and card.locator("h2 a").text_content() == "#" + question["id"]
+    answer = next(c["a"] for c in question["cells"] if c["mo"] == 1 and c["l"] == "es")
+    assert answer.strip()[:20] in card.text_content()
+    assert page.problems == []
+
+
+def test_switching_models_and_side_by_side(page, page_file):
+    _, data = page_file
+    _open(page, "#task=truthfulqa_multi")
+    first = data["tasks"]["truthfulqa_multi"]["questions"][0]
+    answers = {c["mo"]: c["a"] for c in first["cells"] if c["l"] == "en"}
+    assert answers[0] != answers[1]
+    card = page.locator("section.question").first
+    assert answers[0].strip()[:20] in card.text_content()
+    page.select_option("select[name=model]", "1")
+    assert answers[1].strip()[:20] in page.locator("section.question").first.text_content()
+    page.select_option("select[name=vs]", "0")
+    titles = page.locator("section.question").first.locator(".cell h3").all_text_contents()
+    assert [t.lower() for t in titles] == [f"{data['models'][1]} · en".lower(), f"{data['models'][0]} · en".lower()]
+    page.select_option("select[name=lang]", "es")
+    assert "· es" in page.locator("section.question").first.locator(".cell h3").first.text_content().lower()
+    assert page.problems == []
+
+
+def test_markup_in_questions_and_answers_runs_nothing(page):
+    _open(page, "#task=veritasqa")
+    assert _count(page) == (3, 3)
+    text = page.locator("main").text_content()
+    assert PAYLOAD_SCRIPT in text and PAYLOAD_IMG in text  # shown as text
+    assert page.locator("main img").count() == 0 and page.locator("main script").count() == 0
+    page.fill("input[name=q]", "onerror")
+    assert _count(page) == (3, 3)
+    page.fill("input[name=q]", "no such words")
+    assert _count(page) == (0, 3)
+    assert page.problems == []
+
+
+def test_the_page_loads_nothing_from_outside(page):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    _open(page)
+    assert all(url.startswith("file://") for url in requests), requests
+    policy = page.locator("meta[http-equiv=Content-Security-Policy]").get_attribute("content")
+    assert json.dumps(policy).count("default-src 'none'") == 1
+
+
+def test_another_benchmark_picks_a_model_that_ran_it(page, page_file):
+    _, data = page_file
+    _open(page, "#task=truthfulqa_multi&model=0")
+    page.select_option("select[name=task]", "veritasqa")
+    tiny = str(data["models"].index("tiny"))
+    assert f"model={tiny}" in page.evaluate("location.hash") and _count(page) == (3, 3)
+    assert page.problems == []
+
+
+def test_a_link_may_name_the_model_by_its_label(page, page_file):
+    _, data = page_file
+    _open(page, "#task=truthfulqa_multi&model=tiny&metric=mc1&right=en&wrong=es")
+    tiny = data["models"].index("tiny")
+    assert f"model={tiny}" in page.evaluate("location.hash")
+    assert _count(page)[0] == _expected_right_wrong(data, "truthfulqa_multi", tiny, "mc1", "en", "es")
+
+
+def test_slicing_and_grouping_by_a_label_of_the_data(page, page_file):
+    _, data = page_file
+    questions = data["tasks"]["truthfulqa_multi"]["questions"]
+    categories = [next(c["s"]["category"] for c in q["cells"] if c.get("s")) for q in questions]
+    category = max(set(categories), key=categories.count)
+    _open(page, "#task=truthfulqa_multi")
+    page.select_option("select[name=slice]", f"category={category}")
+    assert _count(page)[0] == categories.count(category)
+    page.select_option("select[name=slice]", "")
+    page.select_option("select[name=by]", "category")
+    headers = page.locator("main h2.group").all_text_contents()
+    assert headers == [f"category: {c} ({categories.count(c)} questions)" for c in sorted(set(categories))]
+    assert page.problems == []
