@@ -5,10 +5,11 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+from mlbench.cli import options_tools as topt
 from mlbench.cli.app import app
 from mlbench.cli.errors import user_errors
 from mlbench.errors import MlbenchError
@@ -18,20 +19,11 @@ ExploreDirsArg = Annotated[
 ]
 ExploreOutOpt = Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", metavar="FILE")]
 
-SlicesOpt = Annotated[
-    Optional[Path],  # noqa: UP045 - typer reads the annotation
-    typer.Option(
-        "--slices",
-        metavar="FILE.csv",
-        help="Labels of your own per question id (columns: id, optional task, one per field).",
-    ),
-]
-
 
 @app.command()
 @user_errors
 def explore(
-    results_dirs: ExploreDirsArg, output: ExploreOutOpt = Path("explorer.html"), slices: SlicesOpt = None
+    results_dirs: ExploreDirsArg, output: ExploreOutOpt = Path("explorer.html"), slices: topt.SlicesOpt = None
 ) -> None:
     """Each question across languages and models, in one self-contained HTML file."""
     from mlbench.report.explore_data import explorer_data

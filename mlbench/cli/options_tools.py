@@ -93,8 +93,31 @@ RefModelOpt = Annotated[
         show_default=False,
     ),
 ]
+ByOpt = Annotated[
+    Optional[str],  # noqa: UP045 - typer reads the annotation
+    typer.Option(
+        "--by",
+        metavar="FIELD",
+        help="Tables per label of this field (category, type, topic, kind, … or a --slices column).",
+        show_default=False,
+    ),
+]
+SlicesOpt = Annotated[
+    Optional[Path],  # noqa: UP045 - typer reads the annotation
+    typer.Option(
+        "--slices",
+        metavar="FILE.csv",
+        help="Labels of your own per question id (columns: id, optional task, one per field).",
+        show_default=False,
+    ),
+]
 ReportFormatOpt = Annotated[
-    str, typer.Option("--format", metavar="LIST", help="Files to write, comma-separated: md, csv, latex, html, json.")
+    str,
+    typer.Option(
+        "--format",
+        metavar="LIST",
+        help="Files to write, comma-separated: md, csv, latex, html, json, explore (linked from html).",
+    ),
 ]
 ReportOutOpt = Annotated[
     Optional[Path],

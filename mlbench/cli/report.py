@@ -14,6 +14,7 @@ from mlbench.cli import options_tools as topt
 from mlbench.cli.app import app
 from mlbench.cli.errors import user_errors
 from mlbench.cli.settings import choice, split_list
+from mlbench.errors import MlbenchError
 
 
 @app.command()
@@ -25,6 +26,8 @@ def report(
     metric: topt.ReportMetricOpt = "",
     ref_lang: topt.RefLangOpt = None,
     ref_model: topt.RefModelOpt = None,
+    by: topt.ByOpt = None,
+    slices: topt.SlicesOpt = None,
     fmt: topt.ReportFormatOpt = "",
     out: topt.ReportOutOpt = None,
     plots: topt.PlotsOpt = False,
@@ -39,8 +42,16 @@ def report(
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
     if out is not None and not formats:
         formats = list(FORMATS)  # a folder was named: fill it
+    from mlbench.report.slices import read_slices
+
     filters = split_list(task), split_list(model), split_list(metric)
-    made = make_report(results_dir, *filters, ref_lang, seed=seed, resamples=resamples, ref_model=ref_model)
+    labels = read_slices(slices) if slices is not None else None
+    if labels is not None and by is None:
+        if len(labels.fields) > 1:
+            raise MlbenchError(f"--slices {slices} has {', '.join(labels.fields)}: choose one with --by")
+        by = labels.fields[0]
+    sliced = {"by": by, "slices": labels}
+    made = make_report(results_dir, *filters, ref_lang, seed=seed, resamples=resamples, ref_model=ref_model, **sliced)
     console = Console()  # the tables are narrow: a log gets 80 columns, a terminal its width
     for table in render(made.tables):
         console.print(table)

@@ -23,6 +23,7 @@ from mlbench.records import LanguageResult, MetricValue
 from mlbench.report.collect import Collection, ModelTask
 from mlbench.report.gaps import Gap, compare_columns, untested, with_holm
 from mlbench.report.questions import QuestionValues
+from mlbench.report.slices import base_task
 from mlbench.results.tables import same_group, undefined_metrics
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
 
@@ -84,21 +85,21 @@ def build_tables(
     pairs = _Pairs()
     for task in sorted({run.task for run in collection.runs}):
         runs = sorted((run for run in collection.runs if run.task == task), key=lambda run: run.model)
-        known_langs = _task_languages(task)
+        known_langs = _task_languages(base_task(task))
         saved = _saved_descriptors(runs)
         mine: list[ReportTable] = []
         for metric in _metric_order(runs):
             if wanted and not {metric, base_name(metric)} & wanted:
                 continue
             about = saved.metrics.get(base_name(metric)) if saved is not None else None
-            about = about or describe(metric, task)
+            about = about or describe(metric, base_task(task))
             present = {lang for run in runs for lang, e in run.languages.items() if _has(e.result, metric)}
             langs = _language_order(known_langs, present, ref_lang)
             rows = {run.model: _row(run, metric, about, langs, ref_lang, pairs, seed, resamples) for run in runs}
             rows = {model: cells for model, cells in rows.items() if cells}
             per_question = any(metric in e.values for run in runs for e in run.languages.values())
             # The user's own choice of metrics is plotted in full.
-            is_headline = bool(wanted) or _is_headline(metric, task, saved)
+            is_headline = bool(wanted) or _is_headline(metric, base_task(task), saved)
             mine.append(ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline, about))
         if mine and not any(t.headline for t in mine):
             mine[0].headline = True  # a task without its headline metrics here: plot its first

@@ -9,6 +9,7 @@ import base64
 import json
 from collections.abc import Mapping, Sequence
 from html import escape
+from urllib.parse import urlencode
 
 from mlbench.report import pair_cells as pc
 from mlbench.report.build import ReportTable
@@ -27,6 +28,7 @@ from mlbench.report.cells import (
     value_text,
 )
 from mlbench.report.collect import Collection
+from mlbench.report.gaps import Gap
 from mlbench.report.pairs import PairTable
 
 STYLE = """
@@ -66,9 +68,21 @@ def _values_table(table: ReportTable) -> str:
     return f'<table class="values"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def _gaps_table(table: ReportTable) -> str:
+def explorer_link(explorer: str, table: ReportTable, model: str, lang: str, gap: Gap) -> str:
+    """The explorer filtered on the questions behind a gap: right in the language that
+    did better, wrong in the other."""
+    better_in_ref = (gap.diff or 0) <= 0
+    if table.descriptor is not None and table.descriptor.higher_is_better is False:
+        better_in_ref = not better_in_ref
+    right, wrong = (table.ref_lang, lang) if better_in_ref else (lang, table.ref_lang)
+    query = urlencode({"task": table.task, "model": model, "metric": table.metric, "right": right, "wrong": wrong})
+    return f"{explorer}#{query}"
+
+
+def _gaps_table(table: ReportTable, explorer: str | None = None) -> str:
     """Two rows per model: the gaps with their unadjusted CIs, then the Holm-adjusted p
-    (bold where significant), each cell's test, raw p and n in its tooltip."""
+    (bold where significant), each cell's test, raw p and n in its tooltip; each gap a
+    link to the explorer's questions behind it when ``explorer`` is beside the report."""
     others = [lang for lang in table.langs if lang != table.ref_lang]
     head = _row(["model", "", *(escape(lang_label(lang)) for lang in others)], header=True)
     body = []
@@ -85,7 +99,10 @@ def _gaps_table(table: ReportTable) -> str:
             detail = f"{test_label(gap)}, p={p_text(gap.p)}, Holm p={p_text(gap.p_holm)}, n={gap.n}"
             title = escape(f"{detail}. {gap.note}".strip(), quote=True)
             css = ' class="significant"' if gap.significant else ""
-            gap_row.append(f'<td title="{title}">{escape(gap_text(table.descriptor, gap))}</td>')
+            shown = escape(gap_text(table.descriptor, gap))
+            if explorer is not None:
+                shown = f'<a href="{escape(explorer_link(explorer, table, model, lang, gap), quote=True)}">{shown}</a>'
+            gap_row.append(f'<td title="{title}">{shown}</td>')
             p_row.append(f'<td{css} title="{title}">{escape(p_cell(gap))}</td>')
         body += [_row(gap_row), _row(p_row)]
     return f'<table class="gaps"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
@@ -138,9 +155,11 @@ def to_html(
     figures: Mapping[str, list[bytes]],
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
+    explorer: str | None = None,
 ) -> str:
     """``figures`` maps a table's title to its PNG images; ``pairs``: the
-    model-against-model tables (none: no such section)."""
+    model-against-model tables (none: no such section); ``explorer``: the explorer page
+    beside the report, which each gap links to."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>mlbench report</title>',
@@ -159,7 +178,7 @@ def to_html(
         parts += [f'<p class="note">{escape(note)}</p>' for note in cell_notes(table)]
         if table.per_question and len(table.langs) > 1:
             parts.append(f"<p>{escape(gaps_heading(table))}:</p>")
-            parts.append(_gaps_table(table))
+            parts.append(_gaps_table(table, explorer))
             parts.append(f'<p class="note">{escape(gaps_note(table))}</p>')
         elif not table.per_question:
             parts.append("<p>No per-question values (a pooled metric): no gaps tested.</p>")

@@ -97,17 +97,22 @@ def _p(gap: Gap | None) -> str:
     return number + (f"$^{{{marker}}}$" if marker else "")
 
 
-def table_to_latex(table: ReportTable) -> str:
-    width = 2 + len(table.langs)
-    lines = [
+def _table_head(first: str, langs: list[str]) -> list[str]:
+    """A table's opening lines: a row label, a row kind, then a column per language."""
+    return [
         r"\begin{table}[t]",
         r"\centering",
         r"\small",
-        r"\begin{tabular}{ll" + "c" * len(table.langs) + "}",
+        r"\begin{tabular}{ll" + "c" * len(langs) + "}",
         r"\toprule",
-        " & ".join(["Model", "", *(_lang(lang) for lang in table.langs)]) + r" \\",
+        " & ".join([first, "", *(_lang(lang) for lang in langs)]) + r" \\",
         r"\midrule",
     ]
+
+
+def table_to_latex(table: ReportTable) -> str:
+    width = 2 + len(table.langs)
+    lines = _table_head("Model", table.langs)
     for model in table.rows:
         values = [_value(table, model, lang) for lang in table.langs]
         lines.append(" & ".join([escape(model), text("mean [95% CI]"), *values]) + r" \\")
@@ -131,15 +136,7 @@ def pairs_to_latex(table: PairTable, ref_model: str | None) -> str:
     """The pairs of models of one task on one metric: per pair, the difference row, the
     Holm p row and the MDD row, a column per language."""
     d = digits(table.descriptor)
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{ll" + "c" * len(table.langs) + "}",
-        r"\toprule",
-        " & ".join(["Models", "", *(_lang(lang) for lang in table.langs)]) + r" \\",
-        r"\midrule",
-    ]
+    lines = _table_head("Models", table.langs)
     for pair in table.pairs:
         cells = [pair.cell(lang) for lang in table.langs]
         gaps = [_gap(table, c.gap if c else None) for c in cells]

@@ -11,6 +11,8 @@ from mlbench.errors import MlbenchError
 from mlbench.report.build import ReportTable, build_tables
 from mlbench.report.collect import Collection, collect
 from mlbench.report.pairs import PairTable, build_pairs, ref_model_notes, resolve_ref_model
+from mlbench.report.slices import SliceFile
+from mlbench.report.slicing import slice_collection
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
 
 DEFAULT_REF_LANG = "en"
@@ -24,6 +26,7 @@ class Report:
     # Model against model (pairs.py); empty for a report of one model.
     pairs: list[PairTable] = field(default_factory=list)
     ref_model: str | None = None  # the label --ref-model named; None: every pair
+    root: Path | None = None  # the results folder read (what the explorer, if asked for, shows)
 
 
 def make_report(
@@ -36,12 +39,17 @@ def make_report(
     seed: int = 0,
     resamples: int = DEFAULT_RESAMPLES,
     ref_model: str | None = None,
+    by: str | None = None,
+    slices: SliceFile | None = None,
 ) -> Report:
     """Read the runs under ``results_dir`` (filtered) and build every table. A reference
     language the user named must exist; the default one may be missing (no gaps, a note).
     ``ref_model`` (a label or the model as recorded) is compared with each other model;
-    without it, every pair of models is."""
+    without it, every pair of models is. ``by``: a table per label of that field (the
+    data's own, or ``slices``'), instead of one per task."""
     collection = collect(results_dir, tasks=tasks, models=models)
+    if by is not None:
+        collection = slice_collection(collection, by, slices, seed)
     ref_label = resolve_ref_model(collection, ref_model) if ref_model is not None else None
     reference = ref_lang or DEFAULT_REF_LANG
     found = {lang for run in collection.runs for lang in run.languages}
@@ -56,4 +64,4 @@ def make_report(
     pairs = build_pairs(collection, tables, ref_model=ref_label, seed=seed, resamples=resamples)
     if ref_label is not None:
         collection.notes.extend(ref_model_notes(collection, pairs, ref_label))
-    return Report(collection, tables, reference, pairs, ref_label)
+    return Report(collection, tables, reference, pairs, ref_label, results_dir)

@@ -12,6 +12,15 @@ from pathlib import Path
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
 
+# Between a benchmark's name and its slice in a sliced table's task ("truthfulqa_multi ·
+# category=Health"), which report/slicing.py makes.
+SEPARATOR = " · "
+
+
+def base_task(task: str) -> str:
+    """The benchmark a (possibly sliced) task name is of."""
+    return task.split(SEPARATOR, 1)[0]
+
 
 @dataclass(frozen=True)
 class SliceFile:

@@ -15,7 +15,14 @@ from mlbench.report.collect import Collection
 from mlbench.report.make import Report
 from mlbench.report.pairs import PairTable
 
-FORMATS = {"md": "report.md", "csv": "report.csv", "latex": "report.tex", "html": "report.html", "json": "report.json"}
+FORMATS = {
+    "md": "report.md",
+    "csv": "report.csv",
+    "latex": "report.tex",
+    "html": "report.html",
+    "json": "report.json",
+    "explore": "explorer.html",  # mlbench explore's page, which report.html's gaps link to
+}
 
 
 def figure_name(table: ReportTable, kind: str) -> str:
@@ -62,10 +69,19 @@ def write_report(
                 path.write_bytes(png)
                 written.append(path)
                 links.setdefault(title, []).append(f"plots/{name}")
+    if "explore" in formats and report.root is not None:
+        from mlbench.report.explore_data import explorer_data
+        from mlbench.report.explore_page import explorer_page
+
+        path = out / FORMATS["explore"]
+        path.write_text(explorer_page(explorer_data([report.root])), encoding="utf-8")
+        written.append(path)
+    # The gaps of report.html link to the explorer beside it, written now or before.
+    explorer = FORMATS["explore"] if (out / FORMATS["explore"]).exists() else None
     compared = report.pairs, report.ref_model
-    for fmt in formats:
+    for fmt in (f for f in formats if f != "explore"):
         path = out / FORMATS[fmt]
-        text = _render(fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared)
+        text = _render(fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared, explorer)
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
@@ -82,8 +98,10 @@ def _render(
     links: dict[str, list[str]],
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
+    explorer: str | None = None,
 ) -> str:
-    """One file's text; ``pairs``: the models compared (none in a report of one model)."""
+    """One file's text; ``pairs``: the models compared (none in a report of one model);
+    ``explorer``: the explorer page beside it, which report.html's gaps link to."""
     if fmt == "md":
         from mlbench.report.markdown import to_markdown
 
@@ -106,4 +124,6 @@ def _render(
     from mlbench.report.html import to_html
 
     images = {title: list(files.values()) for title, files in figures.items()}
-    return to_html(tables, collection, ref_lang=ref_lang, figures=images, pairs=pairs, ref_model=ref_model)
+    return to_html(
+        tables, collection, ref_lang=ref_lang, figures=images, pairs=pairs, ref_model=ref_model, explorer=explorer
+    )

@@ -46,7 +46,7 @@ def test_an_out_folder_without_formats_gets_every_format(two_models, tmp_path):
     result = report(two_models, "--out", tmp_path / "all", "--task", "truthfulqa_multi")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "all").iterdir()) == sorted(
-        ["report.md", "report.csv", "report.tex", "report.html", "report.json"]
+        ["report.md", "report.csv", "report.tex", "report.html", "report.json", "explorer.html"]
     )
 
 
@@ -61,7 +61,7 @@ def test_another_reference_language(two_models, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--format", "docx"], "--format must be one of md, csv, latex, html, json, not 'docx'"),
+        (["--format", "docx"], "--format must be one of md, csv, latex, html, json, explore, not 'docx'"),
         (["--ref-lang", "zz"], "--ref-lang zz: no run has it; languages found: ca, en, es, eu, gl"),
         (["--task", "msqad"], "no run under"),
         (["--metric", "mc9"], "no metric mc9 in the runs under"),

@@ -12,6 +12,7 @@ import pytest
 
 from mlbench.report.explore_data import explorer_data
 from mlbench.report.explore_page import explorer_page
+from tests.cli.test_cli import run_cli
 from tests.report.explore_runs import PAYLOAD_IMG, PAYLOAD_SCRIPT, make_explore_runs
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -21,11 +22,16 @@ QUIET = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--
 
 
 @pytest.fixture(scope="module")
-def page_file(tiny_model, make_tiny_model, tmp_path_factory):
+def runs(tiny_model, make_tiny_model, tmp_path_factory):
     root = tmp_path_factory.mktemp("explore-browser")
     other = make_tiny_model(root / "models" / "other", size="tiny", seed=1)
-    data = explorer_data([make_explore_runs(root / "out", tiny_model, other)])
-    path = root / "explorer.html"
+    return make_explore_runs(root / "out", tiny_model, other)
+
+
+@pytest.fixture(scope="module")
+def page_file(runs):
+    data = explorer_data([runs])
+    path = runs.parent / "explorer.html"
     path.write_text(explorer_page(data), encoding="utf-8")
     return path, data.to_json()
 
@@ -177,3 +183,35 @@ def test_slicing_and_grouping_by_a_label_of_the_data(page, page_file):
     headers = page.locator("main h2.group").all_text_contents()
     assert headers == [f"category: {c} ({categories.count(c)} questions)" for c in sorted(set(categories))]
     assert page.problems == []
+
+
+def test_a_gap_in_the_html_report_opens_the_questions_behind_it(page, page_file, runs):
+    _, data = page_file
+    folder = runs.parent / "report"
+    done = run_cli("report", runs, "--task", "truthfulqa_multi", "--metric", "mc1", "--format", "html,explore",
+                   "--out", folder)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    page.goto((folder / "report.html").as_uri())
+    links = page.locator("table.gaps a")
+    assert links.count() == 2  # es's gap for each of the two models
+    href = links.first.get_attribute("href")
+    params = dict(pair.split("=") for pair in href.split("#", 1)[1].split("&"))
+    links.first.click()
+    page.wait_for_selector("body[data-ready]")
+    model = data["models"].index(params["model"])
+    expected = _expected_right_wrong(data, "truthfulqa_multi", model, "mc1", params["right"], params["wrong"])
+    assert _count(page)[0] == expected
+    assert page.problems == []
+
+
+def test_what_was_skipped_is_a_visible_notice(browser, runs, tmp_path):
+    data = explorer_data([runs])
+    data.skipped.append("tiny · truthfulqa_multi · es: line 2 is not JSON")
+    path = tmp_path / "explorer.html"
+    path.write_text(explorer_page(data), encoding="utf-8")
+    tab = browser.new_page()
+    tab.goto(path.as_uri())
+    tab.wait_for_selector("body[data-ready]")
+    assert tab.locator("#notice").is_visible()
+    assert "line 2 is not JSON" in tab.locator("#notice").text_content()
+    tab.close()

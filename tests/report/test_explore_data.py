@@ -107,3 +107,22 @@ def test_a_bad_slices_file_is_one_line(tmp_path, text, message):
     path.write_text(text)
     result = run_cli("explore", tmp_path, "--slices", path, "-o", tmp_path / "page.html")
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_a_corrupt_samples_file_is_skipped_and_the_rest_shown(explore_runs, tmp_path):
+    import shutil
+
+    copy = tmp_path / "runs"
+    shutil.copytree(explore_runs, copy)
+    path = copy / "tiny" / "truthfulqa_multi" / "samples_es.jsonl"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], "{not json", *lines[1:]]) + "\n")
+    out = tmp_path / "page.html"
+    result = run_cli("explore", copy, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert "skipped: tiny · truthfulqa_multi · es:" in result.output
+    data = explorer_data([copy])
+    cells = data.tasks["truthfulqa_multi"].questions[lines and json.loads(lines[0])["id"]]
+    tiny = data.models.index("tiny")
+    assert {(c["l"], c["mo"]) for c in cells} == {("en", 0), ("es", 0), ("en", 1), ("es", 1)} - {("es", tiny)}
+    assert any("tiny · truthfulqa_multi · es" in line for line in data.skipped)
