@@ -34,13 +34,16 @@ endif
 	@mkdir -p .mlbench && touch "$(INSTALL_STAMP)"
 
 # The explorer's browser tests drive Debian's Chromium (Playwright's own browser download
-# needs the network): installed here when missing and we may (root with apt), else a hint
+# needs the network): installed here when missing and we may (apt as root or through
+# sudo without a password), else a hint
 # (mlbench itself runs without it).
 CHROMIUM ?= /usr/bin/chromium
 browser:
 	@test -x "$(CHROMIUM)" || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+		elif command -v apt-get >/dev/null && sudo -n true 2>/dev/null; then \
+			sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; \
 		else \
 			echo "make: no Chromium at $(CHROMIUM): install Debian's chromium for the explorer's browser tests"; \
 		fi; }

@@ -35,10 +35,18 @@ class TaskView:
     metrics: dict[str, JsonObject] = field(default_factory=dict)
     langs: list[str] = field(default_factory=list)
     questions: dict[str, list[JsonObject]] = field(default_factory=dict)
+    # Each mode run: its own metrics, and whether it writes answers (whose surface and
+    # judge metrics belong to it too). Empty for a benchmark this version does not know.
+    modes: dict[str, JsonObject] = field(default_factory=dict)
 
     def to_json(self) -> JsonObject:
         questions: list[JsonValue] = [{"id": i, "cells": list(cells)} for i, cells in self.questions.items()]
-        return {"metrics": dict(self.metrics), "langs": list(self.langs), "questions": questions}
+        return {
+            "metrics": dict(self.metrics),
+            "langs": list(self.langs),
+            "modes": dict(self.modes),
+            "questions": questions,
+        }
 
 
 @dataclass
@@ -80,6 +88,7 @@ def explorer_data(roots: Iterable[Path], slices: SliceFile | None = None) -> Exp
             data.models.append(label)
         model = data.models.index(label)
         task = data.tasks.setdefault(run.task, TaskView())
+        task.modes.update(_modes(run.task, run.config.get("modes")))
         if run.descriptors is not None:
             for name, metric in run.descriptors.metrics.items():
                 task.metrics.setdefault(name, _descriptor(metric, name in run.descriptors.headline))
@@ -103,6 +112,23 @@ def explorer_data(roots: Iterable[Path], slices: SliceFile | None = None) -> Exp
     for task in data.tasks.values():
         _add_seen_metrics(task)
     return data
+
+
+def _modes(task_name: str, run_modes: JsonValue) -> dict[str, JsonObject]:
+    """The modes a run ran, as its benchmark declares them (none for an unknown one)."""
+    from mlbench.benchmarks import get_task
+
+    try:
+        task = get_task(task_name)
+    except MlbenchError:
+        return {}
+    names = run_modes if isinstance(run_modes, list) else task.mode_names
+    declared = {mode.name: mode for mode in task.modes}
+    return {
+        str(name): {"metrics": list(declared[name].metrics), "answers": declared[name].writes_answers}
+        for name in names
+        if name in declared
+    }
 
 
 def _descriptor(metric: Metric, headline: bool) -> JsonObject:

@@ -215,3 +215,18 @@ def test_what_was_skipped_is_a_visible_notice(browser, runs, tmp_path):
     assert tab.locator("#notice").is_visible()
     assert "line 2 is not JSON" in tab.locator("#notice").text_content()
     tab.close()
+
+
+def test_a_mode_shows_its_own_metrics(page):
+    _open(page, "#task=truthfulqa_multi")
+    page.select_option("select[name=mode]", "mc")
+    metrics = page.locator("select[name=metric] option").all_text_contents()
+    assert set(metrics) == {"mc1", "mc2"}
+    card = page.locator("section.question").first
+    assert card.locator("ol.options").count() == 2 and card.locator(".cell .a").count() == 0
+    page.select_option("select[name=mode]", "gen")
+    metrics = page.locator("select[name=metric] option").all_text_contents()
+    assert {"bleu_max", "bleu_acc", "repetition"} <= set(metrics) and "mc1" not in metrics
+    card = page.locator("section.question").first
+    assert card.locator("ol.options").count() == 0 and card.locator(".cell .a").count() == 2
+    assert page.problems == []

@@ -4,8 +4,8 @@
 (function () {
   const DATA = JSON.parse(document.getElementById("explorer-data").textContent);
   const PAGE = 40; // cards rendered at a time: a benchmark of 817 questions stays quick
-  const KEYS = ["task", "model", "vs", "lang", "metric", "right", "wrong", "disagree", "flag", "judge", "slice", "by", "q",
-    "sort", "id"];
+  const KEYS = ["task", "model", "vs", "lang", "mode", "metric", "right", "wrong", "disagree", "flag", "judge", "slice",
+    "by", "q", "sort", "id"];
   let state = {};
   let shown = PAGE;
 
@@ -24,6 +24,7 @@
     const tasks = Object.keys(DATA.tasks);
     if (!tasks.includes(next.task)) next.task = tasks[0];
     const task = DATA.tasks[next.task];
+    if (!(task.modes || {})[next.mode]) delete next.mode;
     const present = modelsOf(task);
     // A link may name models by label (the report's links do): their index here.
     for (const key of ["model", "vs"]) {
@@ -32,7 +33,7 @@
     // A model that did not run this benchmark: the first that did.
     next.model = present.includes(next.model) ? next.model : present[0];
     if (next.vs !== undefined && (next.vs === next.model || !present.includes(next.vs))) delete next.vs;
-    if (!task.metrics[next.metric]) next.metric = defaultMetric(task);
+    if (!task.metrics[next.metric] || !inMode(task, next.mode, next.metric)) next.metric = defaultMetric(task, next.mode);
     if (next.vs !== undefined && !task.langs.includes(next.lang)) next.lang = task.langs[0];
     return next;
   }
@@ -57,8 +58,18 @@
     return [...seen].sort((a, b) => a - b);
   }
 
-  function defaultMetric(task) {
-    const names = Object.keys(task.metrics);
+  // A mode's metrics: its own (by base name: "mc2@..." is mc2's), and for a mode that
+  // writes answers, every metric no mode declares (surface checks, judges, combined).
+  function inMode(task, mode, metric) {
+    const modes = task.modes || {};
+    if (!mode || !modes[mode]) return true;
+    const base = metric.split("@")[0];
+    if (modes[mode].metrics.includes(base)) return true;
+    return modes[mode].answers && !Object.values(modes).some((m) => m.metrics.includes(base));
+  }
+
+  function defaultMetric(task, mode) {
+    const names = Object.keys(task.metrics).filter((n) => inMode(task, mode, n));
     return names.find((n) => task.metrics[n].headline) || names[0] || "";
   }
 
@@ -177,7 +188,12 @@
     if (state.vs !== undefined) {
       box.appendChild(select("language", "lang", task.langs.map((l) => [l, l]), state.lang, (v) => set({ lang: v })));
     }
-    const metrics = Object.keys(task.metrics).map((m) => [m, m]);
+    const modes = Object.keys(task.modes || {});
+    if (modes.length > 1) {
+      box.appendChild(select("mode", "mode", none.concat(modes.map((m) => [m, m])), state.mode || "",
+        (v) => set({ mode: v, right: "", wrong: "" })));
+    }
+    const metrics = Object.keys(task.metrics).filter((m) => inMode(task, state.mode, m)).map((m) => [m, m]);
     box.appendChild(select("metric", "metric", metrics, state.metric, (v) => set({ metric: v })));
     if (state.vs === undefined) {
       const langs = none.concat(task.langs.map((l) => [l, l]));
@@ -235,11 +251,12 @@
       return box;
     }
     box.appendChild(el("div", "q", c.q));
-    if (c.a !== undefined) box.appendChild(el("div", "a", c.a === "" ? "(empty answer)" : c.a));
+    const answers = !state.mode || task.modes[state.mode].answers;
+    if (c.a !== undefined && answers) box.appendChild(el("div", "a", c.a === "" ? "(empty answer)" : c.a));
     if (c.a2 !== undefined) box.appendChild(el("div", "a", c.a2));
     if (c.r) box.appendChild(el("div", "r", c.r));
     if (c.e) box.appendChild(el("div", "error", "failed: " + c.e));
-    const names = Object.keys(c.m).filter((n) => !n.startsWith("marker_"));
+    const names = Object.keys(c.m).filter((n) => !n.startsWith("marker_") && inMode(task, state.mode, n));
     if (names.length) {
       const table = el("table", "metrics");
       for (const name of names) {
@@ -256,7 +273,7 @@
       }
       box.appendChild(table);
     }
-    if (c.o) {
+    if (c.o && (!state.mode || !task.modes[state.mode].answers)) {
       const list = el("ol", "options");
       for (const [text, p, correct] of c.o) {
         const item = el("li", correct === true ? "correct" : correct === false ? "wrong" : null);
