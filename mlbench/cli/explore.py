@@ -40,7 +40,10 @@ def explore(
         print(f"mlbench: skipped: {line}", file=sys.stderr)
     if not data.cells:
         raise MlbenchError("nothing to explore: no run with samples under " + ", ".join(map(str, results_dirs)))
-    output.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise MlbenchError(f"--output {output}: cannot make its folder ({error.strerror or error})") from None
     write_atomic(output, explorer_page(data))
     questions = sum(len(task.questions) for task in data.tasks.values())
     models = f"{len(data.models)} model{'s' if len(data.models) != 1 else ''}"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mlbench.errors import MlbenchError
 from mlbench.metrics.descriptor import Metric
+from mlbench.metrics.names import base_name
 from mlbench.records import SampleRecord
 from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.records.version import SCHEMA_VERSION
@@ -142,15 +143,20 @@ def _descriptor(metric: Metric, headline: bool) -> JsonObject:
 
 
 def _add_seen_metrics(task: TaskView) -> None:
-    """Metrics the samples hold that results.json does not describe (a run from before
-    descriptors): shown with three decimals, no direction."""
-    unknown = {"binary": False, "higher": None, "decimals": 3, "share": False, "headline": False}
-    for cells in task.questions.values():
-        for entry in cells:
-            metrics = entry["m"]
-            if isinstance(metrics, dict):
-                for name in metrics:
-                    task.metrics.setdefault(name, dict(unknown))
+    """The metrics the samples hold, each with its descriptor: results.json describes a
+    metric by its base name (``wrong_language``) where samples hold its settings too
+    (``wrong_language@adversarial``). A metric no run describes (a run from before
+    descriptors) is shown with three decimals, no direction; a described one no sample
+    holds is left out."""
+    unknown: JsonObject = {"binary": False, "higher": None, "decimals": 3, "share": False, "headline": False}
+    seen = dict.fromkeys(name for cells in task.questions.values() for entry in cells for name in _names(entry))
+    described = task.metrics
+    task.metrics = {n: dict(described.get(n) or described.get(base_name(n)) or unknown) for n in seen}
+
+
+def _names(entry: JsonObject) -> list[str]:
+    metrics = entry.get("m")
+    return list(metrics) if isinstance(metrics, dict) else []
 
 
 def cell(record: SampleRecord, lang: str, model: int) -> JsonObject:

@@ -30,6 +30,7 @@ from mlbench.report.cells import (
 from mlbench.report.collect import Collection
 from mlbench.report.gaps import Gap
 from mlbench.report.pairs import PairTable
+from mlbench.report.slices import SEPARATOR
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; max-width: 110rem; }
@@ -68,15 +69,20 @@ def _values_table(table: ReportTable) -> str:
     return f'<table class="values"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def explorer_link(explorer: str, table: ReportTable, model: str, lang: str, gap: Gap) -> str:
+def explorer_link(explorer: str, table: ReportTable, model: str, lang: str, gap: Gap) -> str | None:
     """The explorer filtered on the questions behind a gap: right in the language that
-    did better, wrong in the other."""
+    did better, wrong in the other; a sliced table's slice kept. None where right and
+    wrong mean nothing (a metric that is not a share with a direction)."""
+    about = table.descriptor
+    if about is None or not about.is_share or about.higher_is_better is None:
+        return None
     better_in_ref = (gap.diff or 0) <= 0
-    if table.descriptor is not None and table.descriptor.higher_is_better is False:
+    if about.higher_is_better is False:
         better_in_ref = not better_in_ref
     right, wrong = (table.ref_lang, lang) if better_in_ref else (lang, table.ref_lang)
-    query = urlencode({"task": table.task, "model": model, "metric": table.metric, "right": right, "wrong": wrong})
-    return f"{explorer}#{query}"
+    task, _, label = table.task.partition(SEPARATOR)
+    query = {"task": task, "model": model, "metric": table.metric, "right": right, "wrong": wrong}
+    return f"{explorer}#{urlencode({**query, **({'slice': label} if label else {})})}"
 
 
 def _gaps_table(table: ReportTable, explorer: str | None = None) -> str:
@@ -100,8 +106,9 @@ def _gaps_table(table: ReportTable, explorer: str | None = None) -> str:
             title = escape(f"{detail}. {gap.note}".strip(), quote=True)
             css = ' class="significant"' if gap.significant else ""
             shown = escape(gap_text(table.descriptor, gap))
-            if explorer is not None:
-                shown = f'<a href="{escape(explorer_link(explorer, table, model, lang, gap), quote=True)}">{shown}</a>'
+            link = explorer_link(explorer, table, model, lang, gap) if explorer is not None else None
+            if link is not None:
+                shown = f'<a href="{escape(link, quote=True)}">{shown}</a>'
             gap_row.append(f'<td title="{title}">{shown}</td>')
             p_row.append(f'<td{css} title="{title}">{escape(p_cell(gap))}</td>')
         body += [_row(gap_row), _row(p_row)]

@@ -5,11 +5,10 @@ cultural, as the TruthfulQA-Multi authors split their questions)."""
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlbench.data.jsonlines import read_text
+from mlbench.data.questions import read_rows
 from mlbench.errors import MlbenchError
 
 # Between a benchmark's name and its slice in a sliced table's task ("truthfulqa_multi ·
@@ -34,23 +33,23 @@ class SliceFile:
 
 
 def read_slices(path: Path) -> SliceFile:
-    if not path.is_file():
-        raise MlbenchError(f"--slices {path}: no such file")
-    rows = list(csv.DictReader(read_text(path, encoding="utf-8-sig").splitlines()))
-    header = list(rows[0]) if rows else []
+    """The file's labels; one line naming the file and line for anything it cannot use."""
+    if path.suffix.lower() != ".csv":
+        raise MlbenchError(f"--slices {path}: a .csv file (columns: id, optional task, one per field)")
+    rows = list(read_rows(path, "--slices file"))
+    header = [name.strip() for name in rows[0][1]] if rows else []
     if "id" not in header:
-        raise MlbenchError(f"--slices {path}: the header needs an id column (and one column per slice field)")
+        raise MlbenchError(f"--slices {path}: no rows with an id column (and one column per slice field)")
     fields = tuple(name for name in header if name not in ("id", "task") and name)
     if not fields:
         raise MlbenchError(f"--slices {path}: no slice column beside id (and task)")
     labels: dict[tuple[str, str], dict[str, str]] = {}
-    for number, row in enumerate(rows, start=2):
-        if None in row:
-            raise MlbenchError(f"--slices {path}:{number}: more cells than the header")
-        key = ((row.get("task") or "").strip(), (row["id"] or "").strip())
+    for where, raw in rows:
+        row = {str(k).strip(): str(v or "").strip() for k, v in raw.items()}
+        key = (row.get("task", ""), row["id"])
         if not key[1]:
-            raise MlbenchError(f"--slices {path}:{number}: no id")
+            raise MlbenchError(f"--slices {where}: no id")
         if key in labels:
-            raise MlbenchError(f"--slices {path}:{number}: id {key[1]!r} is labelled twice")
-        labels[key] = {name: row[name].strip() for name in fields if (row[name] or "").strip()}
+            raise MlbenchError(f"--slices {where}: id {key[1]!r} is labelled twice")
+        labels[key] = {name: row[name] for name in fields if row.get(name)}
     return SliceFile(fields, labels)

@@ -66,7 +66,10 @@ def slice_collection(collection: Collection, field: str, slices: SliceFile | Non
             unlabelled.update(q for q in entry.values.ids if q not in labels)
             for label in sorted(set(labels.values())):
                 ids = [q for q in entry.values.ids if labels.get(q) == label]
-                by_label.setdefault(label, {})[lang] = _restricted(entry, ids, lang, seed)
+                # The interval as the run computed its own: with the run's seed.
+                own_seed = run.configs.get(str(entry.run_dir), {}).get("seed", seed)
+                run_seed = own_seed if isinstance(own_seed, int) else seed
+                by_label.setdefault(label, {})[lang] = _restricted(entry, ids, lang, run_seed)
         if unlabelled:
             notes.append(
                 f"{run.model} · {run.task}: {len(unlabelled)} question(s) without a {field} are left out of the slices"
@@ -74,6 +77,9 @@ def slice_collection(collection: Collection, field: str, slices: SliceFile | Non
         for label, languages in sorted(by_label.items()):
             task = f"{run.task}{SEPARATOR}{field}={label}"
             runs.append(ModelTask(run.model, task, languages, run.configs, run.descriptors, run.recorded))
+    if not runs:
+        source = "the --slices file" if slices is not None else "the data"
+        raise MlbenchError(f"--by {field}: no question of these runs has a label from {source}")
     return Collection(runs, notes)
 
 

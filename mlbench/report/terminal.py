@@ -13,6 +13,7 @@ fits 80 columns) the difference with its stars and its minimum detectable differ
 from __future__ import annotations
 
 from rich import box
+from rich.markup import escape as escape_markup
 from rich.table import Table
 
 from mlbench.report.build import ReportTable
@@ -69,7 +70,9 @@ def render(tables: list[ReportTable]) -> list[Table]:
         langs = list(dict.fromkeys(lang for t in mine for lang in t.langs))
         for model in dict.fromkeys(m for t in mine for m in t.rows):
             title = f"{task} · {model}"
-            out = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), 80))
+            out = Table(
+                title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), 80)
+            )
             out.add_column("lang", no_wrap=True)
             out.add_column("n", justify="right", no_wrap=True)
             for table in shown:
@@ -117,7 +120,9 @@ def render_pairs(pairs: list[PairTable]) -> list[Table]:
         for label in labels:
             shown = [(t, pair) for t in mine for pair in t.pairs if pair.label == label]
             title = f"{task} · {label}"
-            out = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), 80))
+            out = Table(
+                title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), 80)
+            )
             out.add_column("lang", no_wrap=True)
             out.add_column("n", justify="right", no_wrap=True)
             for table, _ in shown:

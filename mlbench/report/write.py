@@ -28,7 +28,8 @@ FORMATS = {
 def figure_name(table: ReportTable, kind: str) -> str:
     """``truthfulqa_multi__mc2__bars.png``; settings such as ``@0.5`` become ``-0.5``."""
     metric = re.sub(r"[^A-Za-z0-9._-]+", "-", table.metric)
-    return f"{table.task}__{metric}__{kind}.png"
+    task = re.sub(r"[^A-Za-z0-9._=-]+", "-", table.task)  # a slice's label may hold "/" or spaces
+    return f"{task}__{metric}__{kind}.png"
 
 
 def draw_figures(tables: list[ReportTable]) -> dict[str, dict[str, bytes]]:

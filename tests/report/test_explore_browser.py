@@ -230,3 +230,20 @@ def test_a_mode_shows_its_own_metrics(page):
     card = page.locator("section.question").first
     assert card.locator("ol.options").count() == 0 and card.locator(".cell .a").count() == 2
     assert page.problems == []
+
+
+def test_typing_a_search_keeps_the_box_and_what_was_typed(page):
+    _open(page, "#task=truthfulqa_multi")
+    page.locator("input[name=q]").press_sequentially("wha", delay=30)
+    assert page.input_value("input[name=q]") == "wha"
+    assert page.evaluate("document.activeElement.name") == "q"
+    assert "q=wha" in page.evaluate("location.hash")
+
+
+def test_right_and_wrong_only_where_they_mean_something(page):
+    _open(page, "#task=truthfulqa_multi&metric=bleu_max&right=en&wrong=es")
+    # BLEU max is a 0–100 score: no right/wrong filter (dropped from the link too).
+    assert page.locator("select[name=right]").count() == 0
+    assert "right=" not in page.evaluate("location.hash") and _count(page) == (8, 8)
+    page.select_option("select[name=metric]", "bleu_acc")
+    assert page.locator("select[name=right]").count() == 1

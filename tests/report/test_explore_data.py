@@ -99,7 +99,7 @@ def test_a_slices_file_adds_labels_of_ones_own(explore_runs, tmp_path):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("question,context\n1,a\n", "needs an id column"), ("id\n1\n", "no slice column"),
+    [("question,context\n1,a\n", "with an id column"), ("id\n1\n", "no slice column"),
      ("id,context\n1,a\n1,b\n", "labelled twice"), ("id,context\n1,a,b\n", "more cells than the header")],
 )  # fmt: skip
 def test_a_bad_slices_file_is_one_line(tmp_path, text, message):
@@ -126,3 +126,15 @@ def test_a_corrupt_samples_file_is_skipped_and_the_rest_shown(explore_runs, tmp_
     tiny = data.models.index("tiny")
     assert {(c["l"], c["mo"]) for c in cells} == {("en", 0), ("es", 0), ("en", 1), ("es", 1)} - {("es", tiny)}
     assert any("tiny · truthfulqa_multi · es" in line for line in data.skipped)
+
+
+def test_a_metric_with_a_setting_takes_its_base_metrics_description():
+    from mlbench.report.explore_data import TaskView, _add_seen_metrics
+
+    share = {"binary": True, "higher": False, "decimals": 3, "share": True, "headline": True}
+    task = TaskView(metrics={"wrong_language": share, "refusal": dict(share)})
+    task.questions = {"q": [{"m": {"wrong_language@adversarial": 1.0, "mc9": 0.5}}]}
+    _add_seen_metrics(task)
+    assert task.metrics["wrong_language@adversarial"] == share
+    assert task.metrics["mc9"]["higher"] is None  # described nowhere
+    assert "refusal" not in task.metrics and "wrong_language" not in task.metrics  # no sample holds them

@@ -75,3 +75,13 @@ def test_an_unknown_field_is_one_line_with_a_suggestion(run_root, tmp_path):
     two.write_text("id,a,b\n1,x,y\n")
     done = run_cli("report", run_root, "--slices", two)
     assert done.exit_code == 2 and "has a, b: choose one with --by" in done.output
+
+
+def test_a_label_with_markup_or_a_slash_is_shown_as_written(run_root, tmp_path):
+    ids = [line["id"] for line in _samples(run_root, "en")]
+    path = tmp_path / "odd.csv"
+    path.write_text("id,context\n" + "".join(f"{q},n/a [/b]\n" for q in ids))
+    done = run_cli("report", run_root, "--slices", path, "--metric", "mc1", "--plots", "--out", tmp_path / "r")
+    assert done.exit_code == 0, done.output
+    assert "truthfulqa_multi · context=n/a [/b] · tiny" in done.output
+    assert any(p.name.startswith("truthfulqa_multi-context=n-a-b-__mc1") for p in (tmp_path / "r" / "plots").iterdir())

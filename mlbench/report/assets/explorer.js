@@ -23,8 +23,9 @@
     for (const key of KEYS) if (params.get(key)) next[key] = params.get(key);
     const tasks = Object.keys(DATA.tasks);
     if (!tasks.includes(next.task)) next.task = tasks[0];
+    if (next.sort !== undefined && next.sort !== "spread") delete next.sort;
     const task = DATA.tasks[next.task];
-    if (!(task.modes || {})[next.mode]) delete next.mode;
+    if (!own(task.modes, next.mode)) delete next.mode;
     const present = modelsOf(task);
     // A link may name models by label (the report's links do): their index here.
     for (const key of ["model", "vs"]) {
@@ -33,7 +34,17 @@
     // A model that did not run this benchmark: the first that did.
     next.model = present.includes(next.model) ? next.model : present[0];
     if (next.vs !== undefined && (next.vs === next.model || !present.includes(next.vs))) delete next.vs;
-    if (!task.metrics[next.metric] || !inMode(task, next.mode, next.metric)) next.metric = defaultMetric(task, next.mode);
+    if (!own(task.metrics, next.metric) || !inMode(task, next.mode, next.metric)) next.metric = defaultMetric(task, next.mode);
+    // Filters whose control this view does not draw would hide questions with no way back.
+    if (next.vs !== undefined || !judgeable(task, next.metric)) { delete next.right; delete next.wrong; delete next.disagree; }
+    for (const key of ["right", "wrong"]) if (next[key] !== undefined && !task.langs.includes(next[key])) delete next[key];
+    if (next.slice !== undefined) {
+      const [field, value] = splitOnce(next.slice, "=");
+      const slices = slicesOf(task);
+      if (!own(slices, field) || !slices[field].has(value)) delete next.slice;
+    }
+    if (next.by !== undefined && !own(slicesOf(task), next.by)) delete next.by;
+    if (next.judge !== undefined && !verdictsOf(task).includes(next.judge)) delete next.judge;
     if (next.vs !== undefined && !task.langs.includes(next.lang)) next.lang = task.langs[0];
     return next;
   }
@@ -42,14 +53,14 @@
     for (const key of KEYS) if (state[key] !== undefined && state[key] !== "") params.set(key, state[key]);
     history.replaceState(null, "", "#" + params.toString());
   }
-  function set(changes) {
+  function set(changes, redraw = true) {
     state = Object.assign({}, state, changes);
     for (const key of Object.keys(changes)) if (changes[key] === "" || changes[key] === false) delete state[key];
     shown = PAGE;
     writeHash();
     state = readHash(); // the same checks as a link's: a model or metric the task lacks
     writeHash();
-    render();
+    render(redraw);
   }
 
   function modelsOf(task) {
@@ -62,7 +73,7 @@
   // writes answers, every metric no mode declares (surface checks, judges, combined).
   function inMode(task, mode, metric) {
     const modes = task.modes || {};
-    if (!mode || !modes[mode]) return true;
+    if (!mode || !own(modes, mode)) return true;
     const base = metric.split("@")[0];
     if (modes[mode].metrics.includes(base)) return true;
     return modes[mode].answers && !Object.values(modes).some((m) => m.metrics.includes(base));
@@ -73,10 +84,24 @@
     return names.find((n) => task.metrics[n].headline) || names[0] || "";
   }
 
-  // ---- what counts as right: 1 for a 0/1 metric, at least 0.5 on a 0–1 scale otherwise,
-  // turned round where lower is better
+  function own(object, key) {
+    return object !== undefined && object !== null && Object.prototype.hasOwnProperty.call(object, key);
+  }
+  // A metric's descriptor: results.json describes "wrong_language", the samples hold
+  // "wrong_language@adversarial" too.
+  function about(task, metric) {
+    if (own(task.metrics, metric)) return task.metrics[metric];
+    const base = metric.split("@")[0];
+    return own(task.metrics, base) ? task.metrics[base] : {};
+  }
+  // Right or wrong has a meaning only for a share (0–1) with a direction: 1 for a 0/1
+  // metric, at least 0.5 otherwise, turned round where lower is better.
+  function judgeable(task, metric) {
+    const d = about(task, metric);
+    return !!d.share && (d.higher === true || d.higher === false);
+  }
   function isRight(task, metric, value) {
-    const d = task.metrics[metric] || {};
+    const d = about(task, metric);
     const right = d.binary ? value === 1 : value >= 0.5;
     return d.higher === false ? !right : right;
   }
@@ -195,19 +220,21 @@
     }
     const metrics = Object.keys(task.metrics).filter((m) => inMode(task, state.mode, m)).map((m) => [m, m]);
     box.appendChild(select("metric", "metric", metrics, state.metric, (v) => set({ metric: v })));
-    if (state.vs === undefined) {
+    if (state.vs === undefined && judgeable(task, state.metric)) {
       const langs = none.concat(task.langs.map((l) => [l, l]));
       box.appendChild(select("right in", "right", langs, state.right || "", (v) => set({ right: v, id: "" })));
       box.appendChild(select("wrong in", "wrong", langs, state.wrong || "", (v) => set({ wrong: v, id: "" })));
     }
-    const disagree = el("label", null, " disagree");
-    const tick = el("input");
-    tick.type = "checkbox";
-    tick.name = "disagree";
-    tick.checked = !!state.disagree;
-    tick.addEventListener("change", () => set({ disagree: tick.checked ? "1" : "", id: "" }));
-    disagree.prepend(tick);
-    box.appendChild(disagree);
+    if (judgeable(task, state.metric)) {
+      const disagree = el("label", null, " disagree");
+      const tick = el("input");
+      tick.type = "checkbox";
+      tick.name = "disagree";
+      tick.checked = !!state.disagree;
+      tick.addEventListener("change", () => set({ disagree: tick.checked ? "1" : "", id: "" }));
+      disagree.prepend(tick);
+      box.appendChild(disagree);
+    }
     const flags = none.concat([["any", "any flag"]], flagsOf(task).map((f) => [f, f]));
     box.appendChild(select("flag", "flag", flags, state.flag || "", (v) => set({ flag: v, id: "" })));
     const verdicts = verdictsOf(task);
@@ -230,7 +257,7 @@
     search.name = "q";
     search.placeholder = "search questions and answers";
     search.value = state.q || "";
-    search.addEventListener("input", () => set({ q: search.value, id: "" }));
+    search.addEventListener("input", () => set({ q: search.value, id: "" }, false));
     box.appendChild(search);
     const count = el("span");
     count.id = "count";
@@ -239,7 +266,7 @@
 
   // ---- one question
   function formatValue(task, name, value) {
-    const d = task.metrics[name] || {};
+    const d = about(task, name);
     return value.toFixed(d.decimals === undefined ? 3 : d.decimals);
   }
 
@@ -263,8 +290,7 @@
         const row = el("tr");
         row.appendChild(el("td", null, name));
         const value = el("td", null, formatValue(task, name, c.m[name]));
-        const d = task.metrics[name] || {};
-        if (d.higher !== null && d.higher !== undefined && (d.binary || d.share)) {
+        if (judgeable(task, name)) {
           value.classList.add(isRight(task, name, c.m[name]) ? "good" : "bad");
         }
         if (other && typeof other.m[name] === "number" && other.m[name] !== c.m[name]) value.classList.add("diff");
@@ -324,9 +350,9 @@
     return box;
   }
 
-  function render() {
+  function render(redraw = true) {
     const task = DATA.tasks[state.task];
-    controls(task);
+    if (redraw || !document.getElementById("count")) controls(task); // typing keeps its box
     const rows = [];
     for (const question of task.questions) {
       const cells = cellsOf(question);
