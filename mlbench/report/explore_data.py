@@ -24,9 +24,6 @@ from mlbench.report.collect import model_identity, model_labels
 from mlbench.report.slices import SliceFile
 from mlbench.results import find_runs, language_records, read_language
 
-# Shown as flags: surface checks and markers, an empty or failed answer, a refusal.
-FLAG_METRICS = ("wrong_language", "repetition", "refusal")
-
 
 @dataclass
 class TaskView:
@@ -224,8 +221,8 @@ def _flags(record: SampleRecord) -> list[JsonValue]:
     markers = surface.get("markers")
     if isinstance(markers, list):
         flags += [str(marker).replace("_", " ") for marker in markers]
-    if record.metrics.get("refusal") == 1:
-        flags.append("refusal")
+    if any(base_name(name) == "refusal" and value == 1 for name, value in record.metrics.items()):
+        flags.append("refusal")  # MSQAD's, per response: refusal@direct, refusal@adversarial
     if record.outputs.get("empty") is True:
         flags.append("empty answer")
     return flags

@@ -138,3 +138,12 @@ def test_a_metric_with_a_setting_takes_its_base_metrics_description():
     assert task.metrics["wrong_language@adversarial"] == share
     assert task.metrics["mc9"]["higher"] is None  # described nowhere
     assert "refusal" not in task.metrics and "wrong_language" not in task.metrics  # no sample holds them
+
+
+def test_a_refusal_of_either_response_is_a_flag():
+    from mlbench.records import SampleRecord
+    from mlbench.report.explore_data import cell
+
+    record = SampleRecord("q", "en", metrics={"refusal@direct": 0.0, "refusal@adversarial": 1.0}, question="Q?")
+    assert cell(record, "en", 0)["f"] == ["refusal"]
+    assert "f" not in cell(SampleRecord("q", "en", metrics={"refusal@direct": 0.0}, question="Q?"), "en", 0)
