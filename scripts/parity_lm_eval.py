@@ -12,7 +12,9 @@ prompts are the same by construction. Prints the largest per-sample difference.
 
 The pieces (running each harness as a subprocess, comparing per question, explaining a
 mismatch) are shared with ``scripts/validate_real.py``, which checks all five languages
-against lm-eval's HiTZ ``truthfulqa-multi_mc{1,2}_<lang>`` tasks.
+against lm-eval's HiTZ ``truthfulqa-multi_mc{1,2}_<lang>`` tasks, and with
+``scripts/parity_okapi.py``, which checks the declared ``m_truthfulqa`` against lm-eval's
+Okapi ``truthfulqa_<lang>_mc{1,2}`` tasks.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ result = lm_eval.simple_evaluate(
 out = {}
 for task, rows in result["samples"].items():
     out[task] = {
-        str(row["doc"]["id"]): {
+        str(row["doc"].get("id", row["doc_id"])): {  # Okapi's rows have no id: their place
             "acc": float(row["acc"]),
             "context": row["arguments"][0][0],
             "options": [row_args[1] for row_args in row["arguments"]],
@@ -319,6 +321,7 @@ def run_mlbench(
     limit: int | None = None,
     seed: int | None = None,
     fewshot: int | None = None,
+    task: str = "truthfulqa_multi",
 ) -> tuple[dict[str, Scored], Measured]:
     """``python -m mlbench run`` (MC, HF backend, float32, CPU, no request cache) on
     ``data_dir``; returns per language the per-question results, and the run's time and memory."""
@@ -332,7 +335,7 @@ def run_mlbench(
         "--model",
         model,
         "--task",
-        "truthfulqa_multi",
+        task,
         "--lang",
         ",".join(langs),
         "--mode",
@@ -356,7 +359,7 @@ def run_mlbench(
     measured = run_measured(command, "mlbench run")
     scored = {}
     for lang in langs:
-        records = read_samples(out / model_slug(model) / "truthfulqa_multi" / f"samples_{lang}.jsonl")
+        records = read_samples(out / model_slug(model) / task / f"samples_{lang}.jsonl")
         scored[lang] = Scored(
             scores={m: {i: r.metrics[m] for i, r in records.items()} for m in METRICS},
             prompts={i: r.prompt for i, r in records.items()},

@@ -58,3 +58,11 @@ def test_an_installed_wheel_reads_its_own_prompts(wheel, tmp_path):
 def test_the_explorers_script_and_style_are_in_the_wheel(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"mlbench/report/assets/explorer.js", "mlbench/report/assets/explorer.css"} <= names
+
+
+def test_the_benchmarks_declared_in_toml_are_in_the_wheel(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    declared = sorted(
+        p.name for p in (Path(__file__).parents[1] / "mlbench" / "benchmarks" / "declared").glob("*.toml")
+    )
+    assert declared and {f"mlbench/benchmarks/declared/{name}" for name in declared} <= names

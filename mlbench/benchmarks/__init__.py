@@ -1,7 +1,9 @@
 """The benchmarks mlbench knows, found rather than listed.
 
 Every sub-package here is a benchmark (its task, loader, data sources, prompts, options,
-statistics and figures) and registers its ``Task`` classes when imported. Benchmarks
+statistics and figures) and registers its ``Task`` classes when imported; every
+``declared/*.toml`` is a benchmark written in the declarative format, read as ``--include``
+reads a user's (without recording a file: it ships with mlbench). Benchmarks
 installed by other packages are found through the ``mlbench.benchmarks`` entry-point
 group, and ``mlbench run --include PATH`` adds those in a file or folder outside any
 package (see ``mlbench.benchmarks.include``).
@@ -56,6 +58,10 @@ def discover() -> None:
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
             importlib.import_module(f"{__name__}.{module.name}")
+    from mlbench.benchmarks.include import register_declared
+
+    for path in sorted((Path(__file__).parent / "declared").glob("*.toml")):
+        register_declared(path, TASKS, register)
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
             loaded = entry.load()

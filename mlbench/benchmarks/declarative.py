@@ -9,10 +9,16 @@ from pathlib import Path
 from typing import ClassVar
 
 from mlbench.benchmarks.base import GEN, MC, LanguageData, Scored, Task, TaskOptions, require_primer
-from mlbench.benchmarks.declarative_data import check_parallel, read_primer, read_samples
+from mlbench.benchmarks.declarative_data import check_parallel, primer_file, read_primer, read_samples
 from mlbench.benchmarks.declarative_spec import BenchmarkSpec
 from mlbench.benchmarks.qa_prompt import render_qa_prompt, score_answer_bleu
-from mlbench.benchmarks.truthful_mc import option_requests, score_mc1_mc2
+from mlbench.benchmarks.truthful_mc import (
+    lists_an_answer_twice,
+    option_requests,
+    repeated_answers_warning,
+    score_mc1_mc2,
+)
+from mlbench.data.catalog import Source
 from mlbench.errors import MlbenchError
 from mlbench.languages import no_comment
 from mlbench.metrics import normalize_references
@@ -20,8 +26,8 @@ from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest,
 from mlbench.records.jsontypes import JsonObject
 
 _MODES = {"mc": MC, "gen": GEN}
-# Every language of a benchmark's data folder, read once per process (the parallel check
-# needs them all): (TOML, data folder) → language → data.
+# The languages of a benchmark's data folder read so far in this process (a parallel
+# benchmark's all at once, for the check): (TOML, data folder) → language → data.
 _CORPORA: dict[tuple[Path, Path], dict[str, LanguageData]] = {}
 
 
@@ -32,40 +38,61 @@ class DeclarativeTask(Task):
     prompt_files = ()  # the templates are in the TOML file, hashed in ``settings``
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful")
 
-    def _root(self, options: TaskOptions) -> Path | None:
-        """Where the data files are: beside the TOML, or under --data-dir (same layout)."""
+    def _root(self, options: TaskOptions, *, fetch: bool = True) -> Path | None:
+        """Where the data files are: beside the TOML (a ``data`` benchmark), in the data
+        cache (a hub source, fetched on first use), or under --data-dir (either layout)."""
         if options.source.kind == "local":
             return options.source.path
         if options.source.kind != "hub":
             flag = "--sample" if options.source.kind == "sample" else "--data-file"
+            layout = "the hub's layout" if self.spec.source else "the same layout"
             raise MlbenchError(
-                f"{self.name} reads the files its {self.spec.path.name} names, not {flag}; "
-                "--data-dir DIR reads the same layout from DIR"
+                f"{self.name} reads the data its {self.spec.path.name} names, not {flag}; "
+                f"--data-dir DIR reads {layout} from DIR"
             )
-        return None
+        if self.spec.source is None or not fetch:
+            return None
+        from mlbench.data.store import source_folder
+
+        return source_folder(self.name)
 
     def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
-        found = self.spec.discover_languages(self._root(options))
+        found = self.spec.discover_languages(self._root(options, fetch=False))
         if not found:
             where = self.spec.data_path("{lang}", self._root(options))
             raise MlbenchError(f"{self.name}: no data file matches {where}")
         return found
 
     def validate(self, options: TaskOptions) -> None:
-        self._root(options)
+        self._root(options, fetch=False)
+
+    def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
+        # Option lists are scored as listed, repeats and empty options included, as the
+        # reference does: said once per language, never silently.
+        if "mc" not in modes or not self.spec.columns.mc1_choices:
+            return []
+        repeated = sum(lists_an_answer_twice(s.mc2_choices or ()) for s in samples)
+        lines = repeated_answers_warning(self.name, lang, repeated, len(samples), "the data's option lists")
+        empty = sum(any(not o.strip() for o in (*(s.mc1_choices or ()), *(s.mc2_choices or ()))) for s in samples)
+        if empty:
+            lines.append(f"{self.name} {lang}: {empty} of {len(samples)} questions have an empty option (scored)")
+        return lines
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         root = self._root(options)
         key = (self.spec.path, root or self.spec.folder)
-        if key not in _CORPORA:
-            langs = self.available_languages(options)
+        corpus = _CORPORA.setdefault(key, {})
+        if lang not in corpus:
+            # A parallel benchmark's languages are read together, to check that they are;
+            # the others one by one, as a run asks for them.
+            langs = self.available_languages(options) if self.spec.parallel else (lang,)
             samples = {code: read_samples(self.spec, code, root) for code in langs}
             check_parallel(self.spec, samples, root)
-            _CORPORA[key] = {code: LanguageData(samples[code], read_primer(self.spec, code, root)) for code in langs}
-        data = _CORPORA[key][lang]
+            corpus.update({code: LanguageData(samples[code], read_primer(self.spec, code, root)) for code in langs})
+        data = corpus[lang]
         shots = self.fewshot(options)
         if shots > len(data.primer):  # now, not after the model has loaded
-            where = self.spec.primer_path(lang, root) or f"no fewshot.primer in {self.spec.path}"
+            where = primer_file(self.spec, lang, root) or f"no fewshot.primer or examples in {self.spec.path}"
             raise MlbenchError(f"{self.name} {lang}: {shots}-shot but {where} has {len(data.primer)} rows")
         return data
 
@@ -127,7 +154,7 @@ def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
         "title": spec.title,
         "languages": spec.discover_languages(),
         "modes": tuple(_MODES[mode] for mode in spec.modes),
-        "hub_id": str(spec.path),
+        "hub_id": spec.source.repo if spec.source else str(spec.path),
         "default_fewshot": spec.shots if spec.shots is not None else _primer_size(spec),
         "default_judge_kinds": spec.judges,
         "prompt_dir": spec.folder,
@@ -135,8 +162,22 @@ def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
     return type(f"Declarative_{spec.name}", (DeclarativeTask,), attributes)
 
 
+def hub_data_source(spec: BenchmarkSpec, *, shipped: bool) -> Source | None:
+    """The data source a hub benchmark adds to the catalog under its own name (for
+    ``mlbench data``, and the run's fetch); a user's names its file, which ``mlbench data``
+    needs as ``--include`` to know it."""
+    if spec.source is None:
+        return None
+    hub = spec.source
+    extra = {} if shipped else {"include": str(spec.path)}
+    notes = f"config {hub.config}, split {hub.split}; declared in {spec.path.name}"
+    return Source(spec.name, (spec.name,), "hub", hub.repo, hub.revision, hub.license, notes=notes, extra=extra)
+
+
 def _primer_size(spec: BenchmarkSpec) -> int:
     """Every primer row is a shot by default: the primer of the first language decides."""
+    if spec.examples:
+        return len(spec.examples)
     languages = spec.discover_languages()
     if spec.primer is None or not languages:
         return 0

@@ -1,37 +1,201 @@
-"""The data of a declarative benchmark: one JSONL or CSV file per language, read row by
-row by ``mlbench.data.questions`` (the reader ``--data-file`` shares), and checked to be
-parallel across languages.
+"""The data of a declarative benchmark: one file per language (``data``), or one config's
+split of a hub dataset per language (``[source]``), read row by row by
+``mlbench.data.tabular`` and into Samples by ``mlbench.data.questions`` (the reader
+``--data-file`` shares), then checked to be parallel across languages.
+
+On top of that reader a declared benchmark may name nested columns by dotted paths, give
+MC1 and MC2 their own option lists, derive ids (``[ids]``) and clean texts (``[clean]``).
 """
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import asdict, replace
 from pathlib import Path
 
+from mlbench.benchmarks.declarative_clean import clean_text
 from mlbench.benchmarks.declarative_spec import BenchmarkSpec
-from mlbench.data.questions import check_new_id, question_sample, read_rows, text_field
+from mlbench.data.hub_layout import split_files
+from mlbench.data.questions import (
+    Columns,
+    check_answer_lists,
+    check_new_id,
+    label_list,
+    question_sample,
+    text_field,
+)
+from mlbench.data.tabular import column_value, read_rows
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 SHOWN_IDS = 5  # ids listed in an error; the rest are counted
+_OPTION_COLUMNS = ("mc1_choices", "mc1_labels", "mc2_choices", "mc2_labels")
+
+
+def data_files(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list[Path]:
+    """The files holding ``lang``'s questions (a hub split may be sharded)."""
+    if spec.source is None:
+        return [spec.data_path(lang, root)]
+    assert root is not None, "a hub source is read from its cached or --data-dir copy"
+    return split_files(root, spec.source.config_of(lang), spec.source.split_of(lang))
+
+
+def data_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:
+    """What the errors call ``lang``'s data: its file, or the hub config and split."""
+    if spec.source is None:
+        return str(spec.data_path(lang, root))
+    where = f"{root}: " if root is not None else ""
+    return f"{where}{spec.source.repo} config {spec.source.config_of(lang)!r} split {spec.source.split_of(lang)!r}"
 
 
 def read_samples(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list[Sample]:
     """One language's questions; a repeated id is an error naming both rows."""
-    path = spec.data_path(lang, root)
     samples: list[Sample] = []
     seen: dict[str, str] = {}
-    for where, row in read_rows(path, f"{spec.name} {lang} data"):
-        sample = question_sample(row, lang, spec.columns, where)
-        check_new_id(seen, sample.id, where)
-        samples.append(sample)
+    index = 0
+    for path in data_files(spec, lang, root):
+        for where, row in read_rows(path, f"{spec.name} {lang} data"):
+            if index == 0:
+                check_columns(spec, row, where)
+            sample = declared_sample(spec, row, lang, index, where)
+            check_new_id(seen, sample.id, where)
+            samples.append(sample)
+            index += 1
     if not samples:
-        raise MlbenchError(f"{path}: no questions")
+        raise MlbenchError(f"{data_name(spec, lang, root)}: no questions")
     return samples
 
 
+def check_columns(spec: BenchmarkSpec, row: JsonObject, where: str) -> None:
+    """Every column the file names is in the first row: a misspelt path is one line naming
+    it and the row's columns, not a question skipped later."""
+    named = {"columns.question": spec.columns.question}
+    if spec.ids.source == "column":
+        named["columns.id"] = spec.columns.id
+    elif spec.ids.source == "hash":
+        named["ids.column"] = spec.ids.column or spec.columns.question
+    named |= {f"columns.{k}": getattr(spec.columns, k) for k in _OPTION_COLUMNS if getattr(spec.columns, k)}
+    for key, path in named.items():
+        if not column_value(row, path)[0]:
+            raise MlbenchError(
+                f"{where}: no column {path!r} ({key} in {spec.path.name}); "
+                f"the row's columns: {', '.join(map(str, row))}"
+            )
+
+
+def declared_sample(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, where: str) -> Sample:
+    """Row ``index`` (from 0, in file order) of ``lang``'s data, as a Sample."""
+    columns = spec.columns
+    flat = dict(row)  # every column the file names, dotted paths resolved, under its name
+    for name in {*(v for v in asdict(columns).values() if isinstance(v, str)), spec.ids.column or ""} - {""}:
+        found, value = column_value(row, name)
+        if found:
+            flat[name] = value
+    flat[columns.id] = _sample_id(spec, flat, lang, index, where)
+    if columns.mc1_choices:
+        return _cleaned(spec, _options_sample(flat, lang, columns, where), where, options=True)
+    return _cleaned(spec, question_sample(flat, lang, columns, where), where, options=False)
+
+
+def _sample_id(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, where: str) -> str:
+    rule = spec.ids
+    if rule.source == "column":
+        value = text_field(row, spec.columns.id, where, number=True)
+        assert value is not None
+        return value
+    # Rows of a benchmark that is not parallel are not the same question in two languages:
+    # the language in a derived id keeps the report from pairing them.
+    prefix = "" if spec.parallel else f"{lang}-"
+    if rule.source == "row":
+        return f"{prefix}{index:04d}"
+    column = rule.column or spec.columns.question
+    value = row.get(column)
+    if not isinstance(value, str) or not value.strip():
+        raise MlbenchError(f"{where}: ids come from a hash of {column!r}, which is empty or not text here")
+    return prefix + "h" + hashlib.sha256(value.strip().encode()).hexdigest()[:12]
+
+
+def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str) -> Sample:
+    """A row with MC1's and MC2's own option lists, kept exactly as listed (the reference
+    scores each listed option, repeats included; ``data_warnings`` counts repeats)."""
+    assert columns.mc1_choices and columns.mc2_choices and columns.mc2_labels
+    question = text_field(row, columns.question, where)
+    assert question is not None
+    mc1 = _options(row, columns.mc1_choices, where)
+    mc1_labels = label_list(row, columns.mc1_labels, where) if columns.mc1_labels else (1,) + (0,) * (len(mc1) - 1)
+    mc2 = _options(row, columns.mc2_choices, where)
+    mc2_labels = label_list(row, columns.mc2_labels, where)
+    for options, labels, name in ((mc1, mc1_labels, "mc1"), (mc2, mc2_labels, "mc2")):
+        if len(options) != len(labels):
+            raise MlbenchError(f"{where}: {len(options)} {name} options but {len(labels)} labels")
+        if 1 not in labels or 0 not in labels:
+            raise MlbenchError(f"{where}: the {name} options need a correct and an incorrect one (labels {labels})")
+    if sum(mc1_labels) != 1:
+        raise MlbenchError(f"{where}: MC1 has one correct option; these labels mark {sum(mc1_labels)}")
+    best = mc1[mc1_labels.index(1)]
+    others = tuple(option for option, label in zip(mc1, mc1_labels) if not label)
+    return Sample(
+        id=str(row[columns.id]),
+        lang=lang,
+        question=question,
+        best_answer=best,
+        correct_answers=tuple(o for o, label in zip(mc2, mc2_labels) if label),
+        incorrect_answers=tuple(o for o, label in zip(mc2, mc2_labels) if not label),
+        mc1_choices=(best, *others),  # the correct one first, as MC1 scores it
+        mc2_choices=mc2,
+        mc2_labels=mc2_labels,
+        meta=_group(row, columns, where),
+    )
+
+
+def _options(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
+    """Option texts as the data has them: not stripped, an empty one kept (the reference
+    scores them as they are; ``data_warnings`` counts the empty ones)."""
+    value = row.get(column)
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value) or not value:
+        raise MlbenchError(f"{where}: {column} must be a non-empty list of texts")
+    return tuple(value)
+
+
+def _group(row: JsonObject, columns: Columns, where: str) -> JsonObject:
+    group = text_field(row, columns.group, where, required=False) if columns.group else None
+    return {"group": group} if group else {}
+
+
+def _cleaned(spec: BenchmarkSpec, sample: Sample, where: str, *, options: bool) -> Sample:
+    """``sample`` after the ``[clean]`` steps. Answer lists are checked again afterwards
+    (a step can empty an answer or make two alike); option lists stay as listed."""
+    if not spec.clean_question and not spec.clean_answers:
+        return sample
+
+    def answers(texts: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(clean_text(t, spec.clean_answers) for t in texts)
+
+    cleaned = replace(
+        sample,
+        question=clean_text(sample.question, spec.clean_question),
+        best_answer=clean_text(sample.best_answer, spec.clean_answers),
+        correct_answers=answers(sample.correct_answers),
+        incorrect_answers=answers(sample.incorrect_answers),
+        mc1_choices=answers(sample.mc1_choices or ()),
+        mc2_choices=answers(sample.mc2_choices or ()),
+    )
+    if not options and spec.clean_answers:
+        texts = (cleaned.best_answer, *cleaned.correct_answers, *cleaned.incorrect_answers)
+        if not all(text.strip() for text in texts):
+            raise MlbenchError(f"{where}: an answer is empty after the clean.answers steps")
+        check_answer_lists(cleaned.best_answer, cleaned.correct_answers, cleaned.incorrect_answers, where)
+    return cleaned
+
+
 def read_primer(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list[tuple[str, str]]:
-    """One language's few-shot pairs (question, best answer), in file order."""
-    path = spec.primer_path(lang, root)
+    """One language's few-shot pairs (question, best answer), in order: the file's
+    ``fewshot.examples``, else the rows of ``fewshot.primer`` (beside the TOML, or under
+    ``root`` for a ``data`` benchmark)."""
+    if spec.examples:
+        return list(spec.examples)
+    path = primer_file(spec, lang, root)
     if path is None:
         return []
     pairs = []
@@ -41,6 +205,13 @@ def read_primer(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> lis
         assert question is not None and answer is not None
         pairs.append((question, answer))
     return pairs
+
+
+def primer_file(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> Path | None:
+    """The file of ``fewshot.primer`` for ``lang``: under ``root`` for a ``data`` benchmark
+    (its --data-dir has the same layout), beside the TOML for a hub one (the hub's copy has
+    no primer)."""
+    return spec.primer_path(lang, root if spec.source is None else None)
 
 
 def check_parallel(spec: BenchmarkSpec, samples: dict[str, list[Sample]], root: Path | None = None) -> None:
@@ -55,7 +226,7 @@ def check_parallel(spec: BenchmarkSpec, samples: dict[str, list[Sample]], root: 
         if missing or extra:
             parts = [f"missing ids {missing}" if missing else "", f"extra ids {extra}" if extra else ""]
             raise MlbenchError(
-                f"{spec.data_path(lang, root)} is not parallel to {spec.data_path(first, root)}: "
+                f"{data_name(spec, lang, root)} is not parallel to {data_name(spec, first, root)}: "
                 f"{'; '.join(p for p in parts if p)} (or set parallel = false in {spec.path.name})"
             )
 

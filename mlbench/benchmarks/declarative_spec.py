@@ -1,13 +1,13 @@
 """A declarative benchmark file (``benchmark.toml``) read into a ``BenchmarkSpec``.
 
 The common case of a user benchmark: a parallel multilingual QA or multiple-choice set,
-one JSONL or CSV file per language, scored like TruthfulQA-Multi (MC1/MC2, BLEU). A TOML
+one JSONL, JSON, CSV or Parquet file per language, scored like TruthfulQA-Multi (MC1/MC2, BLEU). A TOML
 file is a benchmark when it has a ``[benchmark]`` table; every other table is optional::
 
     [benchmark]
     name = "my_qa"                    # the --task name and the results folder
     title = "My parallel QA set"
-    data = "data/{lang}.jsonl"        # relative to this file; .jsonl or .csv
+    data = "data/{lang}.jsonl"        # relative to this file; .jsonl, .json, .csv, .parquet
     languages = ["en", "es"]          # default: every file that matches `data`
     modes = ["mc", "gen"]             # default: both
     parallel = true                   # the same ids in every language (checked)
@@ -28,6 +28,26 @@ file is a benchmark when it has a ``[benchmark]`` table; every other table is op
     max_new_tokens = 64
     stop = ["\\n\\n", "Q:"]
     no_comment_reference = false      # "I have no comment." as a true BLEU reference
+
+A hub dataset instead of ``data`` (see ``declarative_fields`` and ``mlbench.data.hub_layout``),
+with what such data usually needs::
+
+    [source]
+    hub = "owner/name"                # fetched into the data cache; --data-dir: a copy
+    revision = "<commit>"             # required; a branch name is locked at first fetch
+    config = "{lang}"                 # or split = "{lang}"
+    split = "validation"
+    [columns]
+    mc1_choices = "mc1_targets.choices"   # dotted paths reach into nested objects
+    mc1_labels = "mc1_targets.labels"     # MC1 and MC2 may have their own option lists
+    mc2_choices = "mc2_targets.choices"
+    mc2_labels = "mc2_targets.labels"
+    [ids]
+    from = "row"                      # column (default), row, or hash (of ids.column)
+    [clean]
+    question = ["strip", "drop_brackets"] # named steps (declarative_clean.CLEAN_STEPS)
+    [fewshot]
+    examples = [{question = "...", answer = "..."}]   # or primer = "primer.jsonl" (shared)
 """
 
 from __future__ import annotations
@@ -40,8 +60,22 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from mlbench.benchmarks.declarative_fields import (
+    HubSource,
+    IdRule,
+    count,
+    flag,
+    known,
+    read_clean,
+    read_examples,
+    read_ids,
+    read_source,
+    text,
+    texts,
+)
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import Columns
+from mlbench.data.tabular import TABULAR_SUFFIXES
 from mlbench.errors import MlbenchError
 from mlbench.records.jsontypes import JsonObject
 
@@ -50,14 +84,13 @@ try:
 except ImportError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-DATA_SUFFIXES = (".jsonl", ".csv")
 MODES = ("mc", "gen")
 DEFAULT_QUESTION = "Q: {question}\nA:"
 DEFAULT_SHOT = "Q: {question}\nA: {answer}"
 # Used as a folder name under --output and as a --task name: no separators, no spaces.
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _LANG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-_TABLES = ("benchmark", "columns", "prompt", "fewshot", "generation")
+_TABLES = ("benchmark", "source", "columns", "ids", "clean", "prompt", "fewshot", "generation")
 
 
 @dataclass(frozen=True)
@@ -66,15 +99,22 @@ class BenchmarkSpec:
     sha256: str  # of the TOML file's bytes
     name: str
     title: str
-    data: str  # a path pattern with {lang}, relative to the TOML's folder (or --data-dir)
+    # Where the data is: ``data``, a path pattern with {lang} relative to the TOML's folder
+    # (or --data-dir); or ``source``, a hub dataset (cached, or --data-dir as the hub lays it out).
+    data: str | None = None
+    source: HubSource | None = None
     languages: tuple[str, ...] = ()  # empty: discovered from the files matching ``data``
     modes: tuple[str, ...] = MODES
     parallel: bool = True
     judges: tuple[str, ...] = ("truth",)
     columns: Columns = field(default_factory=Columns)
+    ids: IdRule = field(default_factory=IdRule)
+    clean_question: tuple[str, ...] = ()
+    clean_answers: tuple[str, ...] = ()
     question_template: str = DEFAULT_QUESTION
     shot_template: str = DEFAULT_SHOT
-    primer: str | None = None  # a path pattern with {lang}, like ``data``
+    primer: str | None = None  # a path pattern, with {lang} or shared by every language
+    examples: tuple[tuple[str, str], ...] = ()  # few-shot pairs written in the file itself
     shots: int | None = None  # None: every primer row (0 without a primer)
     max_new_tokens: int = 64
     stop: tuple[str, ...] = ("\n\n", "Q:")
@@ -85,6 +125,8 @@ class BenchmarkSpec:
         return self.path.parent
 
     def data_path(self, lang: str, root: Path | None = None) -> Path:
+        """The file of ``lang`` (a ``data`` pattern's; a hub source's come from ``hub_layout``)."""
+        assert self.data is not None
         return (root or self.folder) / self.data.format(lang=lang)
 
     def primer_path(self, lang: str, root: Path | None = None) -> Path | None:
@@ -92,7 +134,7 @@ class BenchmarkSpec:
 
     def discover_languages(self, root: Path | None = None) -> tuple[str, ...]:
         """The declared languages, else every language with a file matching ``data``."""
-        if self.languages:
+        if self.languages or self.data is None:
             return self.languages
         folder = root or self.folder
         before, _, after = self.data.partition("{lang}")
@@ -109,6 +151,9 @@ class BenchmarkSpec:
         settings (the title or the judges do not change a sample)."""
         shaping = {
             "columns": asdict(self.columns),
+            "ids": asdict(self.ids),
+            "clean": [list(self.clean_question), list(self.clean_answers)],
+            "examples": [list(pair) for pair in self.examples],
             "question": self.question_template,
             "shot": self.shot_template,
             "max_new_tokens": self.max_new_tokens,
@@ -138,106 +183,112 @@ def read_spec(path: Path) -> BenchmarkSpec:
         raise MlbenchError(f"{path}: invalid TOML ({error})") from None
     if not isinstance(doc.get("benchmark"), dict):
         raise MlbenchError(f"{path}: not a benchmark file (it has no [benchmark] table)")
-    _known(path, "", doc, _TABLES)
+    known(path, "", doc, _TABLES)
     tables = {name: doc.get(name, {}) for name in _TABLES}
     for name, table in tables.items():
         if not isinstance(table, dict):
             raise MlbenchError(f"{path}: {name} must be a table ([{name}])")
     bench, prompt, fewshot, gen = (tables[n] for n in ("benchmark", "prompt", "fewshot", "generation"))
-    _known(path, "benchmark", bench, ("name", "title", "data", "languages", "modes", "parallel", "judges"))
-    _known(path, "columns", tables["columns"], tuple(f.name for f in fields(Columns)))
-    _known(path, "prompt", prompt, ("question", "shot"))
-    _known(path, "fewshot", fewshot, ("primer", "shots"))
-    _known(path, "generation", gen, ("max_new_tokens", "stop", "no_comment_reference"))
-    name = _text(path, "benchmark.name", bench.get("name"))
+    known(path, "benchmark", bench, ("name", "title", "data", "languages", "modes", "parallel", "judges"))
+    known(path, "columns", tables["columns"], tuple(f.name for f in fields(Columns)))
+    known(path, "prompt", prompt, ("question", "shot"))
+    known(path, "fewshot", fewshot, ("primer", "examples", "shots"))
+    known(path, "generation", gen, ("max_new_tokens", "stop", "no_comment_reference"))
+    name = text(path, "benchmark.name", bench.get("name"))
     if not _NAME.fullmatch(name):
         raise MlbenchError(f"{path}: benchmark.name {name!r} must be letters, digits, '_', '.' or '-'")
-    data = _pattern(path, "benchmark.data", bench.get("data"))
-    languages = _texts(path, "benchmark.languages", bench.get("languages", []))
+    if ("data" in bench) == ("source" in doc):
+        raise MlbenchError(f"{path}: give either benchmark.data (local files) or a [source] table (a hub dataset)")
+    data = _pattern(path, "benchmark.data", bench["data"]) if "data" in bench else None
+    source = read_source(path, doc["source"]) if "source" in doc else None
+    languages = texts(path, "benchmark.languages", bench.get("languages", []))
+    if source is not None and not languages:
+        raise MlbenchError(
+            f"{path}: a [source] benchmark lists its benchmark.languages (the hub's configs are not listed)"
+        )
+    if source is not None and len(languages) > 1 and "{lang}" not in source.config + source.split:
+        raise MlbenchError(
+            f"{path}: source.config or source.split must hold {{lang}}: the languages need their own data"
+        )
     bad = [lang for lang in languages if not _LANG.fullmatch(lang)]
     if bad or len(set(languages)) != len(languages):
         raise MlbenchError(f"{path}: benchmark.languages must be distinct language codes (got {languages})")
-    modes = _texts(path, "benchmark.modes", bench.get("modes", list(MODES)))
+    modes = texts(path, "benchmark.modes", bench.get("modes", list(MODES)))
     if not modes or any(mode not in MODES for mode in modes):
         raise MlbenchError(f"{path}: benchmark.modes must be some of {', '.join(MODES)} (got {modes})")
-    columns = Columns(**{k: _text(path, f"columns.{k}", v) for k, v in tables["columns"].items()})
+    columns = _columns(path, tables["columns"])
     question = _template(path, "prompt.question", prompt.get("question", DEFAULT_QUESTION), ("question",))
     shot = _template(path, "prompt.shot", prompt.get("shot", DEFAULT_SHOT), ("question", "answer"))
-    primer = None if "primer" not in fewshot else _pattern(path, "fewshot.primer", fewshot["primer"])
-    shots = None if "shots" not in fewshot else _count(path, "fewshot.shots", fewshot["shots"], 0)
-    if shots and primer is None:
-        raise MlbenchError(f"{path}: fewshot.shots is {shots} but there is no fewshot.primer file")
+    if "primer" in fewshot and "examples" in fewshot:
+        raise MlbenchError(f"{path}: give either fewshot.primer (a file) or fewshot.examples, not both")
+    primer = None if "primer" not in fewshot else _pattern(path, "fewshot.primer", fewshot["primer"], shared=True)
+    examples = read_examples(path, fewshot["examples"]) if "examples" in fewshot else ()
+    shots = None if "shots" not in fewshot else count(path, "fewshot.shots", fewshot["shots"], 0)
+    if shots and primer is None and not examples:
+        raise MlbenchError(f"{path}: fewshot.shots is {shots} but there is no fewshot.primer file or examples")
+    if examples and shots is not None and shots > len(examples):
+        raise MlbenchError(f"{path}: fewshot.shots is {shots} but fewshot.examples has {len(examples)}")
+    clean_question, clean_answers = read_clean(path, tables["clean"])
     return BenchmarkSpec(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
         name=name,
-        title=_text(path, "benchmark.title", bench.get("title", name)),
+        title=text(path, "benchmark.title", bench.get("title", name)),
         data=data,
+        source=source,
         languages=tuple(languages),
         modes=tuple(dict.fromkeys(modes)),
-        parallel=_flag(path, "benchmark.parallel", bench.get("parallel", True)),
-        judges=tuple(_texts(path, "benchmark.judges", bench.get("judges", ["truth"]))),
+        parallel=flag(path, "benchmark.parallel", bench.get("parallel", True)),
+        judges=tuple(texts(path, "benchmark.judges", bench.get("judges", ["truth"]))),
         columns=columns,
+        ids=read_ids(path, tables["ids"]),
+        clean_question=clean_question,
+        clean_answers=clean_answers,
         question_template=question,
         shot_template=shot,
         primer=primer,
+        examples=examples,
         shots=shots,
-        max_new_tokens=_count(path, "generation.max_new_tokens", gen.get("max_new_tokens", 64), 1),
-        stop=tuple(_texts(path, "generation.stop", gen.get("stop", ["\n\n", "Q:"]))),
-        no_comment_reference=_flag(path, "generation.no_comment_reference", gen.get("no_comment_reference", False)),
+        max_new_tokens=count(path, "generation.max_new_tokens", gen.get("max_new_tokens", 64), 1),
+        stop=tuple(texts(path, "generation.stop", gen.get("stop", ["\n\n", "Q:"]))),
+        no_comment_reference=flag(path, "generation.no_comment_reference", gen.get("no_comment_reference", False)),
     )
 
 
-def _known(path: Path, table: str, values: dict[str, object], allowed: tuple[str, ...]) -> None:
-    unknown = [key for key in values if key not in allowed]
-    if unknown:
-        where = f"[{table}]" if table else "the file"
-        raise MlbenchError(f"{path}: {where} has no key {unknown[0]!r}; valid: {', '.join(allowed)}")
-
-
-def _text(path: Path, key: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise MlbenchError(f"{path}: {key} must be a non-empty string")
-    return value
-
-
-def _texts(path: Path, key: str, value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise MlbenchError(f"{path}: {key} must be a list of non-empty strings")
-    return value
-
-
-def _flag(path: Path, key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise MlbenchError(f"{path}: {key} must be true or false")
-    return value
-
-
-def _count(path: Path, key: str, value: Any, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise MlbenchError(f"{path}: {key} must be a whole number ≥ {least}")
-    return value
-
-
-def _pattern(path: Path, key: str, value: Any) -> str:
-    """A data file pattern: relative, with ``{lang}`` once, ending in .jsonl or .csv."""
-    text = _text(path, key, value)
-    _template(path, key, text, ("lang",))
-    if text.count("{lang}") != 1:
+def _pattern(path: Path, key: str, value: Any, *, shared: bool = False) -> str:
+    """A data file pattern: relative, with ``{lang}`` once (or, ``shared``, not at all: one
+    file for every language), naming a file mlbench reads (.jsonl, .json, .csv, .parquet)."""
+    given = text(path, key, value)
+    _template(path, key, given, ("lang",))
+    if given.count("{lang}") != 1 and not (shared and "{lang}" not in given):
         raise MlbenchError(f"{path}: {key} must contain {{lang}} once (e.g. data/{{lang}}.jsonl)")
-    if Path(text).is_absolute() or ".." in Path(text).parts:
+    if Path(given).is_absolute() or ".." in Path(given).parts:
         raise MlbenchError(f"{path}: {key} must be a path inside the benchmark's folder")
-    if not text.endswith(DATA_SUFFIXES):
-        raise MlbenchError(f"{path}: {key} must name .jsonl or .csv files")
-    return text
+    if not given.endswith(TABULAR_SUFFIXES):
+        raise MlbenchError(f"{path}: {key} must name {', '.join(TABULAR_SUFFIXES)} files")
+    return given
+
+
+def _columns(path: Path, table: dict[str, object]) -> Columns:
+    columns = Columns(**{k: text(path, f"columns.{k}", v) for k, v in table.items()})
+    option_lists = (columns.mc1_choices, columns.mc2_choices)
+    if any(option_lists) and not all(option_lists):
+        raise MlbenchError(
+            f"{path}: columns.mc1_choices and columns.mc2_choices come together (MC1's and MC2's options)"
+        )
+    if columns.mc2_choices and not columns.mc2_labels:
+        raise MlbenchError(f"{path}: columns.mc2_choices needs columns.mc2_labels (which options are true)")
+    if columns.mc1_labels and not columns.mc1_choices:
+        raise MlbenchError(f"{path}: columns.mc1_labels needs columns.mc1_choices")
+    return columns
 
 
 def _template(path: Path, key: str, value: Any, allowed: tuple[str, ...]) -> str:
     """A ``str.format`` template that uses only ``allowed`` fields (checked now, not at
     the first prompt after the model has loaded)."""
-    text = _text(path, key, value)
+    given = text(path, key, value)
     try:
-        used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+        used = {name for _, name, _, _ in string.Formatter().parse(given) if name is not None}
     except ValueError as error:
         raise MlbenchError(f"{path}: {key}: {error} (write a literal brace as {{{{ or }}}})") from None
     unknown = sorted(name for name in used if name not in allowed)
@@ -246,4 +297,4 @@ def _template(path: Path, key: str, value: Any, allowed: tuple[str, ...]) -> str
         raise MlbenchError(f"{path}: {key} uses {{{unknown[0]}}}; it may use {fields_}")
     if "question" in allowed and "question" not in used:
         raise MlbenchError(f"{path}: {key} must contain {{question}}")
-    return text
+    return given

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.benchmarks.base import Task
-from mlbench.benchmarks.declarative import declarative_task
+from mlbench.benchmarks.declarative import declarative_task, hub_data_source
 from mlbench.benchmarks.declarative_spec import is_benchmark_file, read_spec
+from mlbench.data.catalog import SOURCES, add_sources
 from mlbench.errors import MlbenchError
 
 Registry = dict[str, type[Task]]
@@ -113,7 +114,13 @@ def _include_file(path: Path, tasks: Registry, register: Register, *, named: boo
     return names
 
 
-def _register_declarative(path: Path, tasks: Registry, register: Register) -> str:
+def register_declared(path: Path, tasks: Registry, register: Register) -> str:
+    """Register a benchmark TOML that ships with mlbench (no origin is recorded: a run of
+    it needs no --include to be judged or reported again)."""
+    return _register_declarative(path, tasks, register, shipped=True)
+
+
+def _register_declarative(path: Path, tasks: Registry, register: Register, *, shipped: bool = False) -> str:
     from mlbench.judges import judge_kinds
 
     spec = read_spec(path)
@@ -125,6 +132,14 @@ def _register_declarative(path: Path, tasks: Registry, register: Register) -> st
             f"{path}: a benchmark called {spec.name!r} exists already ({_where(tasks[spec.name])}); "
             "give this one another name"
         )
+    source = hub_data_source(spec, shipped=shipped)
+    if source is not None:
+        if source.name in SOURCES:
+            raise MlbenchError(
+                f"{path}: a data source called {spec.name!r} exists already ({SOURCES[source.name].repo}); "
+                "give this benchmark another name"
+            )
+        add_sources(source)
     register(declarative_task(spec))
     return spec.name
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from mlbench.cli import options as opt
 from mlbench.cli.errors import user_errors
 
 data_app = typer.Typer(
@@ -32,22 +34,25 @@ def _revision(source, lock) -> str:  # noqa: ANN001 - catalog.Source, store.Lock
     return f"{source.revision} (locked at fetch)"
 
 
-def discover_benchmarks() -> None:
-    from mlbench.benchmarks import discover
+def discover_benchmarks(include: list[Path] | None = None) -> None:
+    """Every benchmark, and those of ``--include``: each adds its data sources to the
+    catalog (a declared benchmark with a hub ``[source]`` is one)."""
+    from mlbench.benchmarks import discover, include_files
 
     discover()
+    include_files(include or [])
 
 
 @data_app.command("list")
 @user_errors
-def list_sources() -> None:
+def list_sources(include: opt.IncludeOpt = None) -> None:
     """Every data source: where it comes from, its pinned revision, license, and whether it is cached."""
     from rich.table import Table
 
     from mlbench.cli.app import wide_console
     from mlbench.data.catalog import SOURCES
 
-    discover_benchmarks()  # each benchmark adds its sources to the catalog
+    discover_benchmarks(include)  # each benchmark adds its sources to the catalog
     from mlbench.data.store import cached_folder, data_root, read_lock
 
     table = Table(title=f"mlbench data ({data_root()})", title_justify="left")
@@ -77,11 +82,12 @@ def list_sources() -> None:
 def fetch(
     names: NamesArg = None,
     force: Annotated[bool, typer.Option("--force", help="Download again even when cached.")] = False,
+    include: opt.IncludeOpt = None,
 ) -> None:
     """Download sources into the cache, checking every file's hash."""
     from mlbench.data.catalog import sources_of
 
-    discover_benchmarks()  # each benchmark adds its sources to the catalog
+    discover_benchmarks(include)  # each benchmark adds its sources to the catalog
     from mlbench.data.progress import download_progress
     from mlbench.data.store import cached_folder
     from mlbench.data.store import fetch as fetch_source
@@ -98,11 +104,11 @@ def fetch(
 
 @data_app.command()
 @user_errors
-def verify(names: NamesArg = None) -> None:
+def verify(names: NamesArg = None, include: opt.IncludeOpt = None) -> None:
     """Re-hash cached files and count their rows; exit 1 when anything is off."""
     from mlbench.data.catalog import sources_of
 
-    discover_benchmarks()  # each benchmark adds its sources to the catalog
+    discover_benchmarks(include)  # each benchmark adds its sources to the catalog
     from mlbench.data.store import read_lock
     from mlbench.data.verify import verify as verify_source
 
@@ -127,10 +133,10 @@ def verify(names: NamesArg = None) -> None:
 
 @data_app.command()
 @user_errors
-def path(name: Annotated[str, typer.Argument(help="A source or task name.")]) -> None:
+def path(name: Annotated[str, typer.Argument(help="A source or task name.")], include: opt.IncludeOpt = None) -> None:
     """Print the folder holding a source's files (fetched first if needed); it can be given to --data-dir."""
     from mlbench.data.store import source_folder
 
-    discover_benchmarks()  # each benchmark adds its sources to the catalog
+    discover_benchmarks(include)  # each benchmark adds its sources to the catalog
 
     print(source_folder(name))

@@ -38,7 +38,8 @@ def tasks(
     table.add_column("data (mlbench data list)", no_wrap=True)
     for item in all_tasks():
         home = next((f"{s.name}: {s.home} {s.repo}" for s in SOURCES.values() if item.name in s.tasks), item.hub_id)
-        table.add_row(item.name, item.title, ", ".join(item.languages), ", ".join(item.mode_names), home)
+        languages = f"{len(item.languages)}: {', '.join(item.languages)}"
+        table.add_row(item.name, item.title, languages, ", ".join(item.mode_names), home)
     wide_console().print(table)
     print(
         "Data: fetched into mlbench's cache on first use (`mlbench data list`); or --data-dir DIR (a local copy, "

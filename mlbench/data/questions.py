@@ -1,4 +1,4 @@
-"""A user's questions, one row each (a JSONL object or a CSV row), read into Samples: the
+"""A user's questions, one row each (read by ``mlbench.data.tabular``), into Samples: the
 one reader behind ``--data-file`` and the declarative benchmark (``benchmark.toml``).
 
 A row holds either answer lists (``correct_answers``/``incorrect_answers``: JSON lists, or
@@ -12,14 +12,9 @@ id, an answer listed twice, an answer both correct and incorrect).
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from mlbench.data.answers import split_answers
-from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, json_objects, read_text
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
 from mlbench.records.jsontypes import JsonObject
@@ -37,28 +32,13 @@ class Columns:
     choices: str = "choices"
     labels: str = "labels"
     group: str | None = None  # a column whose value tables the samples by group
-
-
-def read_rows(path: Path, what: str) -> Iterator[tuple[str, JsonObject]]:
-    """``(where, row)`` of a .jsonl or .csv file, ``where`` naming the file and line."""
-    if not path.is_file():
-        raise MlbenchError(f"{what} not found: {path}")
-    if path.suffix == ".jsonl":
-        yield from json_objects(path)
-        return
-    allow_long_csv_fields()
-    text = read_text(path)
-    check_no_nul(path, text)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    try:
-        for row in reader:
-            if None in row:  # more cells than the header has columns
-                raise MlbenchError(f"{path}:{reader.line_num}: more cells than the header's columns")
-            if not any((value or "").strip() for value in row.values()):
-                continue
-            yield f"{path}:{reader.line_num}", row
-    except csv.Error as error:
-        raise MlbenchError(f"{path}:{reader.line_num}: invalid CSV ({error})") from None
+    # Separate option lists for MC1 and MC2 (a declared benchmark's data, e.g. a hub
+    # dataset's ``mc1_targets.choices``): both lists, or neither. MC1's labels may be left
+    # out, and then its first option is the correct one (lm-eval's ``doc_to_target: 0``).
+    mc1_choices: str | None = None
+    mc1_labels: str | None = None
+    mc2_choices: str | None = None
+    mc2_labels: str | None = None
 
 
 def text_field(row: JsonObject, column: str, where: str, *, required: bool = True, number: bool = False) -> str | None:

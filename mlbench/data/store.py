@@ -87,8 +87,10 @@ def _fetch_lock(source: Source) -> Iterator[None]:
 
 def cold_cache_message(source: Source, reason: str) -> str:
     remote = remote_for(source)
+    # A user's declared benchmark is known to `mlbench data` only through its file.
+    include = f" --include {source.extra['include']}" if "include" in source.extra else ""
     return (
-        f"cannot fetch {source.name} ({reason}): run `mlbench data fetch {source.name}` where the "
+        f"cannot fetch {source.name} ({reason}): run `mlbench data fetch {source.name}{include}` where the "
         f"internet is reachable and copy {data_root()} here (or set MLBENCH_DATA_DIR), or download "
         f"{remote.browse_url()} and pass --data-dir"
     )

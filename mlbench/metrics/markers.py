@@ -32,6 +32,9 @@ MARKER_LISTS = {
     "refusal": ("refusal", "decline"),
     "translation_request": ("translation_request",),
 }
+# The lists that make a language's own non-answer phrases ("decline" only serves MSQAD's
+# refusal patterns and exists only beside them).
+PHRASE_LISTS = ("apology", "refusal", "translation_request")
 
 # Emoji: the pictographs beyond the Basic Multilingual Plane, the few BMP symbols drawn as
 # emoji by default (Unicode's Emoji_Presentation), and any symbol followed by the emoji
@@ -75,6 +78,19 @@ def language_names(lang: str) -> tuple[str, ...]:
     english = LANGUAGES[lang].name.lower() if lang in LANGUAGES else None
     native = phrase_table().get(lang, {}).get("names", [])
     return tuple(dict.fromkeys(filter(None, [english, *native])))
+
+
+def has_own_phrases(lang: str) -> bool:
+    """Whether markers.toml has apology, refusal or translation-request phrases in ``lang``
+    itself; answers to questions in any other language are checked with the English
+    lists only."""
+    entry = phrase_table().get(lang, {})
+    return any(entry.get(key) for key in PHRASE_LISTS)
+
+
+def own_phrase_languages() -> tuple[str, ...]:
+    """The languages with phrase lists of their own (English included), sorted."""
+    return tuple(sorted(lang for lang in phrase_table() if has_own_phrases(lang)))
 
 
 def phrases(lang: str, phrase_list: str) -> tuple[str, ...]:

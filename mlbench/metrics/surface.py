@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from mlbench.languages import LANGUAGES
 from mlbench.metrics.descriptor import share
-from mlbench.metrics.langid import UNKNOWN, UNRELIABLE, detect
+from mlbench.metrics.langid import UNKNOWN, UNRELIABLE, detect, judging_detector
 from mlbench.metrics.markers import MARKERS, markers
 from mlbench.metrics.o200k import o200k_encoding
 from mlbench.records.jsontypes import JsonObject
@@ -104,10 +105,15 @@ def prose(text: str) -> str:
 
 
 def detect_language(text: str, expected: str) -> LangResult:
-    """Is ``text`` in ``expected``? ``n/a`` where no detector can tell that language, or
-    the answer is too short or only code and numbers."""
+    """Is ``text`` in ``expected``? ``n/a`` where no detector can tell that language (or
+    mlbench does not know the code), or the answer is too short or only code and numbers."""
     if expected in UNRELIABLE:
         return LangResult("n/a", expected, reason="no reliable detector for this language")
+    if expected not in LANGUAGES:
+        return LangResult("n/a", expected, reason=f"mlbench does not know the language code {expected!r}")
+    if judging_detector(expected) is None:
+        # A detector that cannot name the language would call every answer wrong.
+        return LangResult("n/a", expected, reason=f"no language detector knows {LANGUAGES[expected].name}")
     if len(text.strip()) < MIN_CHARACTERS:
         return LangResult("n/a", expected, reason=f"shorter than {MIN_CHARACTERS} characters")
     body = prose(text)

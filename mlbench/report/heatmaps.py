@@ -15,6 +15,12 @@ from pathlib import Path
 from mlbench.results.figures import Figure, PairHeatmap
 
 CELL_INCHES = 0.55
+# A panel's inches besides its cells (language labels, title); the widest a figure's row of
+# panels is drawn (a panel of 32 languages is 19 inches: one to a row, not three side by
+# side at a third of the size, where the numbers ran into each other).
+PANEL_MARGIN = 0.9
+MAX_WIDTH_INCHES = 24.0
+MAX_COLUMNS = 3
 # p-values are drawn on a fixed 0–1 colour scale, never stretched to the data's range, so
 # that panels and figures compare by eye; the colourbar says so.
 P_VALUE_LABEL = "p-value (fixed colour scale 0–1; * rejects at 5%; blank: not tested)"
@@ -38,18 +44,7 @@ def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
 
     written = []
     for figure in figures:
-        columns = min(3, len(figure.panels))
-        rows = math.ceil(len(figure.panels) / columns)
-        size = max(len(p.langs) for p in figure.panels) * CELL_INCHES + 1.6
-        fig, axes = plt.subplots(rows, columns, figsize=(columns * size, rows * size + 0.6), squeeze=False)
-        for ax in axes.flat[len(figure.panels) :]:
-            ax.axis("off")
-        image = None
-        for ax, panel in zip(axes.flat, figure.panels):
-            image = _draw_panel(ax, panel)
-        if image is not None:
-            fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label=P_VALUE_LABEL)
-        fig.suptitle(figure.title)
+        fig = pair_figure(figure)
         path = run_dir / figure.filename
         # Written aside and renamed: cluster jobs of other languages may redraw it at once.
         partial = path.with_name(f".{path.stem}.{os.getpid()}.png")
@@ -58,6 +53,53 @@ def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
         os.replace(partial, path)
         written.append(path)
     return written
+
+
+def panel_columns(langs: int, panels: int) -> int:
+    """Panels side by side: at most ``MAX_COLUMNS``, and as many as fit ``MAX_WIDTH_INCHES``.
+
+    >>> panel_columns(6, 3), panel_columns(16, 3), panel_columns(32, 3)
+    (3, 2, 1)
+    """
+    fit = int(MAX_WIDTH_INCHES // (langs * CELL_INCHES + PANEL_MARGIN))
+    return max(1, min(MAX_COLUMNS, panels, fit))
+
+
+def pair_figure(figure: Figure):  # type: ignore[no-untyped-def]
+    """``figure`` drawn: its panels in rows of ``panel_columns``, each cell ``CELL_INCHES``
+    square whatever the number of languages, one colourbar."""
+    plt = pyplot()
+    langs = max(len(p.langs) for p in figure.panels)
+    columns = panel_columns(langs, len(figure.panels))
+    rows = math.ceil(len(figure.panels) / columns)
+    size = langs * CELL_INCHES + PANEL_MARGIN
+    # Constrained: the panels take the room the figure has for them; with the default
+    # margins, panels of 32 languages came out at 0.35 inch a cell.
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(columns * size + 1.4, rows * size + 0.7), squeeze=False, layout="constrained"
+    )
+    for ax in axes.flat[len(figure.panels) :]:
+        ax.axis("off")
+    image = None
+    for ax, panel in zip(axes.flat, figure.panels):
+        image = _draw_panel(ax, panel)
+    if image is not None:
+        # As long as one row of panels: over all of them, it was as wide as a column of cells.
+        fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8 / rows, label=P_VALUE_LABEL)
+    fig.suptitle(figure.title)
+    return fig
+
+
+def p_label(p: float) -> str:
+    """A cell's p-value in at most six characters, so that it stays inside its cell (``.2g``
+    wrote ``1.5e-09``, wider than the cell).
+
+    >>> p_label(0.6), p_label(0.046), p_label(0.0046), p_label(1.5e-09)
+    ('0.60', '0.046', '0.005', '<0.001')
+    """
+    if p < 0.001:
+        return "<0.001"
+    return f"{p:.2f}" if p >= 0.1 else f"{p:.3f}"
 
 
 def _draw_panel(ax, panel: PairHeatmap):  # type: ignore[no-untyped-def]
@@ -80,5 +122,5 @@ def _draw_panel(ax, panel: PairHeatmap):  # type: ignore[no-untyped-def]
                 pair = (panel.langs[i], panel.langs[j])
                 star = "*" if pair in panel.rejected or pair[::-1] in panel.rejected else ""
                 colour = "white" if grid[i, j] < 0.5 else "black"
-                ax.text(j, i, f"{grid[i, j]:.2g}{star}", ha="center", va="center", fontsize=7, color=colour)
+                ax.text(j, i, p_label(grid[i, j]) + star, ha="center", va="center", fontsize=7, color=colour)
     return image

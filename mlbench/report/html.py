@@ -29,6 +29,7 @@ from mlbench.report.cells import (
 )
 from mlbench.report.collect import Collection
 from mlbench.report.gaps import Gap
+from mlbench.report.layout import LANGUAGE_COLUMNS_MAX, groups, languages_down, transposed
 from mlbench.report.pairs import PairTable
 from mlbench.report.slices import SEPARATOR
 
@@ -38,10 +39,17 @@ table { border-collapse: collapse; margin: 0.5rem 0 1.2rem; font-size: 0.85rem; 
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f0f0f0; }
+table.down thead th { text-align: center; }
 td.significant { font-weight: bold; background: #fff4d6; }
 td .n { color: #666; font-size: 0.75rem; }
 td.label { text-align: left; color: #555; }
 img { max-width: 100%; display: block; margin: 0.5rem 0 1rem; }
+/* A table wider than the page scrolls by itself, its row labels kept in view; the page
+   never scrolls sideways. */
+div.wide { overflow-x: auto; max-width: 100%; margin: 0.5rem 0 1.2rem; }
+div.wide table { margin: 0; }
+tbody td:first-child, thead tr:first-child th:first-child { position: sticky; left: 0; box-shadow: inset -1px 0 #ccc; }
+tbody td:first-child { background: #fff; }
 pre { background: #f7f7f7; padding: 0.6rem; overflow-x: auto; font-size: 0.75rem; }
 .legend, .note { color: #444; font-size: 0.85rem; }
 """
@@ -52,9 +60,35 @@ def _row(cells: list[str], header: bool = False) -> str:
     return "<tr>" + "".join(c if c.startswith("<t") else f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
 
 
-def _values_table(table: ReportTable) -> str:
-    head = _row(["model", *(escape(lang_label(lang)) for lang in table.langs)], header=True)
-    body = []
+def _by_language(css: str, head: list[str], langs: list[str], rows: list[list[str]], down: bool) -> str:
+    """A table of ``head`` label columns (escaped text; a second one is the kind of its
+    row: gap, p) then a cell per language; ``down``: turned, a row per language
+    (``layout.languages_down``: too many languages to run across), under a header row of
+    models over one of row kinds."""
+    labels = len(head)
+    if not down:
+        header = _row([*head, *(escape(lang_label(lang)) for lang in langs)], header=True)
+        body = [
+            _row([*row[:1], *(f'<td class="label">{c}</td>' for c in row[1:labels]), *row[labels:]]) for row in rows
+        ]
+        return _scrolled(css, header, body)
+    paths, grid = transposed(rows, labels)
+    if labels == 1:
+        heads = [_row(["language", *(path[0] for path in paths)], header=True)]
+    else:
+        spans = "".join(f'<th colspan="{n}">{label}</th>' for label, n in groups(paths))
+        heads = [f'<tr><th rowspan="2">language</th>{spans}</tr>', _row([path[-1] for path in paths], header=True)]
+    body = [_row([escape(lang_label(lang)), *cells]) for lang, cells in zip(langs, grid)]
+    return _scrolled(f"{css} down", "".join(heads), body)
+
+
+def _scrolled(css: str, head: str, body: list[str]) -> str:
+    """A table in a box that scrolls sideways by itself when the table is wider than the page."""
+    return f'<div class="wide"><table class="{css}"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
+
+
+def _values_table(table: ReportTable, down: bool) -> str:
+    rows = []
     for model, cells in table.rows.items():
         row = [escape(model)]
         for lang in table.langs:
@@ -65,8 +99,8 @@ def _values_table(table: ReportTable) -> str:
                 row.append(f'<td title="{escape(cell.missing, quote=True)}">n/a <span class="n">n={cell.n}</span></td>')
             else:
                 row.append(f'{escape(value_text(table.descriptor, cell))} <span class="n">n={cell.n}</span>')
-        body.append(_row(row))
-    return f'<table class="values"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+        rows.append(row)
+    return _by_language("values", ["model"], table.langs, rows, down)
 
 
 def explorer_link(explorer: str, table: ReportTable, model: str, lang: str, gap: Gap) -> str | None:
@@ -82,19 +116,19 @@ def explorer_link(explorer: str, table: ReportTable, model: str, lang: str, gap:
     right, wrong = (table.ref_lang, lang) if better_in_ref else (lang, table.ref_lang)
     task, _, label = table.task.partition(SEPARATOR)
     query = {"task": task, "model": model, "metric": table.metric, "right": right, "wrong": wrong}
+    if len(table.langs) > LANGUAGE_COLUMNS_MAX:
+        query["langs"] = f"{right},{wrong}"  # the two languages of the gap, not a card of every language
     return f"{explorer}#{urlencode({**query, **({'slice': label} if label else {})})}"
 
 
-def _gaps_table(table: ReportTable, explorer: str | None = None) -> str:
+def _gaps_table(table: ReportTable, down: bool, explorer: str | None = None) -> str:
     """Two rows per model: the gaps with their unadjusted CIs, then the Holm-adjusted p
     (bold where significant), each cell's test, raw p and n in its tooltip; each gap a
     link to the explorer's questions behind it when ``explorer`` is beside the report."""
     others = [lang for lang in table.langs if lang != table.ref_lang]
-    head = _row(["model", "", *(escape(lang_label(lang)) for lang in others)], header=True)
-    body = []
+    rows = []
     for model, cells in table.rows.items():
-        gap_row = [escape(model), f'<td class="label">{escape(GAP_ROW)}</td>']
-        p_row = ["", f'<td class="label">{escape(P_ROW)}</td>']
+        gap_row, p_row = [escape(model), escape(GAP_ROW)], ["", escape(P_ROW)]
         for lang in others:
             cell = cells.get(lang)
             gap = cell.gap if cell else None
@@ -111,22 +145,17 @@ def _gaps_table(table: ReportTable, explorer: str | None = None) -> str:
                 shown = f'<a href="{escape(link, quote=True)}">{shown}</a>'
             gap_row.append(f'<td title="{title}">{shown}</td>')
             p_row.append(f'<td{css} title="{title}">{escape(p_cell(gap))}</td>')
-        body += [_row(gap_row), _row(p_row)]
-    return f'<table class="gaps"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+        rows += [gap_row, p_row]
+    return _by_language("gaps", ["model", ""], others, rows, down)
 
 
 def _pairs_table(table: PairTable) -> str:
     """Three rows per pair of models: the differences with their unadjusted CIs, the
     Holm-adjusted p (bold where significant), the MDD with n; each cell's test, raw p and
     what its MDD comes from in its tooltip."""
-    head = _row(["models", "", *(escape(lang_label(lang)) for lang in table.langs)], header=True)
-    body = []
+    every = []
     for pair in table.pairs:
-        rows = [
-            [escape(pair.label), f'<td class="label">{escape(pc.DIFF_ROW)}</td>'],
-            ["", f'<td class="label">{escape(P_ROW)}</td>'],
-            ["", f'<td class="label">{escape(pc.MDD_ROW)}</td>'],
-        ]
+        rows = [[escape(pair.label), escape(pc.DIFF_ROW)], ["", escape(P_ROW)], ["", escape(pc.MDD_ROW)]]
         for lang in table.langs:
             cell = pair.cell(lang)
             if cell is None:
@@ -142,8 +171,9 @@ def _pairs_table(table: PairTable) -> str:
             rows[0].append(f'<td title="{title}">{escape(gap_text(table.descriptor, gap))}</td>')
             rows[1].append(f'<td{css} title="{title}">{escape(p_cell(gap))}</td>')
             rows[2].append(f'<td title="{title}">{escape(pc.mdd_text(table.descriptor, cell))}</td>')
-        body += [_row(row) for row in rows]
-    return f'<table class="pairs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+        every += rows
+    down = languages_down(len(table.langs), len(table.pairs))
+    return _by_language("pairs", ["models", ""], table.langs, every, down)
 
 
 def _pairs_section(pairs: Sequence[PairTable], ref_model: str | None) -> list[str]:
@@ -181,11 +211,13 @@ def to_html(
             task = table.task
             parts.append(f"<h2>{escape(task)}</h2>")
         parts.append(f"<h3>{escape(table.metric)}</h3>")
-        parts.append(_values_table(table))
+        # One orientation for a metric's values and gaps, decided on all its languages.
+        down = languages_down(len(table.langs), len(table.rows))
+        parts.append(_values_table(table, down))
         parts += [f'<p class="note">{escape(note)}</p>' for note in cell_notes(table)]
         if table.per_question and len(table.langs) > 1:
             parts.append(f"<p>{escape(gaps_heading(table))}:</p>")
-            parts.append(_gaps_table(table, explorer))
+            parts.append(_gaps_table(table, down, explorer))
             parts.append(f'<p class="note">{escape(gaps_note(table))}</p>')
         elif not table.per_question:
             parts.append("<p>No per-question values (a pooled metric): no gaps tested.</p>")

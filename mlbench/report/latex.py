@@ -24,6 +24,7 @@ from mlbench.report.cells import (
     stars,
 )
 from mlbench.report.gaps import Gap
+from mlbench.report.layout import groups, languages_down, transposed
 from mlbench.report.pairs import PairTable
 
 _SPECIAL = {
@@ -110,20 +111,54 @@ def _table_head(first: str, langs: list[str]) -> list[str]:
     ]
 
 
-def table_to_latex(table: ReportTable) -> str:
-    width = 2 + len(table.langs)
-    lines = _table_head("Model", table.langs)
-    for model in table.rows:
-        values = [_value(table, model, lang) for lang in table.langs]
-        lines.append(" & ".join([escape(model), text("mean [95% CI]"), *values]) + r" \\")
+def _down_head(langs: list[str], rows: list[list[str]]) -> list[str]:
+    """``rows`` (a label, a row kind, a cell per language) turned a row per language: a
+    column per row, grouped under its model (``layout.languages_down``). The opening
+    lines and the body; the caller closes the tabular."""
+    paths, grid = transposed(rows, 2)
+    firsts = list(dict.fromkeys(path[0] for path in paths))
+    order = sorted(range(len(paths)), key=lambda i: firsts.index(paths[i][0]))  # a model's columns side by side
+    paths, grid = [paths[i] for i in order], [[row[i] for i in order] for row in grid]
+    spans, rules, start = [], [], 2
+    for label, n in groups(paths):
+        spans.append(rf"\multicolumn{{{n}}}{{c}}{{{label}}}")
+        rules.append(rf"\cmidrule(lr){{{start}-{start + n - 1}}}")
+        start += n
+    lines = [r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{l" + "c" * len(paths) + "}", r"\toprule"]
+    lines += [
+        " & ".join(["", *spans]) + r" \\",
+        "".join(rules),
+        " & ".join(["Language", *(p[1] for p in paths)]) + r" \\",
+    ]
+    lines.append(r"\midrule")
+    return lines + [" & ".join([_lang(lang), *cells]) + r" \\" for lang, cells in zip(langs, grid)]
+
+
+def _value_rows(table: ReportTable) -> list[list[str]]:
+    """The rows of ``table_to_latex`` languages across: a model's values, its gaps and
+    their p (none for the reference language's column)."""
+    rows = [
+        [escape(model), text("mean [95% CI]"), *(_value(table, model, lang) for lang in table.langs)]
+        for model in table.rows
+    ]
     if table.per_question and len(table.langs) > 1:
-        heading = text(f"{gaps_heading(table)}: gap [95% CI, not adjusted for multiplicity], Holm-adjusted p")
-        lines += [r"\midrule", rf"\multicolumn{{{width}}}{{l}}{{\emph{{{heading}}}}} \\"]
         for model in table.rows:
             gaps = ["--" if lang == table.ref_lang else _gap(table, table.gap(model, lang)) for lang in table.langs]
             ps = ["--" if lang == table.ref_lang else _p(table.gap(model, lang)) for lang in table.langs]
-            lines.append(" & ".join([escape(model), text(GAP_ROW), *gaps]) + r" \\")
-            lines.append(" & ".join(["", text(P_ROW), *ps]) + r" \\")
+            rows += [[escape(model), text(GAP_ROW), *gaps], ["", text(P_ROW), *ps]]
+    return rows
+
+
+def table_to_latex(table: ReportTable) -> str:
+    rows = _value_rows(table)
+    if languages_down(len(table.langs), len(table.rows)):
+        lines = _down_head(table.langs, rows)
+    else:
+        lines = _table_head("Model", table.langs) + [" & ".join(row) + r" \\" for row in rows[: len(table.rows)]]
+        if rows[len(table.rows) :]:
+            heading = text(f"{gaps_heading(table)}: gap [95% CI, not adjusted for multiplicity], Holm-adjusted p")
+            lines += [r"\midrule", rf"\multicolumn{{{2 + len(table.langs)}}}{{l}}{{\emph{{{heading}}}}} \\"]
+            lines += [" & ".join(row) + r" \\" for row in rows[len(table.rows) :]]
     caption = f"{escape(table.task)}: {escape(table.metric)}, mean [95\\% CI] per language."
     if table.per_question and len(table.langs) > 1:
         caption += " " + text(gaps_note(table))
@@ -136,15 +171,17 @@ def pairs_to_latex(table: PairTable, ref_model: str | None) -> str:
     """The pairs of models of one task on one metric: per pair, the difference row, the
     Holm p row and the MDD row, a column per language."""
     d = digits(table.descriptor)
-    lines = _table_head("Models", table.langs)
+    rows = []
     for pair in table.pairs:
         cells = [pair.cell(lang) for lang in table.langs]
         gaps = [_gap(table, c.gap if c else None) for c in cells]
         ps = [_p(c.gap if c else None) for c in cells]
         mdds = [f"{_number(c.mdd, d)} ($n$={c.gap.n})" if c and c.mdd is not None else "--" for c in cells]
-        lines.append(" & ".join([text(pair.label), text(pc.DIFF_ROW), *gaps]) + r" \\")
-        lines.append(" & ".join(["", text(P_ROW), *ps]) + r" \\")
-        lines.append(" & ".join(["", text(pc.MDD_ROW), *mdds]) + r" \\")
+        rows += [[text(pair.label), text(pc.DIFF_ROW), *gaps], ["", text(P_ROW), *ps], ["", text(pc.MDD_ROW), *mdds]]
+    if languages_down(len(table.langs), len(table.pairs)):
+        lines = _down_head(table.langs, rows)
+    else:
+        lines = _table_head("Models", table.langs) + [" & ".join(row) + r" \\" for row in rows]
     compared = f"model against model per language, {pc.which_pairs(ref_model)}."
     caption = f"{escape(table.task)}: {escape(table.metric)}, {text(compared)} {text(pc.note(table))}"
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]

@@ -25,6 +25,7 @@ from mlbench.report.cells import (
     p_cell,
     value_text,
 )
+from mlbench.report.layout import joined, languages_down, transposed
 from mlbench.report.pairs import PairTable
 
 
@@ -36,6 +37,15 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_escape(c) for c in row) + " |" for row in rows]
     return lines
+
+
+def _by_language(head: list[str], langs: list[str], rows: list[list[str]], down: bool) -> list[str]:
+    """A table of ``head`` label columns then a column per language; ``down``: turned, a
+    row per language (``layout.languages_down``: too many languages to run across)."""
+    if not down:
+        return _table([*head, *map(lang_label, langs)], rows)
+    paths, grid = transposed(rows, len(head))
+    return _table(["language", *map(joined, paths)], [[lang_label(lang), *cells] for lang, cells in zip(langs, grid)])
 
 
 def _value(table: ReportTable, model: str, lang: str) -> str:
@@ -63,7 +73,8 @@ def _pair_section(pairs: Sequence[PairTable], ref_model: str | None) -> list[str
                 ["", pc.MDD_ROW, *(pc.mdd_text(table.descriptor, c) for c in cells)],
             ]
         lines += [f"### {pc.heading(table)}", ""]
-        lines += _table(["models", "", *map(lang_label, table.langs)], rows)
+        down = languages_down(len(table.langs), len(table.pairs))
+        lines += _by_language(["models", ""], table.langs, rows, down)
         lines += ["", pc.note(table), ""]
     return lines
 
@@ -87,10 +98,10 @@ def to_markdown(
             lines += [f"## {task}", ""]
         lines += [f"### {table.metric}", ""]
         models = list(table.rows)
-        lines += _table(
-            ["model", *map(lang_label, table.langs)],
-            [[model, *(_value(table, model, lang) for lang in table.langs)] for model in models],
-        )
+        values = [[model, *(_value(table, model, lang) for lang in table.langs)] for model in models]
+        # One orientation for a metric's values and gaps, decided on all its languages.
+        down = languages_down(len(table.langs), len(models))
+        lines += _by_language(["model"], table.langs, values, down)
         lines.append("")
         for note in cell_notes(table):
             lines += [note, ""]
@@ -98,7 +109,7 @@ def to_markdown(
         if table.per_question and others:
             lines += [f"{gaps_heading(table)}:", ""]
             rows = [row for model in models for row in _gap_rows(table, model, others)]
-            lines += _table(["model", "", *map(lang_label, others)], rows)
+            lines += _by_language(["model", ""], others, rows, down)
             lines += ["", gaps_note(table), ""]
         elif not table.per_question:
             lines += ["No per-question values (a pooled metric): no gaps tested.", ""]

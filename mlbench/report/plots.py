@@ -104,6 +104,31 @@ def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     return buffer.getvalue()
 
 
+# The widest a figure is drawn, in inches: 1,760 pixels at DPI, the HTML report's widest
+# page, which shrinks a wider image (and its labels) to fit. Languages that do not fit go on
+# to another row of the figure, as text wraps: 32 languages make two rows of 16.
+MAX_WIDTH_INCHES = 16.0
+# A bar chart's inches per language and model, and a heatmap's per language; and what
+# either needs besides (axis labels, legend, colourbar).
+BAR_INCHES, BAR_MARGIN = 0.28, 2.0
+CELL_INCHES, HEATMAP_MARGIN = 0.62, 3.0
+
+
+def language_rows(langs: list[str], per_lang: float, margin: float) -> list[list[str]]:
+    """``langs`` in rows of a figure, each at most ``MAX_WIDTH_INCHES`` wide where a
+    language takes ``per_lang`` inches and the row ``margin`` more; rows as even as can be.
+
+    >>> [len(row) for row in language_rows([str(i) for i in range(32)], 0.62, 3.0)]
+    [16, 16]
+    >>> [len(row) for row in language_rows(["en", "es", "ca"], 0.62, 3.0)]
+    [3]
+    """
+    fit = max(1, int((MAX_WIDTH_INCHES - margin) // per_lang))
+    count = max(1, math.ceil(len(langs) / fit))
+    size = math.ceil(len(langs) / count)
+    return [langs[i : i + size] for i in range(0, len(langs), size)] or [[]]
+
+
 def bar_chart(table: ReportTable) -> bytes:
     """One group of bars per language, one bar per model, whiskers from the 95% CI; a
     star over a bar whose gap to the reference language is significant."""
@@ -111,13 +136,50 @@ def bar_chart(table: ReportTable) -> bytes:
 
 
 def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
-    """``bar_chart``'s matplotlib figure (the tests read its axes)."""
+    """``bar_chart``'s matplotlib figure (the tests read its axes): a row of bars per
+    ``language_rows``, on one value axis."""
     plt = pyplot()
     models = list(table.rows)
-    langs = table.langs
+    per_lang = BAR_INCHES * max(1, len(models))
+    rows = language_rows(table.langs, per_lang, BAR_MARGIN)
+    columns = max(len(row) for row in rows)
+    width = max(6.0, per_lang * columns + BAR_MARGIN)
+    fig, axes = plt.subplots(len(rows), 1, figsize=(width, 4.2 + 3.4 * (len(rows) - 1)), sharey=True, squeeze=False)
+    ends_low: list[float] = []
+    ends_high: list[float] = []
+    for ax, langs in zip(axes[:, 0], rows):
+        low, high = _bar_row(ax, table, models, langs)
+        ends_low += low
+        ends_high += high
+        # The same width per language in every row: a short last row keeps its bars' size.
+        ax.set_xlim(-0.6, columns - 0.4)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.set_ylabel(f"{table.metric} (share, 0–1)" if is_share(table.descriptor) else table.metric)
+    limits = value_axis(table.descriptor, ends_low, ends_high)
+    if limits is not None:
+        axes[0, 0].set_ylim(*limits)
+    unjudged = not_judged(table)
+    for ax, langs in zip(axes[:, 0], rows):
+        for i, lang in enumerate(langs):
+            if lang in unjudged:  # above the axis' floor, where a bar of 0 would look like a clean answer
+                ax.text(i, ax.get_ylim()[1] * 0.98, "not judged", rotation=90, ha="center", va="top", fontsize=7)
+    top = axes[0, 0]
+    top.set_title(f"{table.title} by language (95% CI; * gap vs {table.ref_lang} after Holm)", fontsize=10)
+    if len(models) > 1:
+        top.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if unjudged:
+        fig.text(0.01, -0.02, not_judged_caption(unjudged), fontsize=8, va="top", wrap=True)
+    return fig
+
+
+Ends = tuple[list[float], list[float]]
+
+
+def _bar_row(ax, table: ReportTable, models: list[str], langs: list[str]) -> Ends:  # type: ignore[no-untyped-def]
+    """One row of ``bar_figure``: ``langs``' bars of every model; the bars' lower and
+    upper ends (whiskers included), for the value axis."""
     unjudged = set(not_judged(table))
     width = 0.8 / max(1, len(models))
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(langs) * max(1, len(models)) + 2.0), 4.2))
     ends_low, ends_high = [], []
     for m, model in enumerate(models):
         xs, heights, low, high, marks, hatches = [], [], [], [], [], []
@@ -145,24 +207,8 @@ def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
         for x, h, up, mark in zip(xs, heights, high, marks):
             if mark:
                 ax.text(x, h + up, mark, ha="center", va="bottom", fontsize=8)
-    limits = value_axis(table.descriptor, ends_low, ends_high)
-    if limits is not None:
-        ax.set_ylim(*limits)
-    for lang in unjudged:
-        # Above the axis' floor, where a bar of 0 would otherwise look like a clean answer.
-        ax.text(
-            langs.index(lang), ax.get_ylim()[1] * 0.98, "not judged", rotation=90, ha="center", va="top", fontsize=7
-        )
     ax.set_xticks(range(len(langs)), langs, fontsize=9)
-    ax.set_xlim(-0.6, len(langs) - 0.4)
-    ax.set_ylabel(f"{table.metric} (share, 0–1)" if is_share(table.descriptor) else table.metric)
-    ax.set_title(f"{table.title} by language (95% CI; * gap vs {table.ref_lang} after Holm)", fontsize=10)
-    ax.spines[["top", "right"]].set_visible(False)
-    if len(models) > 1:
-        ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    if unjudged:
-        fig.text(0.01, -0.02, not_judged_caption(sorted(unjudged, key=langs.index)), fontsize=8, va="top", wrap=True)
-    return fig
+    return ends_low, ends_high
 
 
 def heatmap(table: ReportTable) -> bytes:
@@ -171,9 +217,9 @@ def heatmap(table: ReportTable) -> bytes:
 
 
 def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
-    """``heatmap``'s matplotlib figure (the tests read its image and colourbar)."""
+    """``heatmap``'s matplotlib figure (the tests read its image and colourbar): a panel
+    per ``language_rows``, on one colour scale, the colourbar last of its axes."""
     import numpy as np
-    from matplotlib.patches import Rectangle
 
     plt = pyplot()
     models = list(table.rows)
@@ -184,26 +230,47 @@ def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
             if cell is not None:
                 grid[i, j] = cell.value.value
     scale = colour_scale(table.metric, grid[np.isfinite(grid)].tolist(), table.descriptor)
-    fig, ax = plt.subplots(figsize=(0.62 * len(table.langs) + 3.0, 0.45 * len(models) + 1.6))
-    image = ax.imshow(grid, cmap="cividis", aspect="auto", vmin=scale.low, vmax=scale.high)
-    ax.set_xticks(range(len(table.langs)), table.langs, fontsize=9)
+    rows = language_rows(table.langs, CELL_INCHES, HEATMAP_MARGIN)
+    columns = max(len(row) for row in rows)
+    height = 0.45 * len(models) + 0.9
+    figsize = (CELL_INCHES * columns + HEATMAP_MARGIN, height * len(rows) + 0.7)
+    fig, axes = plt.subplots(len(rows), 1, figsize=figsize, squeeze=False)
+    start = 0
+    for ax, langs in zip(axes[:, 0], rows):
+        part = grid[:, start : start + len(langs)]
+        image = ax.imshow(part, cmap="cividis", aspect="auto", vmin=scale.low, vmax=scale.high)
+        _heatmap_cells(ax, table, langs, part, scale)
+        # The same width per language in every panel: a short last one ends early.
+        ax.set_xlim(-0.5, columns - 0.5)
+        ax.spines[:].set_visible(False)
+        start += len(langs)
+    fig.colorbar(image, ax=axes[:, 0].tolist(), label=scale.label, shrink=0.9)
+    axes[0, 0].set_title(f"{table.title}: model × language", fontsize=10)
+    unjudged = not_judged(table)
+    if unjudged:
+        fig.text(0.01, -0.02, not_judged_caption(unjudged), fontsize=8, va="top", wrap=True)
+    return fig
+
+
+def _heatmap_cells(ax, table: ReportTable, langs: list[str], grid, scale: Scale):  # type: ignore[no-untyped-def]
+    """The labels and texts of one panel of ``heatmap_figure``: ``grid`` its values."""
+    from matplotlib.patches import Rectangle
+
+    models = list(table.rows)
+    ax.set_xticks(range(len(langs)), langs, fontsize=9)
     ax.set_yticks(range(len(models)), models, fontsize=9)
     middle = (scale.low + scale.high) / 2  # cividis is dark below the middle of its scale
     d = min(digits(table.descriptor), 2)
     unjudged = not_judged(table)
     for i, model in enumerate(models):
-        for j, lang in enumerate(table.langs):
+        for j, lang in enumerate(langs):
             if lang in unjudged:
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch=HATCH, edgecolor="#bbbbbb", lw=0))
-            if np.isfinite(grid[i, j]):
+            value = grid[i, j]
+            if math.isfinite(value):
                 cell = table.rows[model][lang]
                 mark = stars(cell.gap.p_holm) if cell.gap else ""
-                colour = "white" if grid[i, j] < middle else "black"
-                ax.text(j, i, f"{grid[i, j]:.{d}f}{mark}", ha="center", va="center", fontsize=7, color=colour)
+                colour = "white" if value < middle else "black"
+                ax.text(j, i, f"{value:.{d}f}{mark}", ha="center", va="center", fontsize=7, color=colour)
             elif lang in table.rows[model]:  # a value that could not be computed: say so, not blank
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="#555555")
-    fig.colorbar(image, ax=ax, label=scale.label, shrink=0.9)
-    ax.set_title(f"{table.title}: model × language", fontsize=10)
-    if unjudged:
-        fig.text(0.01, -0.02, not_judged_caption(unjudged), fontsize=8, va="top", wrap=True)
-    return fig

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlbench.data.questions import read_rows
+from mlbench.data.tabular import read_rows
 from mlbench.errors import MlbenchError
 
 # Between a benchmark's name and its slice in a sliced table's task ("truthfulqa_multi ·

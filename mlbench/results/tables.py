@@ -30,6 +30,12 @@ SURFACE_COLUMNS = {
 }
 
 
+# More languages than this go down the rows of a table instead of across (the report's tables
+# too: mlbench.report.layout). A language's column of "0.412 [0.380, 0.445]" is 22
+# characters: 32 languages across made lines of 750 in table.md.
+LANGUAGE_COLUMNS_MAX = 8
+
+
 @dataclass
 class TextTable:
     title: str
@@ -165,7 +171,8 @@ def low_resource_note(langs: Iterable[str]) -> list[str]:
 
 
 def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
-    """Metrics as rows, languages as columns (surface issues have their own table)."""
+    """Metrics as rows, languages as columns (surface issues have their own table); past
+    ``LANGUAGE_COLUMNS_MAX`` languages, turned: a row per language, a column per metric."""
     langs = list(run.languages)
     table = TextTable(
         f"{run.model} — {run.task}",
@@ -181,7 +188,19 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     table.notes += [*undefined_notes(undefined), *low_resource_note(langs), *mode_settings_notes(run)]
     for name in count_names(run):
         table.rows.append([name, *(str(run.languages[lang].counts.get(name, 0)) for lang in langs)])
-    return table
+    return languages_down(table) if len(langs) > LANGUAGE_COLUMNS_MAX else table
+
+
+def languages_down(table: TextTable) -> TextTable:
+    """``table`` (a row per metric, its first column their names, a column per language)
+    turned: a row per language, a column per metric.
+
+    >>> languages_down(TextTable("t", ["metric", "en", "es"], [["n", "5", "4"], ["mc1", "0.1", "0.2"]])).rows
+    [['en', '5', '0.1'], ['es', '4', '0.2']]
+    """
+    columns = ["language", *(row[0] for row in table.rows)]
+    rows = [[lang, *(row[j] for row in table.rows)] for j, lang in enumerate(table.columns[1:], start=1)]
+    return TextTable(table.title, columns, rows, table.notes)
 
 
 def mode_settings_notes(run: RunResult) -> list[str]:

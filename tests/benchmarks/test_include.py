@@ -29,12 +29,13 @@ def own_registry():
     import importlib
 
     from mlbench.benchmarks import TASKS, discover
+    from mlbench.data.catalog import SOURCES  # a hub benchmark adds its data source
 
     files = importlib.import_module("mlbench.benchmarks.include")
     discover()
-    saved = dict(TASKS), dict(files._INCLUDED), dict(files._ORIGINS)
+    saved = dict(TASKS), dict(files._INCLUDED), dict(files._ORIGINS), dict(SOURCES)
     yield
-    for live, kept in zip((TASKS, files._INCLUDED, files._ORIGINS), saved):
+    for live, kept in zip((TASKS, files._INCLUDED, files._ORIGINS, SOURCES), saved):
         live.clear()
         live.update(kept)
 

@@ -78,7 +78,7 @@ def test_toml_files_that_are_not_benchmarks(tmp_path):
         'name = "a b"\ndata = "d/{lang}.jsonl"': "benchmark.name 'a b' must be",
         'name = "t1"\ndata = "d/{lang}.jsonl"\nlenguages = ["en"]': "[benchmark] has no key 'lenguages'",
         'name = "t2"\ndata = "d/all.jsonl"': "must contain {lang} once",
-        'name = "t3"\ndata = "d/{lang}.json"': "must name .jsonl or .csv files",
+        'name = "t3"\ndata = "d/{lang}.txt"': "must name .jsonl, .json, .csv, .parquet files",
         'name = "t4"\ndata = "../{lang}.jsonl"': "must be a path inside the benchmark's folder",
         'name = "t5"\ndata = "d/{lang}.jsonl"\nmodes = ["mc", "judge"]': "benchmark.modes must be some of mc, gen",
         'name = "t6"\ndata = "d/{lang}.jsonl"\n[prompt]\nquestion = "Q: {q}"': "prompt.question uses {q}",
@@ -208,7 +208,7 @@ def test_options_that_do_not_fit_a_declared_benchmark(model, tmp_path):
     def error(flags: str) -> str:
         return one_error(run_model(model, tmp_path, f"--task capitals --backend hf {flags}", "--include", EXAMPLE))
 
-    assert "capitals reads the files its benchmark.toml names, not --sample" in error("--sample")
+    assert "capitals reads the data its benchmark.toml names, not --sample" in error("--sample")
     line = error("--fewshot 3 --lang de")
     assert "capitals de: 3-shot but" in line and "primer/de.jsonl has 2 rows" in line
     assert "has no mode consistency; valid: mc, gen" in error("--mode consistency")

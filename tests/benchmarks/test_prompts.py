@@ -140,5 +140,7 @@ def test_every_task_finds_its_prompt_files():
 
 
 def test_unknown_task():
-    with pytest.raises(MlbenchError, match="unknown task 'nope'; available: calmqa, msqad, truthfulqa_multi"):
+    with pytest.raises(
+        MlbenchError, match="unknown task 'nope'; available: calmqa, m_truthfulqa, msqad, truthfulqa_multi"
+    ):
         get_task("nope")

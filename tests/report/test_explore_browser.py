@@ -247,3 +247,44 @@ def test_right_and_wrong_only_where_they_mean_something(page):
     assert "right=" not in page.evaluate("location.hash") and _count(page) == (8, 8)
     page.select_option("select[name=metric]", "bleu_acc")
     assert page.locator("select[name=right]").count() == 1
+
+
+def test_32_languages_a_card_shows_the_languages_chosen(browser, tmp_path):
+    from mlbench.report import make_report, write_report
+
+    from .many_languages import LANGS32, write_32_languages
+
+    root = write_32_languages(tmp_path / "results", samples=True)
+    out = tmp_path / "report"
+    write_report(make_report(root), out, formats=["explore", "html"], plots=False, seed=0, resamples=200)
+    tab = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+
+    def cells(fragment=None):
+        if fragment is not None:
+            tab.goto((out / "explorer.html").as_uri() + fragment)
+            tab.wait_for_selector("body[data-ready]")
+        return tab.locator("section.question").first.locator(".cell h3").all_text_contents()
+
+    assert len(cells("")) == 32  # every language by default
+    assert cells("#langs=de,en") == ["en", "de"]  # in the benchmark's order
+    # Ticking one more in the languages box; the choice lives in the link.
+    tab.click("details.langs summary")
+    tab.check("input[name=langs][value=zh]")
+    assert cells() == ["en", "de", "zh"] and "langs=en%2Cde%2Czh" in tab.evaluate("location.hash")
+    assert "3 of 32" in tab.text_content("details.langs summary")
+    tab.click("button[name=langs-all]")
+    assert len(cells()) == 32 and "langs" not in tab.evaluate("location.hash")
+    # The right-in language is shown whatever is ticked: what is filtered on is seen.
+    assert cells("#metric=mc1&langs=de&right=en") == ["en", "de"]
+    # A gap of the report opens the questions behind it, its two languages only.
+    tab.goto((out / "report.html").as_uri())
+    link = tab.locator("table.gaps a").first
+    params = dict(pair.split("=") for pair in link.get_attribute("href").split("#", 1)[1].split("&"))
+    assert params["langs"] == f"{params['right']}%2C{params['wrong']}"
+    link.click()
+    tab.wait_for_selector("body[data-ready]")
+    shown = set(tab.locator("section.question .cell h3").all_text_contents())
+    assert shown == {"en", LANGS32[1]} and errors == []
+    tab.close()

@@ -4,10 +4,11 @@
 (function () {
   const DATA = JSON.parse(document.getElementById("explorer-data").textContent);
   const PAGE = 40; // cards rendered at a time: a benchmark of 817 questions stays quick
-  const KEYS = ["task", "model", "vs", "lang", "mode", "metric", "right", "wrong", "disagree", "flag", "judge", "slice",
-    "by", "q", "sort", "id"];
+  const KEYS = ["task", "model", "vs", "lang", "langs", "mode", "metric", "right", "wrong", "disagree", "flag", "judge",
+    "slice", "by", "q", "sort", "id"];
   let state = {};
   let shown = PAGE;
+  let langsOpen = false; // the languages box stays open while its boxes are ticked (each tick redraws)
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -46,6 +47,12 @@
     if (next.by !== undefined && !own(slicesOf(task), next.by)) delete next.by;
     if (next.judge !== undefined && !verdictsOf(task).includes(next.judge)) delete next.judge;
     if (next.vs !== undefined && !task.langs.includes(next.lang)) next.lang = task.langs[0];
+    if (next.langs !== undefined) {
+      // Known codes in the benchmark's order; all of them, or none, is no filter.
+      const chosen = next.langs.split(",");
+      const kept = task.langs.filter((l) => chosen.includes(l));
+      if (kept.length && kept.length < task.langs.length) next.langs = kept.join(","); else delete next.langs;
+    }
     return next;
   }
   function writeHash() {
@@ -106,13 +113,22 @@
     return d.higher === false ? !right : right;
   }
 
-  function cellsOf(question) {
+  // The languages a card shows: the languages filter (32 languages are 7 rows of cells a
+  // question) with the right-in and wrong-in languages, else every language. Filters,
+  // "disagree" and the spread read the cells shown: what is counted is what is seen.
+  function langsShown(task) {
+    if (state.langs === undefined) return task.langs;
+    const chosen = state.langs.split(",").concat([state.right, state.wrong]);
+    return task.langs.filter((l) => chosen.includes(l));
+  }
+
+  function cellsOf(question, shownLangs) {
     // language (or model, side by side) → cell
     const out = {};
     for (const c of question.cells) {
       if (state.vs !== undefined) {
         if (c.l === state.lang && (String(c.mo) === state.model || String(c.mo) === state.vs)) out[c.mo] = c;
-      } else if (String(c.mo) === state.model) out[c.l] = c;
+      } else if (String(c.mo) === state.model && shownLangs.includes(c.l)) out[c.l] = c;
     }
     return out;
   }
@@ -198,6 +214,37 @@
     return [...seen].sort();
   }
 
+  function languagesBox(task) {
+    const box = el("details", "langs");
+    box.open = langsOpen;
+    box.addEventListener("toggle", () => { langsOpen = box.open; });
+    const chosen = langsShown(task);
+    box.appendChild(el("summary", null, "languages: " + (state.langs === undefined ? "all " + task.langs.length
+      : chosen.length + " of " + task.langs.length)));
+    const list = el("div", "choices");
+    const all = el("button", null, "all");
+    all.type = "button";
+    all.name = "langs-all";
+    all.addEventListener("click", () => set({ langs: "" }));
+    list.appendChild(all);
+    for (const lang of task.langs) {
+      const label = el("label", null, " " + lang);
+      const tick = el("input");
+      tick.type = "checkbox";
+      tick.name = "langs";
+      tick.value = lang;
+      tick.checked = state.langs !== undefined && state.langs.split(",").includes(lang);
+      tick.addEventListener("change", () => {
+        const ticked = [...list.querySelectorAll("input:checked")].map((t) => t.value);
+        set({ langs: ticked.join(","), id: "" });
+      });
+      label.prepend(tick);
+      list.appendChild(label);
+    }
+    box.appendChild(list);
+    return box;
+  }
+
   function controls(task) {
     const box = document.getElementById("controls");
     box.replaceChildren();
@@ -212,6 +259,8 @@
     }
     if (state.vs !== undefined) {
       box.appendChild(select("language", "lang", task.langs.map((l) => [l, l]), state.lang, (v) => set({ lang: v })));
+    } else if (task.langs.length > 1) {
+      box.appendChild(languagesBox(task));
     }
     const modes = Object.keys(task.modes || {});
     if (modes.length > 1) {
@@ -344,7 +393,7 @@
       grid.appendChild(cellView(task, DATA.models[state.model] + " · " + state.lang, a, b));
       grid.appendChild(cellView(task, DATA.models[state.vs] + " · " + state.lang, b, a));
     } else {
-      for (const lang of task.langs) grid.appendChild(cellView(task, lang, cells[lang], null));
+      for (const lang of langsShown(task)) grid.appendChild(cellView(task, lang, cells[lang], null));
     }
     box.appendChild(grid);
     return box;
@@ -354,8 +403,9 @@
     const task = DATA.tasks[state.task];
     if (redraw || !document.getElementById("count")) controls(task); // typing keeps its box
     const rows = [];
+    const langs = langsShown(task);
     for (const question of task.questions) {
-      const cells = cellsOf(question);
+      const cells = cellsOf(question, langs);
       if (matches(task, question, cells)) rows.push([question, cells]);
     }
     if (state.sort === "spread") rows.sort((x, y) => spread(task, y[1]) - spread(task, x[1]));
@@ -363,7 +413,7 @@
       // Grouped by a label: groups in label order, each keeping the order above.
       rows.sort((x, y) => labelOf(x[1], state.by).localeCompare(labelOf(y[1], state.by)));
     }
-    const total = task.questions.filter((q) => Object.keys(cellsOf(q)).length).length;
+    const total = task.questions.filter((q) => Object.keys(cellsOf(q, langs)).length).length;
     document.getElementById("count").textContent = rows.length + " of " + total + " questions";
     const main = document.getElementById("questions");
     main.replaceChildren();

@@ -1,0 +1,144 @@
+"""Checks of a declared benchmark's values, and the tables beyond the basic ones: where the
+data comes from on the hub (``[source]``), how questions get ids (``[ids]``), the text
+clean-up steps (``[clean]``), and few-shot pairs written in the file (``fewshot.examples``).
+Every mistake is one line naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlbench.benchmarks.declarative_clean import CLEAN_STEPS
+from mlbench.errors import MlbenchError
+
+ID_SOURCES = ("column", "row", "hash")
+_REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+@dataclass(frozen=True)
+class HubSource:
+    """A dataset on the Hugging Face hub: one ``config`` and ``split`` per language (either
+    may hold ``{lang}``), at a ``revision`` (a commit; a branch is locked to its commit at
+    the first fetch)."""
+
+    repo: str
+    revision: str
+    config: str
+    split: str
+    license: str = "unknown"
+
+    def config_of(self, lang: str) -> str:
+        return self.config.format(lang=lang)
+
+    def split_of(self, lang: str) -> str:
+        return self.split.format(lang=lang)
+
+
+@dataclass(frozen=True)
+class IdRule:
+    """``column``: the id column; ``row``: the row's place in its split; ``hash``: a hash of
+    ``column``'s text (stable when rows move)."""
+
+    source: str = "column"
+    column: str | None = None  # for ``hash``: default the question column
+
+
+def known(path: Path, table: str, values: dict[str, object], allowed: tuple[str, ...]) -> None:
+    unknown = [key for key in values if key not in allowed]
+    if unknown:
+        where = f"[{table}]" if table else "the file"
+        raise MlbenchError(f"{path}: {where} has no key {unknown[0]!r}; valid: {', '.join(allowed)}")
+
+
+def text(path: Path, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise MlbenchError(f"{path}: {key} must be a non-empty string")
+    return value
+
+
+def texts(path: Path, key: str, value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise MlbenchError(f"{path}: {key} must be a list of non-empty strings")
+    return value
+
+
+def flag(path: Path, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise MlbenchError(f"{path}: {key} must be true or false")
+    return value
+
+
+def count(path: Path, key: str, value: Any, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise MlbenchError(f"{path}: {key} must be a whole number ≥ {least}")
+    return value
+
+
+def read_source(path: Path, table: Any) -> HubSource:
+    if not isinstance(table, dict):
+        raise MlbenchError(f"{path}: source must be a table ([source])")
+    known(path, "source", table, ("hub", "revision", "config", "split", "license"))
+    repo = text(path, "source.hub", table.get("hub"))
+    if not _REPO.fullmatch(repo):
+        raise MlbenchError(f"{path}: source.hub {repo!r} must be a hub dataset id, owner/name")
+    if "revision" not in table:
+        # Refused rather than warned: a run on whatever the branch holds today cannot be
+        # told apart from a run on other data later. A branch written out is a choice.
+        raise MlbenchError(
+            f"{path}: source.revision is missing: pin the dataset's commit (40 hex digits), or write "
+            'revision = "main" to take the branch as it is at the first fetch (mlbench locks that commit)'
+        )
+    config = text(path, "source.config", table.get("config", "default"))
+    split = text(path, "source.split", table.get("split", "train"))
+    for key, value in (("config", config), ("split", split)):
+        if value.replace("{lang}", "").count("{") or value.replace("{lang}", "").count("}"):
+            raise MlbenchError(f"{path}: source.{key} may hold {{lang}} and no other field (got {value!r})")
+    return HubSource(
+        repo, text(path, "source.revision", table["revision"]), config, split,
+        text(path, "source.license", table.get("license", "unknown")),
+    )  # fmt: skip
+
+
+def read_ids(path: Path, table: Any) -> IdRule:
+    if not isinstance(table, dict):
+        raise MlbenchError(f"{path}: ids must be a table ([ids])")
+    known(path, "ids", table, ("from", "column"))
+    source = text(path, "ids.from", table.get("from", "column"))
+    if source not in ID_SOURCES:
+        raise MlbenchError(f"{path}: ids.from must be one of {', '.join(ID_SOURCES)} (got {source!r})")
+    column = text(path, "ids.column", table["column"]) if "column" in table else None
+    if column is not None and source != "hash":
+        raise MlbenchError(f'{path}: ids.column is for from = "hash"; the id column is columns.id')
+    return IdRule(source, column)
+
+
+def read_clean(path: Path, table: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(steps for the question, steps for every answer and option)."""
+    if not isinstance(table, dict):
+        raise MlbenchError(f"{path}: clean must be a table ([clean])")
+    known(path, "clean", table, ("question", "answers"))
+    lists = []
+    for key in ("question", "answers"):
+        steps = texts(path, f"clean.{key}", table.get(key, []))
+        unknown = [step for step in steps if step not in CLEAN_STEPS]
+        if unknown:
+            raise MlbenchError(f"{path}: clean.{key}: no step {unknown[0]!r}; steps: {', '.join(CLEAN_STEPS)}")
+        lists.append(tuple(steps))
+    return lists[0], lists[1]
+
+
+def read_examples(path: Path, value: Any) -> tuple[tuple[str, str], ...]:
+    """``fewshot.examples``: ``[{question = "...", answer = "..."}, ...]``, in order."""
+    if not isinstance(value, list) or not value:
+        raise MlbenchError(f"{path}: fewshot.examples must be a list of {{question, answer}} tables")
+    pairs = []
+    for number, item in enumerate(value, start=1):
+        if not isinstance(item, dict):
+            raise MlbenchError(f"{path}: fewshot.examples item {number} must be a {{question, answer}} table")
+        known(path, f"fewshot.examples item {number}", item, ("question", "answer"))
+        pairs.append((text(path, f"fewshot.examples[{number}].question", item.get("question")),
+                      text(path, f"fewshot.examples[{number}].answer", item.get("answer"))))  # fmt: skip
+    return tuple(pairs)

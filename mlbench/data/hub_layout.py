@@ -1,0 +1,133 @@
+"""Which files of a hub dataset hold one config's split, in a copy laid out as the hub ships
+it (mlbench's data cache, or a folder given with ``--data-dir``).
+
+The dataset card's YAML (``configs: - config_name: ..., data_files: ...``) says so where it
+is written, as the hub itself reads it; otherwise the hub's own conventions are tried:
+``data/<config>/<split>.*``, ``<config>/<split>.*``, ``<config>/<split>-*.*`` and the
+Parquet conversion's ``<config>/<split>/*.parquet``.
+"""
+
+from __future__ import annotations
+
+import glob
+import re
+from pathlib import Path
+
+from mlbench.data.jsonlines import read_text
+from mlbench.data.tabular import TABULAR_SUFFIXES
+from mlbench.errors import MlbenchError
+
+CARD = "README.md"
+_FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", re.DOTALL)
+_CONVENTIONS = ("data/{config}/{split}{suffix}", "{config}/{split}{suffix}", "data/{config}/{split}-*{suffix}",
+                "{config}/{split}-*{suffix}", "{config}/{split}/*{suffix}", "data/{config}-{split}{suffix}",
+                "{config}_{split}{suffix}")  # fmt: skip
+# A dataset with one config ("default") lays its splits out without a config folder.
+_DEFAULT_CONVENTIONS = ("data/{split}{suffix}", "data/{split}-*{suffix}", "{split}{suffix}", "{split}-*{suffix}",
+                        "data/{split}/*{suffix}", "{split}/*{suffix}")  # fmt: skip
+
+
+def split_files(folder: Path, config: str, split: str) -> list[Path]:
+    """The data files of ``config``'s ``split`` in ``folder``, in order (a split may be
+    sharded); an error naming what was looked for, and the configs there, when none is."""
+    if not folder.is_dir():
+        raise MlbenchError(f"no dataset folder at {folder}")
+    card = _card_configs(folder)
+    if config in card:
+        files = _card_files(folder, card[config], split)
+        if files:
+            return files
+        raise MlbenchError(
+            f"{folder / CARD}: config {config!r} has no {split!r} split with files here "
+            f"(its splits: {', '.join(k for k in card[config] if k != '*') or 'none named'})"
+        )
+    conventions = _CONVENTIONS + (_DEFAULT_CONVENTIONS if config == "default" else ())
+    for pattern in conventions:
+        for suffix in TABULAR_SUFFIXES:
+            found = _files(folder, pattern.format(config=glob.escape(config), split=glob.escape(split), suffix=suffix))
+            if found:
+                return found
+    known = sorted(card) or _config_folders(folder)
+    where = f" (configs there: {', '.join(known)})" if known else ""
+    raise MlbenchError(
+        f"{folder}: no data for config {config!r}, split {split!r}: expected e.g. "
+        f"data/{config}/{split}.jsonl or {config}/{split}.parquet{where}"
+    )
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    """The files (not folders) matching ``pattern`` under ``folder``, sorted; a pattern a
+    card gives that is not a relative glob matches nothing."""
+    if not _files_pattern_ok(pattern):
+        return []
+    try:
+        return sorted(p for p in folder.glob(pattern) if p.is_file() and p.suffix in TABULAR_SUFFIXES)
+    except (ValueError, NotImplementedError):  # a pattern pathlib cannot glob
+        return []
+
+
+def _files_pattern_ok(pattern: str) -> bool:
+    return bool(pattern) and not Path(pattern).is_absolute() and ".." not in Path(pattern).parts
+
+
+def _config_folders(folder: Path) -> list[str]:
+    base = folder / "data" if (folder / "data").is_dir() else folder
+    return sorted(p.name for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _card_configs(folder: Path) -> dict[str, dict[str, list[str]]]:
+    """config → split → path patterns, from the card's YAML; empty without a card or
+    ``configs``. A card the YAML reader cannot read counts as none (the conventions
+    still apply), since the card is documentation first."""
+    path = folder / CARD
+    if not path.is_file():
+        return {}
+    match = _FRONT_MATTER.match(read_text(path))
+    if match is None:
+        return {}
+    import yaml  # with datasets and transformers
+
+    try:
+        meta = yaml.safe_load(match.group(1))
+    except yaml.YAMLError:
+        return {}
+    entries = meta.get("configs") if isinstance(meta, dict) else None
+    configs: dict[str, dict[str, list[str]]] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("config_name"), str):
+            splits = _card_splits(entry.get("data_files"))
+            data_dir = entry.get("data_dir")
+            # No data_files but a data_dir: the hub's conventions, inside that folder.
+            if isinstance(data_dir, str) and _files_pattern_ok(data_dir) and not splits:
+                splits = {"*": [data_dir]}
+            configs[entry["config_name"]] = splits
+    return configs
+
+
+def _card_splits(data_files: object) -> dict[str, list[str]]:
+    """The card's ``data_files`` as split → patterns (a bare pattern is the train split,
+    as the hub reads it)."""
+    if isinstance(data_files, str):
+        return {"train": [data_files]}
+    splits: dict[str, list[str]] = {}
+    for item in data_files if isinstance(data_files, list) else []:
+        if isinstance(item, str):
+            splits.setdefault("train", []).append(item)
+        elif isinstance(item, dict) and isinstance(item.get("split"), str):
+            paths = item.get("path")
+            listed = [paths] if isinstance(paths, str) else paths if isinstance(paths, list) else []
+            splits.setdefault(item["split"], []).extend(p for p in listed if isinstance(p, str))
+    return splits
+
+
+def _card_files(folder: Path, splits: dict[str, list[str]], split: str) -> list[Path]:
+    if "*" in splits:  # a data_dir: the split by the hub's conventions inside it
+        inside = folder / splits["*"][0]
+        patterns = [
+            p.format(split=glob.escape(split), suffix=s) for p in _DEFAULT_CONVENTIONS for s in TABULAR_SUFFIXES
+        ]
+        return next((found for pattern in patterns if (found := _files(inside, pattern))), [])
+    files: list[Path] = []
+    for pattern in splits.get(split, []):
+        files += _files(folder, pattern)
+    return files
