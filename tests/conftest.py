@@ -227,3 +227,17 @@ def vllm_server(tiny_model, tmp_path_factory):
 def tiny_nli_model(tmp_path_factory) -> Path:
     """A random XLM-R-shaped NLI model with contradiction/neutral/entailment labels."""
     return _load_script("make_tiny_nli_model").make_tiny_nli_model(tmp_path_factory.mktemp("models") / "nli", seed=0)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The size of the hostile suite (tests/hostile: one case a test, named for what a user
+    did), said at the end of every run that ran any of it."""
+    outcomes = ("passed", "failed", "error", "skipped")
+    counts = {
+        outcome: sum("tests/hostile/" in report.nodeid for report in terminalreporter.stats.get(outcome, []))
+        for outcome in outcomes
+    }
+    total = sum(counts.values())
+    if total:
+        detail = ", ".join(f"{n} {outcome}" for outcome, n in counts.items() if n)
+        terminalreporter.write_line(f"hostile cases: {total} ({detail})")

@@ -5,11 +5,13 @@ plain text. Log-likelihoods need ``/completions`` with ``echo`` and ``logprobs``
 server has them; OpenAI's own API does not): the prompt is sent as token ids tokenized on
 our side, so the option's tokens are the same as with the in-process backends.
 
-Requests run ``max_concurrency`` at a time. 429s, 5xx answers, timeouts and dropped
-connections are retried with exponential backoff; a request that still fails is returned
-with its error (the pipeline records it, never scores it). Errors that no retry can fix
-(bad key, unknown model) stop the run with one line. Every message it writes or shows
-goes without the API key and the URL's credentials (``backends/redact.py``).
+Requests run ``max_concurrency`` at a time. 429s (waiting as Retry-After asks), 5xx
+answers, timeouts and connections closed mid-answer are retried with exponential backoff,
+a bounded number of times; a request that still fails is returned with its error (the
+pipeline records it, never scores it), as is an answer with log-probs for part of an
+option only. Errors that no retry can fix (bad key, unknown model) stop the run with one
+line, and the requests still queued are not sent. Every message it writes or shows goes
+without the API key and the URL's credentials (``backends/redact.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import math
 import os
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -28,6 +31,14 @@ from urllib.parse import urlsplit
 from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
 from mlbench.backends.chat import encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.backends.openai_answers import (
+    BadShape,
+    NoPromptLogprobs,
+    NoText,
+    PartialLogprobs,
+    completion_choices,
+    option_logprob,
+)
 from mlbench.backends.redact import redact_text, redact_url
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
 from mlbench.errors import LogprobsUnsupported, MlbenchError
@@ -37,6 +48,8 @@ from mlbench.records.jsontypes import JsonObject
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 FATAL_STATUS = {401, 403, 404}
 MAX_RETRY_AFTER_S = 60.0  # a server asking for longer is retried sooner, not waited on for minutes
+TIMED_OUT = "timed out"
+ECHO_NEW_TOKENS = 1  # what a log-likelihood request generates: its log-probs follow the prompt's
 
 
 class RequestFailed(Exception):
@@ -94,6 +107,10 @@ class OpenAIBackend:
         # A served model is known by its name and server, never by a hub cache entry of that name.
         self.fingerprint = model_fingerprint(model, {"backend": "openai", "base_url": self.base_url}, resolve_hub=False)
         self.stats = {"requests": 0, "retries": 0, "failed": 0}
+        # Worker threads count at once: ``+=`` on a dict entry is not atomic.
+        self._stats_lock = threading.Lock()
+        # Set while a call ends early (bad key, Ctrl-C): requests in flight stop retrying.
+        self._stop = threading.Event()
 
     @property
     def tokenizer(self) -> Any:
@@ -114,6 +131,10 @@ class OpenAIBackend:
         """``message`` as it may be recorded or shown: a server's error text can echo the key."""
         return redact_text(message, self._secrets)
 
+    def _count(self, key: str) -> None:
+        with self._stats_lock:
+            self.stats[key] += 1
+
     def _post(self, path: str, body: JsonObject) -> JsonObject:
         """POST with retries; returns the JSON answer or raises RequestFailed."""
         import httpx
@@ -121,13 +142,20 @@ class OpenAIBackend:
         url = f"{self.base_url}/{path}"
         shown = f"{self.shown_url}/{path}"
         for attempt in range(self.max_retries + 1):
-            self.stats["requests"] += 1
+            if self._stop.is_set():
+                raise RequestFailed("not sent: the call ended early")
+            self._count("requests")
             try:
                 response = self._client.post(url, json=body)
             except httpx.TimeoutException:
-                problem = "timed out"
+                problem = TIMED_OUT
+            except httpx.RemoteProtocolError as error:
+                problem = _broken_answer(error)
             except httpx.TransportError as error:
                 problem = f"connection failed ({type(error).__name__})"
+            except httpx.RequestError as error:
+                # A body that cannot be decoded, a redirect loop: this request failed, not the run.
+                problem = f"request failed ({type(error).__name__})"
             else:
                 if response.status_code == 200:
                     try:
@@ -151,24 +179,39 @@ class OpenAIBackend:
             if attempt < self.max_retries:
                 # Exponential backoff with jitter, so many clients do not retry in step.
                 self._retrying(shown, problem, attempt, self.backoff_s * (2**attempt) * (0.5 + random.random()))
-        raise RequestFailed(f"{problem} (after {self.max_retries + 1} attempts)")
+        raise RequestFailed(f"{self._described(problem)} (after {self.max_retries + 1} attempts)")
+
+    def _described(self, problem: str) -> str:
+        """``problem`` as shown: a timeout names the limit that ran out and how to change it."""
+        return f"{TIMED_OUT} after {self.timeout_s:g} s (-M request_timeout)" if problem == TIMED_OUT else problem
 
     def _retrying(self, url: str, problem: str, attempt: int, wait_s: float) -> None:
-        self.stats["retries"] += 1
-        if problem == "timed out":
-            problem = f"timed out after {self.timeout_s:g} s (-M request_timeout)"
-        self.warn(f"{url}: {problem}; retry {attempt + 1} of {self.max_retries} in {wait_s:.1f} s")
+        if self._stop.is_set():
+            return  # the next attempt is not made: no wait for it
+        self._count("retries")
+        self.warn(f"{url}: {self._described(problem)}; retry {attempt + 1} of {self.max_retries} in {wait_s:.1f} s")
         time.sleep(wait_s)
 
     def _map(self, work: Any, items: list[Any], progress: ProgressCallback | None) -> list[Any]:
         """``work(item)`` for every item, ``max_concurrency`` at a time, in item order."""
         results: list[Any] = [None] * len(items)
-        with ThreadPoolExecutor(self.max_concurrency) as pool:
+        pool = ThreadPoolExecutor(self.max_concurrency, thread_name_prefix="mlbench-openai")
+        try:
             futures = {pool.submit(work, item): i for i, item in enumerate(items)}
             for future in as_completed(futures):
                 results[futures[future]] = future.result()
                 if progress:
                     progress(1)
+        except BaseException:
+            # A bad key, a request shape the server refuses or Ctrl-C ends the call: the
+            # requests still queued are dropped and those in flight end after their current
+            # attempt. Leaving the pool's block would instead run every queued request first.
+            # (One event per backend: a backend is called from one thread at a time.)
+            self._stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            self._stop.clear()  # the backend stays usable (an MC run falls back to generating)
+            raise
+        pool.shutdown()
         return results
 
     # -- generation --------------------------------------------------------------------
@@ -197,20 +240,20 @@ class OpenAIBackend:
         try:
             answer = self._post(path, body)
         except (RequestFailed, UnsupportedByServer) as error:
-            self.stats["failed"] += 1
+            self._count("failed")
             return Generation("", 0, "error", error=str(error))
         try:
-            choices, n_tokens = _completion_choices(answer)
-        except _NoText as error:
-            self.stats["failed"] += 1
+            choices, n_tokens = completion_choices(answer)
+        except NoText as error:
+            self._count("failed")
             return Generation("", 0, "error", error=self._clean(f"the server answered without text: {error}"))
-        except _BadShape as error:
+        except BadShape as error:
             # A proxy or a non-OpenAI server answering 200 with other JSON: this sample
             # records the error (like a failed request); the run goes on.
-            self.stats["failed"] += 1
+            self._count("failed")
             return Generation("", 0, "error", error=self._clean(f"the server's answer is not a completion: {error}"))
         if not choices:
-            self.stats["failed"] += 1
+            self._count("failed")
             return Generation("", 0, "error", error="the server answered with no choices")
         texts = []
         for text, finish_reason in choices:
@@ -240,7 +283,7 @@ class OpenAIBackend:
         body = {
             "model": self.model,
             "prompt": context + continuation,
-            "max_tokens": 1,
+            "max_tokens": ECHO_NEW_TOKENS,
             "temperature": 0.0,
             "echo": True,
             "logprobs": 0,
@@ -248,58 +291,20 @@ class OpenAIBackend:
         try:
             answer = self._post("completions", body)
         except RequestFailed as error:
-            self.stats["failed"] += 1
+            self._count("failed")
             return LoglikelihoodResult(0.0, len(continuation), error=str(error))
         try:
-            values = answer["choices"][0]["logprobs"]["token_logprobs"]
-            scored = values[len(context) : len(context) + len(continuation)]
-            if len(scored) != len(continuation) or any(v is None for v in scored):
-                raise TypeError
-        except (KeyError, IndexError, TypeError):
-            raise UnsupportedByServer("the answer has no log-prob for every prompt token") from None
-        return LoglikelihoodResult(float(sum(scored)), len(continuation))
+            logprob = option_logprob(answer, len(context), len(continuation), generated=ECHO_NEW_TOKENS)
+        except NoPromptLogprobs as error:
+            raise UnsupportedByServer(str(error)) from None
+        except PartialLogprobs as error:
+            # Never a sum over the tokens that came: the option would look likelier than it is.
+            self._count("failed")
+            return LoglikelihoodResult(0.0, len(continuation), error=self._clean(str(error)))
+        return LoglikelihoodResult(logprob, len(continuation))
 
     def close(self) -> None:
         self._client.close()
-
-
-class _BadShape(Exception):
-    """A 200 answer whose JSON is not shaped like a completion."""
-
-
-class _NoText(Exception):
-    """A 200 completion whose choice holds no text (none, or null): not an empty answer."""
-
-
-def _completion_choices(answer: JsonObject) -> tuple[list[tuple[str, Any]], int]:
-    """(text, finish_reason) of each choice in index order, and completion tokens per choice."""
-    choices = answer.get("choices")
-    if choices is None:
-        choices = []
-    if not isinstance(choices, list) or not all(isinstance(c, dict) for c in choices):
-        raise _BadShape(f"choices is {_short(choices)}, not a list of objects")
-    texts = []
-    for choice in sorted(choices, key=lambda c: c.get("index", 0) if isinstance(c.get("index", 0), int) else 0):
-        message = choice.get("message")
-        if "message" in choice and not isinstance(message, dict):
-            raise _BadShape(f"a choice's message is {_short(message)}, not an object")
-        holder, key = (message, "content") if isinstance(message, dict) else (choice, "text")
-        text = holder.get(key)
-        if text is None:
-            # No text at all is no answer: an empty one made up here would be scored as one.
-            field = "message.content" if holder is message else "text"
-            raise _NoText(f"choice {choice.get('index', 0)}'s {field} is {'null' if key in holder else 'missing'}")
-        if not isinstance(text, str):
-            raise _BadShape(f"a choice's text is {_short(text)}, not a string")
-        texts.append((text, choice.get("finish_reason")))
-    usage = answer.get("usage") or {}
-    tokens = usage.get("completion_tokens") if isinstance(usage, dict) else None
-    n_tokens = tokens // max(1, len(texts)) if isinstance(tokens, int) else 0
-    return texts, n_tokens
-
-
-def _short(value: Any) -> str:
-    return repr(value)[:60]
 
 
 def _warn(message: str) -> None:
@@ -322,6 +327,15 @@ def _error_message(response: Any) -> str:
     error = body.get("error", body) if isinstance(body, dict) else body
     message = error.get("message", error) if isinstance(error, dict) else error
     return " ".join(str(message).split())[:200]
+
+
+def _broken_answer(error: Exception) -> str:
+    """What a protocol error from the server means: mostly a connection closed before the
+    whole answer came (a server restarting, a proxy cutting it off), which a retry fixes."""
+    said = str(error).lower()
+    if "closed" in said or "disconnected" in said:
+        return "the connection broke off before the whole answer came"
+    return f"connection failed ({type(error).__name__})"
 
 
 def _looks_unsupported(problem: str) -> bool:

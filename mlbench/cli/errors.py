@@ -3,6 +3,7 @@ whose samples mostly failed: a line per such language and exit code 1)."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import sys
 from collections.abc import Callable
@@ -10,10 +11,32 @@ from typing import Any, TypeVar
 
 import typer
 
+from mlbench.cli.signals import stopped
 from mlbench.engine.failures import EXIT_FAILED, SamplesFailed
 from mlbench.errors import MlbenchError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+# What the file system said, in our words; these are the user's to fix, not bugs.
+_STORAGE = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+}
+
+
+def storage_error(error: OSError) -> str | None:
+    """One line for a file the output, the cache or the data store could not write (full,
+    read-only, not ours); None for any other OSError."""
+    reason = _STORAGE.get(error.errno or 0)
+    if reason is None:
+        return None
+    where = f" ({error.filename})" if error.filename else ""
+    elsewhere = "-o/--output, MLBENCH_CACHE_DIR, MLBENCH_DATA_DIR"
+    return f"{reason}{where}: make room or write elsewhere ({elsewhere}); a run continues with --resume"
 
 
 def user_errors(command: F) -> F:
@@ -32,8 +55,13 @@ def user_errors(command: F) -> F:
             for line in failed.lines():
                 print(line, file=sys.stderr)
             raise typer.Exit(EXIT_FAILED) from None
-        except KeyboardInterrupt:
-            print("mlbench: interrupted; rerun with --resume to continue", file=sys.stderr)
-            raise typer.Exit(130) from None
+        except OSError as error:
+            line = storage_error(error)
+            if line is None:
+                raise
+            print(f"mlbench: error: {line}", file=sys.stderr)
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM/SIGUSR1 (mlbench.cli.signals)
+            raise typer.Exit(stopped(stop)) from None
 
     return wrapper  # type: ignore[return-value]

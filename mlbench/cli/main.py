@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import typer
+
 from mlbench.cli import agree as _agree  # noqa: F401
 from mlbench.cli import backends as _backends  # noqa: F401
 from mlbench.cli import explore as _explore  # noqa: F401
@@ -28,7 +30,9 @@ app.add_typer(import_app, name="import")
 def main() -> None:
     """The console script: run the command, then end the process (see ``process_exit``)."""
     from mlbench.cli.process_exit import end_process
+    from mlbench.cli.signals import stop_on_signals
 
+    stop_on_signals()  # SIGTERM and SIGUSR1 stop like Ctrl-C: one line, exit 128 + the signal
     try:
         code = _invoke_app()
     except SystemExit as finished:
@@ -36,19 +40,18 @@ def main() -> None:
     end_process(code if isinstance(code, int) else 0 if code is None else 1)
 
 
-def _click_exceptions() -> Any:
-    """click's exception classes as typer raises them: newer typer vendors click."""
-    try:
-        from typer._click import exceptions
-    except ImportError:  # typer before it vendored click
-        from click import exceptions  # type: ignore[no-redef]
-    return exceptions
+def _click_error(error: Exception) -> bool:
+    """Whether ``error`` is one of click's exceptions, as typer raises them. Recognised by
+    click's documented interface (``format_message``, ``exit_code``), never by importing
+    the module click lives in: typer 0.29 started shipping its own copy of click, whose
+    classes are not the ``click`` package's."""
+    return callable(getattr(error, "format_message", None)) and isinstance(getattr(error, "exit_code", None), int)
 
 
-def _typer_abort() -> Any:
-    from typer.exceptions import Abort
-
-    return Abort
+def _is_a(error: Exception, name: str) -> bool:
+    """Whether ``error`` is (a subclass of) click's exception class called ``name``
+    (``UsageError``, ``NoSuchOption``, ``NoArgsIsHelpError``: names click documents)."""
+    return any(kind.__name__ == name for kind in type(error).__mro__)
 
 
 def _invoke_app() -> Any:
@@ -56,24 +59,22 @@ def _invoke_app() -> Any:
     (``--limit 0``, ``--seed abc``) ends like every other bad input: one ``mlbench: error:``
     line and exit 2, not a boxed usage message. ``--help``/``--version`` exit through
     click's Exit, which non-standalone mode returns as the code."""
-    exceptions = _click_exceptions()
-    # click < 8.2 prints the help itself for a bare ``mlbench``; later ones raise this.
-    no_args = getattr(exceptions, "NoArgsIsHelpError", ())
-    # Ctrl-C at a prompt: click's Abort, which a typer that vendors click keeps elsewhere.
-    abort = getattr(exceptions, "Abort", None) or _typer_abort()
     try:
         return app(standalone_mode=False)
-    except no_args as error:  # bare ``mlbench``: the help, as before
-        print(error.ctx.get_help())
-        return 2
-    except exceptions.ClickException as error:
+    except typer.Abort:  # Ctrl-C at a prompt
+        print("mlbench: aborted", file=sys.stderr)
+        return 1
+    except Exception as error:
+        if not _click_error(error):
+            raise
+        if _is_a(error, "NoArgsIsHelpError"):  # bare ``mlbench`` (click >= 8.2): the help, as before
+            context = getattr(error, "ctx", None)
+            print(context.get_help() if context is not None else " ".join(error.format_message().split()))
+            return 2
         context = getattr(error, "ctx", None)
         command = context.command.name if context is not None and context.command is not None else None
-        unknown = isinstance(error, exceptions.NoSuchOption)  # a flag that exists may not be "moved"
+        unknown = _is_a(error, "NoSuchOption")  # a flag that exists may not be "moved"
         moved = moved_option(getattr(error, "option_name", None), command) if unknown else None
         message = moved or " ".join(error.format_message().split())
         print(f"mlbench: error: {message}", file=sys.stderr)
-        return 2 if isinstance(error, exceptions.UsageError) else error.exit_code
-    except abort:
-        print("mlbench: aborted", file=sys.stderr)
-        return 1
+        return 2 if _is_a(error, "UsageError") else error.exit_code

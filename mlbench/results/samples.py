@@ -3,6 +3,7 @@ rewritten whole after a language's last stage or a judge adds to them."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable
@@ -64,12 +65,20 @@ def _lines(records: Iterable[SampleRecord]) -> str:
 
 
 def append_samples(path: Path, records: Iterable[SampleRecord]) -> None:
-    """Append finished samples and force them to disk before returning."""
-    lines = _lines(records)
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(lines)
-        handle.flush()
-        os.fsync(handle.fileno())
+    """Append finished samples and force them to disk before returning. A write that fails
+    (a full disk, a quota) is cut back to the samples before it, so that no half line is
+    left for ``--resume`` to read, and ends with one line naming the file."""
+    lines = _lines(records).encode("utf-8")
+    kept = path.stat().st_size if path.exists() else 0
+    try:
+        with path.open("ab") as handle:
+            handle.write(lines)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as error:
+        with contextlib.suppress(OSError):  # shrinking a file needs no space
+            os.truncate(path, kept)
+        raise MlbenchError(f"could not write {path}: {error.strerror or error}; the samples before are kept") from None
 
 
 def rewrite_samples(path: Path, records: Iterable[SampleRecord]) -> None:

@@ -3,14 +3,41 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-# A handler gets (path, request body) and returns (status, body, headers).
+# A handler gets (path, request body) and returns (status, body, headers); the body may be
+# a Hang or a Cut to misbehave on the wire.
 Handler = Callable[[str, dict[str, Any]], tuple[int, Any, dict[str, str]]]
+
+
+@dataclass(frozen=True)
+class Hang:
+    """Answer nothing for ``seconds`` (or until the server stops), then ``answer``; with
+    ``after_headers`` the status and headers go out first and the body hangs."""
+
+    seconds: float
+    answer: Any = None
+    after_headers: bool = False
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Send the headers of ``answer`` with its full Content-Length, then only its first
+    ``keep`` bytes, and close the connection: a server dying mid-answer."""
+
+    answer: Any
+    keep: int = 10
+
+
+class _Server(ThreadingHTTPServer):
+    # A real server's backlog, not http.server's 5: bursts of connections wait, not fail.
+    request_queue_size = 128
 
 
 class FakeServer:
@@ -21,6 +48,9 @@ class FakeServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
+        # Set when the server stops, so that hanging handlers end with it (Event.wait, not
+        # time.sleep, which tests replace to make the client's backoff instant).
+        self.stopping = threading.Event()
         server = self
 
         class RequestHandler(BaseHTTPRequestHandler):
@@ -36,18 +66,36 @@ class FakeServer:
                 finally:
                     with server._lock:
                         server.in_flight -= 1
-                payload = (answer if isinstance(answer, str) else json.dumps(answer)).encode()
+                try:
+                    self._reply(status, answer, headers)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up on a hanging answer: what the test wanted
+
+            def _reply(self, status: int, answer: Any, headers: dict[str, str]) -> None:
+                hang = answer if isinstance(answer, Hang) else None
+                if hang is not None and not hang.after_headers:
+                    server.stopping.wait(hang.seconds)
+                inner = answer.answer if isinstance(answer, Hang | Cut) else answer
+                payload = (inner if isinstance(inner, str) else json.dumps(inner)).encode()
                 self.send_response(status)
                 for key, value in headers.items():
                     self.send_header(key, value)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
+                if hang is not None and hang.after_headers:
+                    server.stopping.wait(hang.seconds)
+                if isinstance(answer, Cut):
+                    self.wfile.write(payload[: answer.keep])
+                    # The client sees the end of the stream now, not when this object is collected.
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
                 self.wfile.write(payload)
 
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), RequestHandler)
+        self._http = _Server(("127.0.0.1", 0), RequestHandler)
         self.url = f"http://127.0.0.1:{self._http.server_address[1]}/v1"
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
 
@@ -56,6 +104,7 @@ class FakeServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.stopping.set()
         self._http.shutdown()
         self._http.server_close()
 

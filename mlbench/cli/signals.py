@@ -1,0 +1,173 @@
+"""Stopping on SIGTERM and SIGUSR1 the way Ctrl-C stops.
+
+Slurm's ``scancel``, a preemption and a job's time limit send SIGTERM (SIGKILL follows
+after a grace period); ``sbatch --signal=B:USR1@120`` sends SIGUSR1 ahead of the limit.
+Python's default for both is to die at once, silently, with nothing written since the last
+finished chunk. Here each of them (and SIGINT) raises ``Stopped``, a KeyboardInterrupt, in
+the main thread: every path that already stops cleanly on Ctrl-C (the pipeline's
+``finally`` blocks that close the backend and release the locks, the engines, the judge
+stages, ``user_errors``) does the same for the others. Finished samples are on disk as
+they finish and every finished language's results are written when it ends, so what is
+left is one line naming the command to continue with and the exit code a shell gives a
+process ended by that signal (128 + its number: 130, 143, 138).
+
+A second signal while stopping ends the process at once (a shutdown that hangs, a second
+Ctrl-C): the line if it is not out yet, the worker processes ended, no traceback. One
+within a second of the first is taken as the same stop sent twice, and ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import shlex
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType, TracebackType
+from typing import Any
+
+# SIGUSR1 does not exist on Windows: only the signals this platform has are handled.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGUSR1") if hasattr(signal, name))
+# A second signal this soon after the first is the same stop delivered twice (Slurm signals
+# every process of the job, and a wrapper script may pass the signal on as well), not someone
+# asking to end at once: it must not cut short the orderly stop the first one began.
+SAME_STOP_S = 1.0
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop signal, raised where the main thread was when it came."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)  # the number as its only argument: it pickles like any exception
+        self.signum = signum
+
+    def __str__(self) -> str:
+        return signal.Signals(self.signum).name
+
+
+@dataclass
+class _State:
+    pid: int | None = None  # the process that installed the handlers
+    stopping: int | None = None  # the first signal, once one came
+    since: float = 0.0  # when it came (time.monotonic)
+    announced: bool = False
+
+
+_state = _State()
+
+
+def stop_on_signals() -> None:
+    """Stop on SIGINT, SIGTERM and SIGUSR1 with ``Stopped``; an uncaught one ends with its
+    line and code instead of a traceback. For the console script's main thread."""
+    _state.pid = os.getpid()
+    for number in STOP_SIGNALS:
+        if signal.getsignal(number) is signal.SIG_IGN:
+            continue  # ignored by whoever started us (nohup, a background job): their choice stands
+        try:
+            signal.signal(number, _on_signal)
+        except ValueError:  # not the main thread (an embedding program): its own handlers stay
+            return
+    previous, previous_unraisable = sys.excepthook, sys.unraisablehook
+
+    def uncaught(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        # A signal outside every command's ``user_errors`` (while click parses, say).
+        if isinstance(error, KeyboardInterrupt):
+            _leave(stopped(error))
+        previous(kind, error, trace)
+
+    def unraisable(report: Any) -> None:
+        # A signal while Python shuts down (waiting for a thread, an engine's exit handler)
+        # or inside a __del__: Python would print "Exception ignored" with a traceback.
+        if isinstance(report.exc_value, KeyboardInterrupt):
+            _leave(stopped(report.exc_value))
+        previous_unraisable(report)
+
+    sys.excepthook, sys.unraisablehook = uncaught, unraisable
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _state.pid:
+        # A child forked from us (vLLM can fork its workers) inherits this handler; it
+        # should end as if we had installed none, not raise our exception.
+        _as_without_handler(signum)
+        return
+    now = time.monotonic()
+    if _state.stopping is not None:
+        if now - _state.since < SAME_STOP_S:
+            return
+        _leave(stopped(Stopped(_state.stopping)))
+    _state.stopping, _state.since = signum, now
+    raise Stopped(signum)
+
+
+def _as_without_handler(signum: int) -> None:
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def exit_code(error: KeyboardInterrupt) -> int:
+    """What a shell reports for a process ended by the signal: 128 + its number."""
+    return 128 + (error.signum if isinstance(error, Stopped) else signal.SIGINT)
+
+
+def stopped(error: KeyboardInterrupt) -> int:
+    """Print the one line saying the run stopped and how to continue it (once, however many
+    signals came), and return the exit code to end with."""
+    if not _state.announced:
+        _state.announced = True  # first: a signal arriving while it prints must not print it twice
+        print(stop_line(error, sys.argv), file=sys.stderr, flush=True)
+    return exit_code(error)
+
+
+def stop_line(error: KeyboardInterrupt, argv: list[str]) -> str:
+    """``mlbench: stopped by SIGTERM; ...`` and, for a command that continues with
+    --resume, that command as it was given with --resume in place of --overwrite."""
+    why = f"stopped by {error}" if isinstance(error, Stopped) and error.signum != signal.SIGINT else "interrupted"
+    args = argv[1:]
+    if not _takes_resume(args):
+        return f"mlbench: {why}"
+    again = [arg for arg in args if arg != "--overwrite"]  # the two are refused together
+    if "--resume" not in again:
+        again.append("--resume")
+    program = "mlbench"
+    if Path(argv[0]).name == "__main__.py":  # started as ``python -m mlbench``
+        program = f"{Path(sys.executable).name} -m mlbench"
+    return f"mlbench: {why}; what finished is saved; continue with: {program} {shlex.join(again)}"
+
+
+def _takes_resume(args: list[str]) -> bool:
+    """Whether the command ``args`` name (``run``, ``judge``, ``data fetch``) has --resume."""
+    try:
+        import typer.main
+
+        from mlbench.cli.app import app
+
+        command = typer.main.get_command(app)
+        for word in args:
+            found = getattr(command, "commands", {}).get(word)
+            if found is None:
+                break
+            command = found
+        return any("--resume" in getattr(param, "opts", ()) for param in getattr(command, "params", ()))
+    except Exception:  # only the wording of the line depends on it: never fail the stop over it
+        return False
+
+
+def _leave(code: int) -> None:
+    """End now. The files need nothing more: each chunk of samples is forced to disk as it
+    is written (a line cut in half here is dropped by --resume) and each result file is
+    replaced whole; only worker processes need ending."""
+    # os._exit skips multiprocessing's exit handler, which ends daemon workers (data parallel
+    # replicas): without this they would work on until they find their pipe closed.
+    for child in multiprocessing.active_children():
+        child.terminate()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe must not stop the exit
+            stream.flush()
+    os._exit(code)
