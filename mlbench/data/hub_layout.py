@@ -9,6 +9,7 @@ Parquet conversion's ``<config>/<split>/*.parquet``.
 
 from __future__ import annotations
 
+import functools
 import glob
 import re
 from pathlib import Path
@@ -82,6 +83,13 @@ def _card_configs(folder: Path) -> dict[str, dict[str, list[str]]]:
     path = folder / CARD
     if not path.is_file():
         return {}
+    return _parsed_card(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed_card(path: Path, mtime_ns: int) -> dict[str, dict[str, list[str]]]:
+    """The card read once per process for all of a run's languages (``mtime_ns`` in the
+    key: a card fetched again is read again); callers only read the result."""
     match = _FRONT_MATTER.match(read_text(path))
     if match is None:
         return {}
