@@ -14,12 +14,21 @@ know it. tests/test_languages.py checks them against the detectors' own label se
 
 ``no_comment`` is the language's "I have no comment." as TruthfulQA-Multi uses it (an
 extra true reference for BLEU); None where no benchmark defines one.
+
+``match_language`` reads a language as a user names it (``--lang``, ``--ref-lang``, a run
+file, a surface file's rows) against the codes a benchmark or a run has: case and ``_``
+are ignored, a BCP-47 tag names its language where only the language is there (``pt-BR``
+→ ``pt``), and an English name or ISO 639-3 code names the language too (``Spanish``,
+``spa`` → ``es``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+
+from mlbench.errors import closest
 
 Script = Literal[
     "Latin",
@@ -125,3 +134,138 @@ def no_comment(code: str) -> str | None:
     """The language's "I have no comment." reference, if it has one."""
     lang = LANGUAGES.get(code)
     return lang.no_comment if lang else None
+
+
+def _folded(code: str) -> str:
+    """A code as compared: lower case, ``_`` read as ``-`` (``pt_BR`` is ``pt-br``)."""
+    return code.strip().casefold().replace("_", "-")
+
+
+# ISO 15924 script subtags → the table's scripts (``sr-Latn``, ``zh-Hans``).
+SCRIPT_SUBTAGS: dict[str, Script] = {
+    "latn": "Latin",
+    "arab": "Arabic",
+    "hans": "Han",
+    "hant": "Han",
+    "hani": "Han",
+    "hebr": "Hebrew",
+    "deva": "Devanagari",
+    "jpan": "Japanese",
+    "hang": "Hangul",
+    "kore": "Hangul",
+    "cyrl": "Cyrillic",
+    "beng": "Bengali",
+    "gujr": "Gujarati",
+    "armn": "Armenian",
+    "knda": "Kannada",
+    "mlym": "Malayalam",
+    "taml": "Tamil",
+    "telu": "Telugu",
+}
+
+
+def _parts(folded: str) -> tuple[str, str | None, bool]:
+    """A folded tag's language, its script subtag (4 letters) if any, and whether the rest
+    is only region subtags (2 letters or 3 digits), which alone may be dropped."""
+    primary, *rest = folded.split("-")
+    script = rest.pop(0) if rest and len(rest[0]) == 4 and rest[0].isalpha() else None
+    regions_only = all((len(sub) == 2 and sub.isalpha()) or (len(sub) == 3 and sub.isdigit()) for sub in rest)
+    return primary, script, regions_only
+
+
+def _script_fits(script: str, code: str) -> bool:
+    """A bare code of the table is written in the script a ``script`` subtag names."""
+    known = LANGUAGES.get(code)
+    return known is not None and SCRIPT_SUBTAGS.get(script) == known.script
+
+
+def _primary_code(primary: str) -> str:
+    """The table's code of a language named by its English name or ISO 639-3 code."""
+    for lang in LANGUAGES.values():
+        if primary in (lang.name.casefold(), lang.iso639_3):
+            return lang.code
+    return primary
+
+
+def match_language(given: str, available: Sequence[str]) -> str | None:
+    """The code of ``available`` that ``given`` names, or None. In this order: the code
+    itself, whatever its case (``EN`` → ``en``; a benchmark's own tag keeps it: ``pt_br`` →
+    ``pt-BR``); the tag without its region (``pt-BR`` → ``pt``, ``sr-Latn-RS`` → ``sr-Latn``);
+    a tag's bare language where the table writes it in the tag's script (``zh-Hans`` → ``zh``,
+    but ``sr-Latn`` is not ``sr``: Cyrillic); a bare language's one tag there (``zh`` →
+    ``zh-Hans``; ``pt-PT`` is never ``pt-BR``); the language's English name or ISO 639-3 code
+    (``spa`` → ``es``, ``spa-ES`` → ``es``)."""
+    folded = {_folded(code): code for code in available}
+    wanted = _folded(given)
+    if wanted in folded:
+        return folded[wanted]
+    primary, script, regions_only = _parts(wanted)
+    if primary == wanted:
+        tags = [code for key, code in folded.items() if key.split("-")[0] == primary]
+        if len(tags) == 1:
+            return tags[0]
+    elif regions_only:
+        kept = f"{primary}-{script}" if script else primary
+        if kept in folded:
+            return folded[kept]
+        if script is not None and primary in folded and _script_fits(script, primary):
+            return folded[primary]
+    code = _primary_code(primary)
+    if code != primary:
+        return match_language(wanted.replace(primary, code, 1), available)
+    return None
+
+
+def _variety(folded: str, code: str) -> str:
+    """``sr`` as ``sr, in Cyrillic script`` where ``folded`` names a script, else the code."""
+    known = LANGUAGES.get(_folded(code))
+    return f"{code}, in {known.script} script" if "-" not in code and known and _parts(folded)[1] else code
+
+
+def _named(folded: str) -> str:
+    """A tag as words: ``Serbian in Latin script``, ``Portuguese``."""
+    primary, script, _ = _parts(folded)
+    known = LANGUAGES.get(_primary_code(primary))
+    name = known.name if known else primary
+    return f"{name} in {SCRIPT_SUBTAGS[script]} script" if script in SCRIPT_SUBTAGS else name
+
+
+def language_hint(given: str, available: Sequence[str]) -> str:
+    """What an error line says beside a language that ``available`` lacks: for a tag whose
+    language is there in another region or script, what there is (`` (there is only pt-BR)``);
+    the nearest code or name there (`` (did you mean es?)``), else the language's name when
+    mlbench knows it (`` (Portuguese)``: the benchmark lacks that language), else ""."""
+    wanted = _folded(given)
+    primary = _primary_code(wanted.split("-")[0])
+    tags = [code for code in available if _folded(code).split("-")[0] == primary]
+    if tags and "-" in wanted:  # ``pt-PT`` where there is pt-BR, ``sr-Latn`` where there is sr
+        return f" ({_named(wanted)}: there is only {' or '.join(_variety(wanted, code) for code in tags)})"
+    if len(tags) > 1:  # ``pt`` where a benchmark has pt-BR and pt-PT
+        return f" (did you mean one of {', '.join(tags)}?)"
+    names = {code: code for code in available}
+    names.update({LANGUAGES[code].name: code for code in available if code in LANGUAGES})
+    near = closest(given, names)
+    if near is not None:
+        return f" (did you mean {names[near]}?)"
+    known = LANGUAGES.get(primary)
+    return f" ({known.name})" if known is not None else ""
+
+
+def pick_languages(
+    given: Sequence[str], available: Sequence[str], flag: str = "--lang", note: Callable[[str], None] | None = None
+) -> tuple[list[str], list[str]]:
+    """The codes of ``available`` that ``given`` names (in the order given, each once),
+    and the names in ``given`` that match none, each with its ``language_hint``. A name
+    read as another code than its own spelling is said through ``note`` (``--lang pt-BR:
+    using pt``); a change of case is not."""
+    picked: list[str] = []
+    unknown: list[str] = []
+    for name in given:
+        code = match_language(name, available)
+        if code is None:
+            unknown.append(f"{name}{language_hint(name, available)}")
+            continue
+        if note is not None and _folded(code) != _folded(name):
+            note(f"{flag} {name}: using {code}")
+        picked.append(code)
+    return list(dict.fromkeys(picked)), unknown

@@ -10,7 +10,7 @@ from typing import get_args
 import pytest
 
 from mlbench.benchmarks import all_tasks
-from mlbench.languages import LANGUAGES, Script, get_language
+from mlbench.languages import LANGUAGES, Script, get_language, language_hint, match_language, pick_languages
 from mlbench.metrics.langid import CLD2_FIRST, UNRELIABLE, judging_detector, our_code
 
 # Okapi's machine-translated TruthfulQA (m_truthfulqa), listed here as well as read from
@@ -128,3 +128,99 @@ def test_routing_of_the_existing_languages_is_the_papers():
             expected = None
         assert judging_detector(lang) == expected, lang
     assert judging_detector("xx") is None
+
+
+# --- a language as a user names it ----------------------------------------------------------
+
+TRUTHFULQA_MULTI = ("en", "es", "ca", "gl", "eu")
+
+
+@pytest.mark.parametrize(
+    ("given", "available", "expected"),
+    [
+        ("en", TRUTHFULQA_MULTI, "en"),
+        ("EN", TRUTHFULQA_MULTI, "en"),  # case
+        (" Es ", TRUTHFULQA_MULTI, "es"),
+        ("es-ES", TRUTHFULQA_MULTI, "es"),  # a BCP-47 tag names its language
+        ("es_ES", TRUTHFULQA_MULTI, "es"),  # ``_`` read as ``-``
+        ("pt-BR", (*OKAPI, "en"), "pt"),
+        ("pt_br", (*OKAPI, "en"), "pt"),
+        ("zh-CN", (*OKAPI, "zh"), "zh"),
+        ("zh-Hans", ("zh", "en"), "zh"),
+        ("pt_br", ("pt-BR", "pt-PT"), "pt-BR"),  # a benchmark's own tags are kept
+        ("PT-br", ("pt-BR", "pt-PT"), "pt-BR"),
+        ("zh", ("zh-Hans", "en"), "zh-Hans"),  # the language's one tag there
+        ("pt", ("pt-BR", "pt-PT"), None),  # two tags: which one is the user's to say
+        ("Spanish", TRUTHFULQA_MULTI, "es"),  # the English name
+        ("basque", TRUTHFULQA_MULTI, "eu"),
+        ("spa", TRUTHFULQA_MULTI, "es"),  # ISO 639-3
+        ("pap", ("pap", "en"), "pap"),
+        ("pt-BR", TRUTHFULQA_MULTI, None),  # the benchmark lacks the language
+        ("esp", TRUTHFULQA_MULTI, None),
+        ("", TRUTHFULQA_MULTI, None),
+    ],
+)
+def test_a_language_is_read_as_the_code_there_is(given, available, expected):
+    assert match_language(given, available) == expected
+
+
+@pytest.mark.parametrize(
+    ("given", "available", "hint"),
+    [
+        ("esp", TRUTHFULQA_MULTI, " (did you mean es?)"),
+        ("Basqe", TRUTHFULQA_MULTI, " (did you mean eu?)"),  # by the language's name
+        ("pt-BR", TRUTHFULQA_MULTI, " (Portuguese)"),  # known to mlbench, not to the benchmark
+        ("pt", ("pt-BR", "pt-PT", "en"), " (did you mean one of pt-BR, pt-PT?)"),
+        ("qq", TRUTHFULQA_MULTI, ""),
+    ],
+)
+def test_a_language_that_is_not_there_gets_a_hint(given, available, hint):
+    assert language_hint(given, available) == hint
+
+
+def test_picking_languages_keeps_their_order_says_each_mapped_tag_and_lists_the_unknown():
+    notes: list[str] = []
+    picked, unknown = pick_languages(["ES", "en-GB", "es", "pt-BR", "esp"], TRUTHFULQA_MULTI, "--lang", notes.append)
+    assert picked == ["es", "en"]
+    assert unknown == ["pt-BR (Portuguese)", "esp (did you mean es?)"]
+    assert notes == ["--lang en-GB: using en"]  # ES → es is a change of case: nothing to say
+
+
+@pytest.mark.parametrize(
+    ("given", "available", "expected"),
+    [
+        ("pt-PT", ("en", "pt-BR"), None),  # another region is another variety: refused
+        ("sr-Cyrl", ("sr-Latn",), None),  # another script likewise
+        ("sr-Latn", tuple(LANGUAGES), None),  # our sr is Cyrillic: Latin answers are not it
+        ("sr-Cyrl", tuple(LANGUAGES), "sr"),  # the script the table writes sr in
+        ("sr-Latn-RS", ("sr-Latn", "en"), "sr-Latn"),  # a region dropped, the script kept
+        ("zh-Hant-TW", ("zh", "en"), "zh"),
+        ("pt-419", ("pt", "en"), "pt"),  # a numeric region
+        ("zh-CN", ("zh-Hans",), None),  # only a bare language may become a benchmark's tag
+        ("pt", ("pt-BR", "en"), "pt-BR"),
+        ("spa-ES", TRUTHFULQA_MULTI, "es"),
+    ],
+)
+def test_a_tag_is_never_read_as_another_region_or_script(given, available, expected):
+    assert match_language(given, available) == expected
+
+
+@pytest.mark.parametrize(
+    ("given", "available", "hint"),
+    [
+        ("pt-PT", ("en", "pt-BR"), " (Portuguese: there is only pt-BR)"),
+        ("sr-Latn", ("sr", "en"), " (Serbian in Latin script: there is only sr, in Cyrillic script)"),
+        ("sr-Cyrl", ("sr-Latn",), " (Serbian in Cyrillic script: there is only sr-Latn)"),
+    ],
+)
+def test_a_refused_tag_names_what_there_is(given, available, hint):
+    assert language_hint(given, available) == hint
+
+
+def test_a_surface_file_in_latin_serbian_is_refused_not_scored_as_cyrillic():
+    from mlbench.errors import MlbenchError
+    from mlbench.results.surface_file import checked_lang
+
+    assert checked_lang("sr-Cyrl", "--lang") == "sr" and checked_lang("pt-BR", "--lang") == "pt"
+    with pytest.raises(MlbenchError, match=r"^--lang: language 'sr-Latn' cannot be checked \(Serbian in Latin"):
+        checked_lang("sr-Latn", "--lang")

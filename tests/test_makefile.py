@@ -36,3 +36,47 @@ def test_demo_installs_only_without_a_fresh_stamp(tmp_path, target):
         assert "pip install" in dry_run(target, stamp)
     finally:  # the checkout's own stamp must not look stale because of this test
         os.utime(pyproject, ns=(kept.st_atime_ns, kept.st_mtime_ns))
+
+
+def make_help(env: dict[str, str]) -> str:
+    clean = {
+        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_DEFAULT_ENV", "CONDA_PREFIX", "PYTHON")
+    }
+    result = subprocess.run(
+        ["make", "-s", "help"], cwd=REPO, capture_output=True, text=True, check=True, env=clean | env
+    )
+    return result.stdout
+
+
+def test_help_lists_every_target_with_what_it_does():
+    text = make_help({})
+    phony = next(line for line in (REPO / "Makefile").read_text().splitlines() if line.startswith(".PHONY:"))
+    for target in phony.split(":", 1)[1].split():
+        line = next((x for x in text.splitlines() if x.split()[:1] == [target]), None)
+        assert line is not None and len(line.split()) > 1, f"make help does not describe {target}"
+    assert max(map(len, text.splitlines())) <= 100
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({}, "the project's own environment: .venv/bin/python"),
+        ({"VIRTUAL_ENV": "/opt/venvs/x"}, "the active virtual environment: /opt/venvs/x/bin/python"),
+        (
+            {"CONDA_DEFAULT_ENV": "eval", "CONDA_PREFIX": "/opt/conda/envs/eval"},
+            "the active conda environment: /opt/conda/envs/eval/bin/python",
+        ),
+        ({"CONDA_DEFAULT_ENV": "base", "CONDA_PREFIX": "/opt/conda"}, "the project's own environment"),
+        ({"PYTHON": "/usr/bin/python3", "VIRTUAL_ENV": "/opt/venvs/x"}, "the Python you named: /usr/bin/python3"),
+    ],
+)
+def test_targets_use_the_active_environment_else_their_own(env, said):
+    """No target installs into whatever python3 comes first on PATH: the first line of
+    `make help` says which environment every target uses."""
+    assert said in make_help(env).splitlines()[0]
+
+
+def test_demo_ends_by_naming_the_table_and_the_report(tmp_path):
+    text = dry_run("demo", tmp_path / "stamp")
+    last = text.strip().splitlines()[-2:]
+    assert "results-demo/table.md" in last[0] and "results-demo/report/report.html" in last[1]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol, TypeVar
 
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
@@ -26,6 +28,20 @@ class Backend(Protocol):
     def generate(
         self, requests: list[GenerationRequest], progress: ProgressCallback | None = None
     ) -> list[Generation]: ...
+
+
+# A log-probability is at most 0; a backend's own rounding stays far below this.
+_LOGPROB_SLACK = 1e-4
+
+
+def checked_loglikelihood(result: LoglikelihoodResult) -> LoglikelihoodResult:
+    """``result``, or a failed one saying why when its log-probability cannot be one (NaN,
+    infinite, positive): a broken backend or server must fail the sample, not score it."""
+    value = result.logprob
+    if result.error is None and not (math.isfinite(value) and value <= _LOGPROB_SLACK):
+        reason = "not a number" if math.isnan(value) else "infinite" if math.isinf(value) else "positive"
+        return replace(result, error=f"the backend gave log-probability {value!r} ({reason})")
+    return result
 
 
 def cut_at_stop(text: str, stop: tuple[str, ...]) -> tuple[str, bool]:

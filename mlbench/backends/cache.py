@@ -153,7 +153,9 @@ class CachedBackend:
                 results[i] = result
                 # A failure (API error, context overflow) is retried next time, not remembered.
                 if result.error is None:
-                    rows.append((keys[i], json.dumps(asdict(result))))
+                    # Without its usage: an answer from the cache costs nothing again.
+                    stored = {k: v for k, v in asdict(result).items() if k != "usage"}
+                    rows.append((keys[i], json.dumps(stored)))
             self._store(rows)
         return [results[i] if i in results else decode(json.loads(cached[keys[i]])) for i in range(len(requests))]
 

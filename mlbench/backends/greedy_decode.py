@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
+from mlbench.backends.kv_cache import cache_keyword
 from mlbench.backends.packed_scoring import masks_by_layer_type, packing_supported
 from mlbench.backends.prefix_cache import PrefixCache
 from mlbench.records import Generation
@@ -259,9 +260,9 @@ class GreedyDecoder:
                 input_ids=ids,
                 position_ids=positions,
                 attention_mask=self._attention_mask(positions, key_positions),
-                past_key_values=cache,
                 use_cache=True,
                 logits_to_keep=1,
+                **{cache_keyword(self.model): cache},
             )
         return output.logits
 

@@ -11,7 +11,9 @@ a bounded number of times; a request that still fails is returned with its error
 pipeline records it, never scores it), as is an answer with log-probs for part of an
 option only. Errors that no retry can fix (bad key, unknown model) stop the run with one
 line, and the requests still queued are not sent. Every message it writes or shows goes
-without the API key and the URL's credentials (``backends/redact.py``).
+without the API key and the URL's credentials (``backends/redact.py``). Each answered
+request carries its ``usage``: the server's token counts, else ours, marked estimated
+(``backends/usage_count.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from mlbench.backends.openai_answers import (
 )
 from mlbench.backends.redact import redact_text, redact_url
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
+from mlbench.backends.usage_count import TokenCounter, reported_usage, request_usage
 from mlbench.errors import LogprobsUnsupported, MlbenchError
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 from mlbench.records.jsontypes import JsonObject
@@ -94,6 +97,8 @@ class OpenAIBackend:
         self.tokenizer_name = tokenizer or model
         self.trust_remote_code = trust_remote_code
         self._tokenizer: Any = None
+        # Counts tokens where the server sends no usage, with the tokenizer once one is loaded.
+        self.counter = TokenCounter(self.tokenizer_name, trust_remote_code=trust_remote_code, loaded=self._loaded)
         headers = {}
         key = _api_key(api_key_env)
         if key:
@@ -117,6 +122,9 @@ class OpenAIBackend:
         """Only needed for log-likelihoods and chat-rendered MC prompts: loaded on first use."""
         if self._tokenizer is None:
             self._tokenizer = load_tokenizer(self.tokenizer_name, trust_remote_code=self.trust_remote_code)
+        return self._tokenizer
+
+    def _loaded(self) -> Any:
         return self._tokenizer
 
     def describe(self) -> dict[str, object]:
@@ -242,19 +250,27 @@ class OpenAIBackend:
         except (RequestFailed, UnsupportedByServer) as error:
             self._count("failed")
             return Generation("", 0, "error", error=str(error))
+        spent = reported_usage(answer)  # what an unusable answer still cost, as far as the server says
         try:
             choices, n_tokens = completion_choices(answer)
         except NoText as error:
             self._count("failed")
-            return Generation("", 0, "error", error=self._clean(f"the server answered without text: {error}"))
+            error_text = self._clean(f"the server answered without text: {error}")
+            return Generation("", 0, "error", error=error_text, usage=spent)
         except BadShape as error:
             # A proxy or a non-OpenAI server answering 200 with other JSON: this sample
             # records the error (like a failed request); the run goes on.
             self._count("failed")
-            return Generation("", 0, "error", error=self._clean(f"the server's answer is not a completion: {error}"))
+            error_text = self._clean(f"the server's answer is not a completion: {error}")
+            return Generation("", 0, "error", error=error_text, usage=spent)
         if not choices:
             self._count("failed")
-            return Generation("", 0, "error", error="the server answered with no choices")
+            return Generation("", 0, "error", error="the server answered with no choices", usage=spent)
+        usage = request_usage(
+            answer,
+            lambda: self._prompt_tokens(request),
+            lambda: sum(self.counter.text(text) for text, _ in choices),
+        )
         texts = []
         for text, finish_reason in choices:
             text, stopped = cut_at_stop(text, request.stop)
@@ -262,7 +278,12 @@ class OpenAIBackend:
             texts.append((drop_partial_character(text) if cut_by_length else text, cut_by_length))
         first_text, cut_by_length = texts[0]
         reason = "length" if cut_by_length else "stop"
-        return Generation(first_text, n_tokens, reason, alternatives=tuple(t for t, _ in texts[1:]))
+        return Generation(first_text, n_tokens, reason, alternatives=tuple(t for t, _ in texts[1:]), usage=usage)
+
+    def _prompt_tokens(self, request: GenerationRequest) -> int:
+        if request.prompt.messages is not None:
+            return self.counter.chat(request.prompt.to_json())
+        return self.counter.text(request.prompt.text or "")
 
     # -- log-likelihoods ---------------------------------------------------------------
 
@@ -293,6 +314,8 @@ class OpenAIBackend:
         except RequestFailed as error:
             self._count("failed")
             return LoglikelihoodResult(0.0, len(continuation), error=str(error))
+        # The prompt was sent as token ids: without the server's count, ours is its length.
+        usage = request_usage(answer, lambda: len(context) + len(continuation), lambda: ECHO_NEW_TOKENS)
         try:
             logprob = option_logprob(answer, len(context), len(continuation), generated=ECHO_NEW_TOKENS)
         except NoPromptLogprobs as error:
@@ -300,8 +323,8 @@ class OpenAIBackend:
         except PartialLogprobs as error:
             # Never a sum over the tokens that came: the option would look likelier than it is.
             self._count("failed")
-            return LoglikelihoodResult(0.0, len(continuation), error=self._clean(str(error)))
-        return LoglikelihoodResult(logprob, len(continuation))
+            return LoglikelihoodResult(0.0, len(continuation), error=self._clean(str(error)), usage=usage)
+        return LoglikelihoodResult(logprob, len(continuation), usage=usage)
 
     def close(self) -> None:
         self._client.close()

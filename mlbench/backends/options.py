@@ -12,13 +12,14 @@ auto`` any backend's key is accepted and checked once the backend is known
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records.options import OptionSetting, option, option_names, parse_value
 
 PASSTHROUGH = "vllm."  # -M vllm.swap_space=8: straight to vllm.LLM
@@ -68,7 +69,7 @@ class VllmOptions(LocalOptions):
     """vLLM's engine (GPUs); -M vllm.NAME=VALUE passes any other vllm.LLM argument."""
 
     tensor_parallel_size: int = option(1, "GPUs a model is split over.")
-    gpu_memory_utilization: float | None = option(None, "GPU memory share (vLLM's default: 0.9).")
+    gpu_memory_utilization: float | None = option(None, "GPU memory share.", shown="vLLM's (0.9)")
     max_model_len: int | None = option(None, "Context length (longer prompts fail).")
     enforce_eager: bool = option(False, "No CUDA graphs.")
     quantization: str | None = option(None, "awq, gptq, fp8, ...")
@@ -84,16 +85,23 @@ class VllmOptions(LocalOptions):
 class OpenAIOptions:
     """An OpenAI-compatible server (vLLM serve, llama.cpp, an API)."""
 
-    base_url: str | None = option(None, "Server URL, e.g. http://127.0.0.1:8000/v1 (needed).")
-    api_key_env: str | None = option(None, "Variable holding the key (OPENAI_API_KEY).")
+    base_url: str | None = option(None, "Server URL, e.g. http://127.0.0.1:8000/v1.", shown="required")
+    api_key_env: str | None = option(None, "Variable holding the key.", shown="OPENAI_API_KEY")
     max_concurrency: int = option(8, "Requests in flight.")
     request_timeout: float = option(120.0, "Seconds before a request is retried.")
     tokenizer: str | None = option(None, "Tokenizer for prompts, if not the model's own.")
     trust_remote_code: bool = option(False, "Allow the tokenizer's code from the hub.")
+    # Used for the cost shown and for --max-cost; never part of a result's identity.
+    prompt_price: float | None = option(None, "USD per million prompt tokens (for cost).")
+    completion_price: float | None = option(None, "USD per million completion tokens.")
 
     def __post_init__(self) -> None:
         _at_least("max_concurrency", self.max_concurrency, 1)
         _at_least("request_timeout", self.request_timeout, 0.001)
+        _at_least("prompt_price", self.prompt_price, 0)
+        _at_least("completion_price", self.completion_price, 0)
+        if (self.prompt_price is None) != (self.completion_price is None):
+            raise MlbenchError("prompt_price and completion_price go together (USD per million tokens): give both")
 
 
 BACKEND_OPTIONS: dict[str, type] = {"hf": HfOptions, "vllm": VllmOptions, "openai": OpenAIOptions}
@@ -103,6 +111,12 @@ def backend_keys(backend: str) -> tuple[str, ...]:
     """The -M keys ``backend`` takes (``auto``: every backend's)."""
     kinds = BACKEND_OPTIONS.values() if backend == "auto" else (BACKEND_OPTIONS[backend],)
     return tuple(dict.fromkeys(name for kind in kinds for name in option_names(kind)))
+
+
+def _hint(key: str, keys: Sequence[str]) -> str:
+    """The did-you-mean of an unknown -M key: a near key, or the backends that take it."""
+    owners = [name for name, kind in BACKEND_OPTIONS.items() if key in option_names(kind)]
+    return f" (backend {' and '.join(owners)} takes it)" if owners else did_you_mean(key, keys)
 
 
 def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = "-M") -> dict[str, object]:
@@ -121,10 +135,14 @@ def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = 
                 raise MlbenchError(f"{where}: {name} is not passed through; {RESERVED.get(name, f'use -M {name}')}")
             extra[name] = _json_text(setting.value)
         elif key not in keys:
-            passthrough = f", {PASSTHROUGH}NAME" if backend in ("vllm", "auto") else ""
+            # With auto, name the backend that would run and its keys, not every backend's.
+            running = _auto_backend(settings) if backend == "auto" else backend
+            named = f"{running} (auto)" if backend == "auto" else backend
+            passthrough = f", {PASSTHROUGH}NAME" if running == "vllm" else ""
+            valid = backend_keys(running)
             raise MlbenchError(
-                f"{where}: backend {backend} has no option {key!r}; valid: {', '.join(keys)}{passthrough}"
-                " (mlbench backends NAME)"
+                f"{where}: backend {named} has no option {key!r}{_hint(key, valid)}; valid: {', '.join(valid)}"
+                f"{passthrough} (mlbench backends NAME)"
             )
         elif key == "gguf_file":
             extra["gguf_file"] = json.dumps(parse_value(where, hints[key], setting.value))
@@ -141,6 +159,25 @@ def backend_values(backend: str, settings: Sequence[OptionSetting], flag: str = 
     if extra:
         values["model_args"] = tuple(extra.items())
     return values
+
+
+def gpu_visible() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def auto_backend(base_url: str | None) -> str:
+    """What ``--backend auto`` runs: openai given a base_url, else vllm when it imports and a
+    GPU is visible, else hf."""
+    if base_url:
+        return "openai"
+    return "vllm" if importlib.util.find_spec("vllm") is not None and gpu_visible() else "hf"
+
+
+def _auto_backend(settings: Sequence[OptionSetting]) -> str:
+    """The backend ``--backend auto`` would run with ``settings``."""
+    return auto_backend(next((str(setting.value) for setting in settings if setting.key == "base_url"), None))
 
 
 def _check(backend: str, values: dict[str, object]) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from mlbench.backends.base import ProgressCallback
+from mlbench.backends.kv_cache import cache_keyword, prefilled_cache
 from mlbench.backends.option_tree import PackedOptions, allowed_keys, pack_options
 from mlbench.backends.prefix_cache import LayerKV, PrefixCache
 
@@ -107,32 +108,29 @@ class PackedScorer:
     def _prefix_kv(self, tokens: list[int]) -> LayerKV:
         """KV states of a shared prefix, from one forward over its tokens."""
         import torch
-        from transformers import DynamicCache
 
         # A cache built without the config keeps every layer whole (a sliding-window layer
         # built from the config would drop old keys that later rows must see).
-        cache = DynamicCache()
-        self.model(torch.tensor([tokens], device=self.device), past_key_values=cache, use_cache=True, logits_to_keep=1)
+        cache = prefilled_cache(None)
+        ids = torch.tensor([tokens], device=self.device)
+        self.model(ids, use_cache=True, logits_to_keep=1, **{cache_keyword(self.model): cache})
         return [(layer.keys, layer.values) for layer in cache.layers]
 
     def _score(self, question: Question) -> list[float]:
         """One question's options from one packed forward on top of its prefix's KV states."""
         import torch
-        from transformers import DynamicCache
 
         start = question.prefix_length
-        past = DynamicCache()
-        if start:
-            past = DynamicCache(ddp_cache_data=self.prefix_cache.kv(tuple(question.context[:start])))
+        past = prefilled_cache(self.prefix_cache.kv(tuple(question.context[:start])) if start else None)
         packed = pack_options(question.context[start:], start, question.continuations)
         rows = packed.scored_rows
         output = self.model(
             input_ids=torch.tensor([packed.tokens], device=self.device),
             position_ids=torch.tensor([packed.positions], device=self.device),
             attention_mask=self._attention_mask(packed, start),
-            past_key_values=past,
             use_cache=True,
             logits_to_keep=torch.tensor(rows, device=self.device),
+            **{cache_keyword(self.model): past},
         )
         logprobs = torch.log_softmax(output.logits[0].float(), dim=-1)
         where = {row: i for i, row in enumerate(rows)}

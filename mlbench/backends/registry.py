@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import importlib.util
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -11,6 +10,7 @@ from typing import Literal
 from mlbench.backends.base import Backend
 from mlbench.backends.cache import CachedBackend, check_cache_file
 from mlbench.backends.gguf import gguf_path
+from mlbench.backends.options import auto_backend
 from mlbench.errors import MlbenchError
 
 BACKENDS = ("auto", "hf", "vllm", "openai")
@@ -39,12 +39,8 @@ class ModelOptions:
     max_concurrency: int = 8
     tokenizer: str | None = None
     request_timeout: float = 120.0  # seconds per server request, before it is retried
-
-
-def gpu_visible() -> bool:
-    import torch
-
-    return torch.cuda.is_available()
+    prompt_price: float | None = None  # USD per million tokens, for the cost (records/usage.py)
+    completion_price: float | None = None
 
 
 def resolve_backend(options: ModelOptions) -> str:
@@ -53,9 +49,7 @@ def resolve_backend(options: ModelOptions) -> str:
         raise MlbenchError(f"unknown backend {options.backend!r}; available: {', '.join(BACKENDS)}")
     if options.backend != "auto":
         return options.backend
-    if options.base_url:
-        return "openai"
-    return "vllm" if importlib.util.find_spec("vllm") is not None and gpu_visible() else "hf"
+    return auto_backend(options.base_url)
 
 
 def check_options(options: ModelOptions, backend: str, flag: str = "-M") -> None:

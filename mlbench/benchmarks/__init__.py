@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.benchmarks.base import Task
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.metrics.catalog import Declared, use_benchmarks
 
 ENTRY_POINT_GROUP = "mlbench.benchmarks"
@@ -40,7 +40,7 @@ def register(task: type[Task]) -> type[Task]:
 def get_task(name: str) -> Task:
     discover()
     if name not in TASKS:
-        raise MlbenchError(f"unknown task {name!r}; available: {', '.join(sorted(TASKS))}")
+        raise MlbenchError(f"unknown task {name!r}{did_you_mean(name, TASKS)}; available: {', '.join(sorted(TASKS))}")
     return TASKS[name]()
 
 

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Literal
 from mlbench.benchmarks.helper_models import HelperModel
 from mlbench.data.jsonl import load_jsonl
 from mlbench.data.source import DataSource
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.metrics.descriptor import Metric
 from mlbench.records import (
     Generation,
@@ -150,7 +150,8 @@ class Task(ABC):
         for mode in self.modes:
             if mode.name == name:
                 return mode
-        raise MlbenchError(f"{self.name} has no mode {name}; valid: {', '.join(self.mode_names)}")
+        hint = did_you_mean(name, self.mode_names)
+        raise MlbenchError(f"{self.name} has no mode {name}{hint}; valid: {', '.join(self.mode_names)}")
 
     @property
     def answer_modes(self) -> tuple[Mode, ...]:

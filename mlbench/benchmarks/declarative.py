@@ -44,17 +44,27 @@ class DeclarativeTask(Task):
         if options.source.kind == "local":
             return options.source.path
         if options.source.kind != "hub":
-            flag = "--sample" if options.source.kind == "sample" else "--data-file"
-            layout = "the hub's layout" if self.spec.source else "the same layout"
-            raise MlbenchError(
-                f"{self.name} reads the data its {self.spec.path.name} names, not {flag}; "
-                f"--data-dir DIR reads {layout} from DIR"
-            )
+            raise MlbenchError(self._no_source(options.source.kind == "sample"))
         if self.spec.source is None or not fetch:
             return None
         from mlbench.data.store import source_folder
 
         return source_folder(self.name)
+
+    def _no_source(self, sample: bool) -> str:
+        """Why --sample or --data-file does not fit, and what does."""
+        from mlbench.data.source import SAMPLE_TASKS
+
+        why = (
+            f"{self.name} has no embedded sample set (--sample covers: {', '.join(SAMPLE_TASKS)})"
+            if sample
+            else f"{self.name} does not read --data-file"
+        )
+        flag = "--sample" if sample else "--data-file"
+        instead = (
+            f"fetch {self.spec.source.repo}" if self.spec.source else f"read the files {self.spec.path.name} names"
+        )
+        return f"{why}; drop {flag} to {instead}, or give --data-dir DIR with a copy"
 
     def available_languages(self, options: TaskOptions) -> tuple[str, ...]:
         found = self.spec.discover_languages(self._root(options, fetch=False))

@@ -14,12 +14,14 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, closest, did_you_mean
 from mlbench.records.options import (  # noqa: F401  (re-exported: a benchmark's options are declared with them)
     OptionInfo,
     OptionSetting,
+    check_value,
+    choices_of,
     describe_options,
     key_name,
     option,
@@ -45,14 +47,13 @@ def own_options(options: TaskOptions, kind: type[T]) -> T:
 
 
 def check_choices(options: object, task: str) -> None:
-    """Each ``Literal`` field of ``options`` holds one of its choices (for options built in
-    Python, which skip ``parse_value``); call it from the dataclass's ``__post_init__``."""
+    """Each field of ``options`` with a fixed set of values (a ``Literal``, an Enum, an
+    explicit ``choices``; each item of a list) holds one of them, for options from the
+    command line, a run file or Python alike; call it from the dataclass's ``__post_init__``."""
     hints = typing.get_type_hints(type(options))
     for item in dataclasses.fields(options):  # type: ignore[arg-type]
-        hint, value = hints[item.name], getattr(options, item.name)
-        if typing.get_origin(hint) is Literal and value not in typing.get_args(hint):
-            choices = ", ".join(map(str, typing.get_args(hint)))
-            raise MlbenchError(f"{task}: {item.name} {value!r} is not one of {choices}")
+        # check_value compares the text of each value, so Literal[1, 2, 3] holds 2.
+        check_value(f"{task}: {item.name}", getattr(options, item.name), choices_of(hints[item.name], item), " ")
 
 
 def with_own(options: TaskOptions, task: Task, own: object | None) -> TaskOptions:
@@ -95,11 +96,26 @@ def _where(setting: OptionSetting, key: str) -> str:
 
 
 def _unknown(setting: OptionSetting, key: str, declared: dict[str, tuple[str, ...]]) -> str:
-    where = _where(setting, key)
+    hint = _hint(key, declared)
+    where = _where(setting, key) + (f"; {hint}" if hint else "")
     if len(declared) == 1:
         ((name, names),) = declared.items()
         if not names:
             return f"{name} takes no options ({where})"
         return f"{name} has no option {key!r} ({where}); valid: {', '.join(names)}"
     takes = "; ".join(f"{name} takes {', '.join(names) or 'no options'}" for name, names in declared.items())
-    return f"{where}: no task of this run takes it; {takes}"
+    return f"{_where(setting, key)}: no task of this run takes it{f' ({hint})' if hint else ''}; {takes}"
+
+
+def _hint(key: str, declared: dict[str, tuple[str, ...]]) -> str:
+    """The did-you-mean ("" when nothing is near) of an unknown -T key: one of the tasks' keys, or the flag of a setting
+    every task reads (``-T fewshot=3`` is ``--fewshot 3``)."""
+    from mlbench.benchmarks.base import TaskOptions
+
+    flags = {f.name: f"--{f.name.replace('_', '-')}" for f in dataclasses.fields(TaskOptions)}
+    flags = {name: flag for name, flag in flags.items() if name not in ("source", "own")}
+    known = [name for names in declared.values() for name in names]
+    match = closest(key, [*known, *flags])
+    if match in flags and match not in known:
+        return f"did you mean {flags[match]}, a flag of run?"
+    return did_you_mean(key, known).strip(" ()")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TextIO
 
 import typer
 from rich.console import Console
@@ -25,9 +26,43 @@ def _options(version: opt.VersionOpt = False) -> None:
     """How truthful are language models across languages?"""
 
 
+# Where no terminal tells the width (a pipe, a log file, CI) and $COLUMNS is not set.
+PIPED_WIDTH = 100
+# A $COLUMNS below this is a mistake (COLUMNS=0 printed nothing at all): it is ignored.
+MIN_COLUMNS = 20
+
+
+def asked_columns() -> int | None:
+    """$COLUMNS when it is a width a table can be drawn in, else None."""
+    text = os.environ.get("COLUMNS", "").strip()
+    return int(text) if text.isdigit() and int(text) >= MIN_COLUMNS else None
+
+
+class _Stripped:
+    """A piped stdout without the trailing spaces rich pads a table's title and caption
+    lines with (a log file or ``diff`` sees them)."""
+
+    def __init__(self, file: TextIO) -> None:
+        self._file = file
+
+    def write(self, text: str) -> int:
+        *ended, rest = text.split("\n")  # ``rest``: a line not ended yet, kept as it is
+        return self._file.write("".join(line.rstrip(" ") + "\n" for line in ended) + rest)
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> object:  # flush, encoding, fileno: the real file's
+        return getattr(self._file, name)
+
+
 def wide_console() -> Console:
-    """A console for tables: the terminal's width (or $COLUMNS), else 200 columns when piped
-    (a log file or CI), where rich would otherwise squeeze a many-language table into 80."""
-    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
-        return Console()  # a terminal's width, or the COLUMNS asked for
-    return Console(width=200)
+    """A console for tables: the terminal's width, or $COLUMNS (at least MIN_COLUMNS), else
+    PIPED_WIDTH when piped (rich would take 80). Each table either fits that width or stacks
+    its records. Piped, lines end without trailing spaces."""
+    columns = asked_columns()
+    if sys.stdout.isatty():
+        if columns is None and "COLUMNS" in os.environ:  # rich would take a nonsense $COLUMNS: not this
+            return Console(width=max(os.get_terminal_size(sys.stdout.fileno()).columns, MIN_COLUMNS))
+        return Console(width=columns)
+    return Console(width=columns or PIPED_WIDTH, file=_Stripped(sys.stdout))  # type: ignore[arg-type]

@@ -32,6 +32,8 @@ from typing import Annotated, Optional
 import typer
 
 from mlbench.cli.options import DATA, JUDGE
+from mlbench.cli.toml_errors import toml_error
+from mlbench.errors import did_you_mean
 from mlbench.records.options import OptionSetting, key_name
 
 # A TOML table as tomllib reads it: JSON's values and dates.
@@ -58,13 +60,14 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
     if value is None or ctx.resilient_parsing:
         return value
     try:
-        table = tomllib.loads(value.read_text(encoding="utf-8"))
+        text = value.read_text(encoding="utf-8")
+        table = tomllib.loads(text)
     except FileNotFoundError:
         raise typer.BadParameter(f"{value}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise typer.BadParameter(f"{value}: cannot read it ({error})") from None
     except tomllib.TOMLDecodeError as error:
-        raise typer.BadParameter(f"{value}: not valid TOML: {error}") from None
+        raise typer.BadParameter(toml_error(str(value), text, str(error))) from None
     tables = {name: _table(value, table, name) for name in TABLES}
     params = {p.name: p for p in ctx.command.params if p.name not in NOT_IN_FILE}
     others = _run_parameters(ctx) - set(params)
@@ -74,9 +77,10 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
         if name in others and not isinstance(item, dict):
             continue  # the run's key, in the file both jobs read: the run takes it
         if name not in params or isinstance(item, dict):
-            valid = ", ".join(sorted(params))
+            valid = ", ".join(sorted([*params, *(alias for alias, name in ALIASES.items() if name in params)]))
+            hint = did_you_mean(key_name(raw), [*params, *ALIASES, *TABLES])
             raise typer.BadParameter(
-                f"{value}: unknown key {raw!r}; valid: {valid}; -M, -J and -T options go in the [model],"
+                f"{value}: unknown key {raw!r}{hint}; valid: {valid}; -M, -J and -T options go in the [model],"
                 " [judge] and [options] tables"
             )
         multiple = getattr(params[name], "multiple", False)

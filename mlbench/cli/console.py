@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich import box
 from rich.console import Console, Group, RenderableType
-from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -31,13 +30,17 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from mlbench.cli.layout import Column, Listing
 from mlbench.engine.pipeline import RunObserver
-from mlbench.metrics.catalog import headline_metrics
+from mlbench.metrics.catalog import column_heading, headline_metrics
 from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.names import base_name, expand_order
 from mlbench.metrics.surface import SURFACE_METRICS
 from mlbench.records import MetricValue, RunResult
+from mlbench.report.layout import fits
+from mlbench.results import model_slug
 from mlbench.results.tables import LOW_RESOURCE_MARK, TextTable, decimals, describer, language_label
+from mlbench.results.usage import usage_line
 from mlbench.stats.agreement import Agreement
 
 # What a summary may take: a standard terminal. Wider consoles (a log file is drawn 200
@@ -46,22 +49,17 @@ SUMMARY_WIDTH = 80
 # Metrics that appear without a headline (a run whose headline metrics were not scored:
 # XLingHealth's correctness before its judge, say) show at most this many.
 FALLBACK_METRICS = 4
-# Headers short enough for narrow columns; any other metric keeps its name.
-SHORT_HEADERS = {
-    "truthful_informative": "truth+info",
-    "correctness_contradictory": "contradicts",
-    "surface_issue": "any issue",
-}
 
 
-def rich_table(table: TextTable) -> Table:
-    """A TextTable for the terminal: first column left, the rest right-aligned."""
-    shown = Table(title=table.title, title_justify="left", caption=" ".join(table.notes[1:]) or None)
-    for i, column in enumerate(table.columns):
-        shown.add_column(column, justify="left" if i == 0 else "right")
+def text_table_listing(table: TextTable) -> Listing:
+    """A TextTable for the terminal: a table where every cell fits whole, on one line, at the
+    console's width (a value and its interval are read together), else one block per row
+    (its first cell, then ``column: value`` lines)."""
+    columns = [Column(name, no_wrap=True, justify="right" if i else "left") for i, name in enumerate(table.columns)]
+    listing = Listing(table.title or "", columns)
     for row in table.rows:
-        shown.add_row(*row)
-    return shown
+        listing.add(*row)
+    return listing
 
 
 def duration(seconds: float) -> str:
@@ -78,16 +76,36 @@ def duration(seconds: float) -> str:
     return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
 
 
-def final_line(where: Path, seconds: float) -> str:
-    """The last line of ``run`` and ``judge``: where the results are and how long it took."""
-    folder = str(where).rstrip("/") + "/"
-    return f"mlbench: results in {folder} (table.md, results.json) — {duration(seconds)}"
+def written_tables(where: Path, runs: Iterable[tuple[str, str]]) -> list[Path]:
+    """The table.md of each (model, task) run under ``where``: an --output folder (``run``), or
+    for ``judge`` also a model's folder or a run's own."""
+    found = []
+    for model, task in runs:
+        for folder in (where / model_slug(model) / task, where / task, where):
+            if (folder / "table.md").is_file():
+                found.append(folder / "table.md")
+                break
+    return found
+
+
+def final_line(where: Path, seconds: float, tables: Sequence[Path] = ()) -> str:
+    """The last line of ``run`` and ``judge``: the table a person opens first (each task's,
+    when there are several), else the folder; and how long it took."""
+    took = duration(seconds)
+    if len(tables) == 1:
+        return f"mlbench: table in {tables[0]} — {took}"
+    parents = {table.parent.parent for table in tables}
+    if len(parents) == 1:  # one model, several tasks: a path the shell expands to them all
+        tasks = ",".join(table.parent.name for table in tables)
+        return f"mlbench: tables in {parents.pop()}/{{{tasks}}}/table.md — {took}"
+    if tables:
+        return f"mlbench: tables in {where}/: {', '.join(str(t.relative_to(where)) for t in tables)} — {took}"
+    return f"mlbench: results in {str(where).rstrip('/')}/ — {took}"
 
 
 def _header(metric: str) -> str:
-    name, _, setting = metric.partition("@")
-    short = SHORT_HEADERS.get(name, name)
-    return f"{short}@{setting}" if setting else short
+    """A column's metric as every table heads it: its descriptor's label (else its name)."""
+    return column_heading(metric)
 
 
 def _value(metric: Metric, value: MetricValue | None) -> str:
@@ -140,8 +158,6 @@ def summary(
     ``width`` are left out (the later settings of a metric first) and counted in the note
     under it, so that no cell wraps."""
     width = min(width, console.width)
-    # Measured unbounded: a measurement is clamped to the width it is given.
-    unbounded = console.options.update(width=10 * width)
     langs = list(run.languages)
     headers = ["lang", "n"]
     rows = [[language_label(lang), str(run.languages[lang].n)] for lang in langs]
@@ -160,7 +176,7 @@ def summary(
 
     chosen: list[str] = []
     for metric in _by_priority(metrics):
-        if Measurement.get(console, unbounded, table([*chosen, metric])).maximum > width:
+        if not fits(table([*chosen, metric]), width):
             break  # the later ones would not fit either: they are counted in the note
         chosen.append(metric)
     notes = ["Means; 95% intervals and every metric in table.md."]
@@ -168,8 +184,10 @@ def summary(
         notes.append(f"{len(metrics) - len(chosen)} more headline column(s) there too.")
     if any(language_label(lang) != lang for lang in langs):
         notes.append(f"{LOW_RESOURCE_MARK} low-resource language.")
-    title = Text(f"{run.task} — {run.model}", style="bold", no_wrap=True, overflow="ellipsis")
-    return [title, table(chosen), Text("\n".join(_pack(notes, width)), style="dim")]
+    # A long model path wraps (folded where it has no space): a name is never cut.
+    title = Text(f"{run.task} — {run.model}", style="bold", overflow="fold")
+    spent = usage_line(run.config)  # API tokens and cost, when any were counted (results/usage.py)
+    return [title, table(chosen), Text("\n".join(_pack(notes, width)), style="dim"), *([Text(spent)] if spent else [])]
 
 
 def _pack(notes: list[str], width: int) -> list[str]:

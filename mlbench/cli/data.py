@@ -10,6 +10,7 @@ import typer
 
 from mlbench.cli import options as opt
 from mlbench.cli.errors import user_errors
+from mlbench.cli.listing_json import JsonOpt, SourceState
 
 data_app = typer.Typer(
     help="The benchmarks' data, pinned and hash-checked, in $MLBENCH_DATA_DIR (default ~/.cache/mlbench/data).",
@@ -45,36 +46,60 @@ def discover_benchmarks(include: list[Path] | None = None) -> None:
 
 @data_app.command("list")
 @user_errors
-def list_sources(include: opt.IncludeOpt = None) -> None:
+def list_sources(include: opt.IncludeOpt = None, as_json: JsonOpt = False) -> None:
     """Every data source: where it comes from, its pinned revision, license, and whether it is cached."""
-    from rich.table import Table
-
     from mlbench.cli.app import wide_console
     from mlbench.data.catalog import SOURCES
 
     discover_benchmarks(include)  # each benchmark adds its sources to the catalog
-    from mlbench.data.store import cached_folder, data_root, read_lock
+    from mlbench.data.store import data_root
 
-    table = Table(title=f"mlbench data ({data_root()})", title_justify="left")
-    for column in ("source", "tasks", "home", "revision", "license", "files", "size", "cached"):
-        table.add_column(column, no_wrap=column in ("source", "cached"))
-    for source in sorted(SOURCES.values(), key=lambda source: source.name):
-        lock = read_lock(source)
-        cached = cached_folder(source) is not None
-        pinned = sum(1 for f in source.files if f.sha256)
-        if lock is not None and cached:
-            recorded = len(lock.files) - pinned
-            files = f"{len(lock.files)} ({pinned} sha256 pinned here" + (f", {recorded} at fetch)" if recorded else ")")
-            size = _megabytes(sum(entry["size"] for entry in lock.files.values()))
-        else:
-            files = f"{len(source.files)} ({pinned} sha256 pinned here)" if source.files else "listed by the hub"
-            size = "—"
-        state = "yes" if cached else ("stale" if lock is not None else "no")
-        table.add_row(
-            source.name, ", ".join(source.tasks), f"{source.home}: {source.repo}", _revision(source, lock),
-            source.license, files, size, state,
-        )  # fmt: skip
-    wide_console().print(table)
+    entries = [source_state(source) for source in sorted(SOURCES.values(), key=lambda source: source.name)]
+    if as_json:
+        from mlbench.cli.listing_json import dumps, source_json
+
+        print(dumps({"data_dir": str(data_root()), "sources": [source_json(entry) for entry in entries]}))
+        return
+    from mlbench.cli.layout import Column, Listing
+
+    columns = ("source", "tasks", "home", "revision", "license", "files", "size", "cached")
+    # Eight columns of names and URLs: a table only where each fits whole, else a block each.
+    listing = Listing(f"mlbench data ({data_root()})", [Column(c, no_wrap=c in ("source", "cached")) for c in columns])
+    listing.table_from = TABLE_FROM
+    for entry in entries:
+        source = entry.source
+        home = f"{source.home}: {source.repo}"
+        listing.add(
+            source.name, list(source.tasks), home, entry.revision, source.license, entry.files, entry.size, entry.state
+        )
+    wide_console().print(listing)
+
+
+# Narrower consoles get `mlbench data list` as one block per source.
+TABLE_FROM = 120
+
+
+def source_state(source) -> SourceState:  # noqa: ANN001 - catalog.Source
+    """A source as the cache holds it: cached or not, its files and size."""
+    from mlbench.data.store import cached_folder, read_lock
+
+    lock = read_lock(source)
+    cached = cached_folder(source) is not None
+    pinned = sum(1 for f in source.files if f.sha256)
+    size_bytes = None
+    if lock is not None and cached:
+        recorded = len(lock.files) - pinned
+        files = f"{len(lock.files)} ({pinned} sha256 pinned here" + (f", {recorded} at fetch)" if recorded else ")")
+        size_bytes = sum(int(entry["size"]) for entry in lock.files.values())  # type: ignore[call-overload]
+        size = _megabytes(size_bytes)
+    else:
+        files = f"{len(source.files)} ({pinned} sha256 pinned here)" if source.files else "listed by the hub"
+        size = "—"
+    state = "yes" if cached else ("stale" if lock is not None else "no")
+    return SourceState(
+        source, state, _revision(source, lock), lock.commit if lock is not None else None, files, size, size_bytes,
+        dict(lock.files) if lock is not None else None,
+    )  # fmt: skip
 
 
 @data_app.command()

@@ -7,6 +7,7 @@ import errno
 import functools
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
@@ -65,3 +66,83 @@ def user_errors(command: F) -> F:
             raise typer.Exit(stopped(stop)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+# What the validation library typer checks values with (pydantic) says, in our words: its
+# error types (a documented, stable list) → a sentence about the value given.
+_SAYS: dict[str, str] = {
+    "int_parsing": "{value!r} is not a whole number",
+    "int_type": "{value!r} is not a whole number",
+    "int_from_float": "{value!r} is not a whole number",
+    "float_parsing": "{value!r} is not a number",
+    "float_type": "{value!r} is not a number",
+    "finite_number": "{value!r} is not a finite number",
+    "bool_parsing": "{value!r} is not true or false",
+    "bool_type": "{value!r} is not true or false",
+    "string_type": "{value!r} is not text",
+    "greater_than_equal": "{value} must be at least {ge}",
+    "greater_than": "{value} must be more than {gt}",
+    "less_than_equal": "{value} must be at most {le}",
+    "less_than": "{value} must be less than {lt}",
+    "literal_error": "{value!r} is not one of {expected}",
+    "enum": "{value!r} is not one of {expected}",
+    "list_type": "{value!r} is not a list",
+    "path_type": "{value!r} is not a path",
+}
+
+
+def _said(problem: dict[str, Any]) -> str:  # Any: one of pydantic's error dicts (ErrorDetails)
+    """One problem pydantic found, as ``_SAYS`` words it. A ValueError our own parser raised
+    (``options.at_least``) is already in our words; an unknown type keeps pydantic's text,
+    less its "Input should be"/"Value error," prefixes."""
+    kind, value, ctx = problem.get("type", ""), problem.get("input"), problem.get("ctx") or {}
+    if kind == "value_error" and ctx.get("error") is not None:
+        return str(ctx["error"])
+    template = _SAYS.get(kind)
+    if template is not None:
+        try:
+            return template.format(value=value, **{k: str(v) for k, v in ctx.items()})
+        except (KeyError, IndexError):
+            pass
+    text = str(problem.get("msg", ""))
+    for prefix in ("Value error, ", "Input should be "):
+        text = text.removeprefix(prefix)
+    return f"{value!r}: should be {text}" if problem.get("msg", "").startswith("Input should") else text
+
+
+def _option_name(param: Any) -> str:
+    """How the line names a parameter: its long flag (``--limit``), else its name (an argument)."""
+    opts = [str(o) for o in getattr(param, "opts", ()) or ()]
+    flags = [o for o in opts if o.startswith("--")] or [o for o in opts if o.startswith("-")]
+    return flags[0] if flags else str(getattr(param, "name", "") or "value").upper()
+
+
+def bad_value_line(error: Exception) -> str | None:
+    """Click's BadParameter (a flag's or a run file's value that does not parse) in our words:
+    ``--limit: 'abc' is not a whole number``; from a run file, ``run.toml limit: ...``.
+    None where click names no parameter."""
+    param, ctx = getattr(error, "param", None), getattr(error, "ctx", None)
+    if param is None:
+        return None
+    cause = error.__cause__
+    problems = cause.errors() if callable(getattr(cause, "errors", None)) else None  # pydantic's ValidationError
+    message = "; ".join(_said(p) for p in problems) if problems else str(getattr(error, "message", error))
+    if getattr(param, "name", None) == "config":
+        return message  # read_run_file's own lines name the file and its key
+    name = _option_name(param)
+    source = ctx.get_parameter_source(param.name) if ctx is not None and param.name else None
+    if getattr(source, "name", "") == "DEFAULT_MAP" and ctx is not None and ctx.params.get("config") is not None:
+        return f"{Path(str(ctx.params['config'])).name} {param.name}: {message}"  # as its tables' keys are named
+    return f"{name}: {message}"
+
+
+def missing_line(error: Exception, command: str) -> str | None:
+    """Click's MissingParameter in our words: ``mlbench run needs --model NAME`` (``command``:
+    the command as typed)."""
+    param = getattr(error, "param", None)
+    if param is None:
+        return None
+    metavar = getattr(param, "metavar", None)
+    is_flag = any(str(o).startswith("-") for o in getattr(param, "opts", ()) or ())
+    named = f"{_option_name(param)} {metavar}" if is_flag and metavar else _option_name(param)
+    return f"{command} needs {named} (see {command} --help)"

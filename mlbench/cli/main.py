@@ -20,8 +20,10 @@ from mlbench.cli import surface as _surface  # noqa: F401
 from mlbench.cli import tasks as _tasks  # noqa: F401
 from mlbench.cli.app import app
 from mlbench.cli.data import data_app
+from mlbench.cli.errors import bad_value_line, missing_line
 from mlbench.cli.import_lm_eval import import_app
 from mlbench.cli.moved import moved_option
+from mlbench.errors import did_you_mean
 
 app.add_typer(data_app, name="data")
 app.add_typer(import_app, name="import")
@@ -75,6 +77,30 @@ def _invoke_app() -> Any:
         command = context.command.name if context is not None and context.command is not None else None
         unknown = _is_a(error, "NoSuchOption")  # a flag that exists may not be "moved"
         moved = moved_option(getattr(error, "option_name", None), command) if unknown else None
-        message = moved or " ".join(error.format_message().split())
+        if unknown:
+            ours: str | None = _no_such_option(error, _command_path(context))
+        elif _is_a(error, "MissingParameter"):  # a BadParameter too
+            ours = missing_line(error, _command_path(context))
+        else:
+            ours = bad_value_line(error) if _is_a(error, "BadParameter") else None
+        message = moved or ours or " ".join(error.format_message().split())
         print(f"mlbench: error: {message}", file=sys.stderr)
         return 2 if _is_a(error, "UsageError") else error.exit_code
+
+
+def _command_path(context: Any) -> str:
+    """``mlbench data fetch``: the command, for lines that send the user to its --help (named
+    ``mlbench`` whatever started the process: ``python -m mlbench``, a test)."""
+    names = []
+    while context is not None and getattr(context, "parent", None) is not None:
+        names.append(str(context.info_name))
+        context = context.parent
+    return " ".join(["mlbench", *reversed(names)])
+
+
+def _no_such_option(error: Exception, command: str) -> str:
+    """``--limt`` → ``No such option: --limt (did you mean --limit?); see mlbench run --help``:
+    one suggestion, where click lists every option that shares a few letters."""
+    name = str(getattr(error, "option_name", "") or "")
+    hint = did_you_mean(name, getattr(error, "possibilities", None) or ())
+    return f"No such option: {name}{hint}; see {command} --help"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mlbench.cli.app import wide_console
-from mlbench.cli.console import RichObserver, final_line
+from mlbench.cli.console import RichObserver, final_line, written_tables
 from mlbench.engine.failures import SamplesFailed
 
 
@@ -36,6 +36,7 @@ def observed(output: Path, quiet: bool, work: Callable[[RichObserver], None]) ->
     finally:
         observer.close()
     observer.print_summaries()  # once, after the judges: the numbers as they end up
-    print(final_line(output, time.perf_counter() - started))
+    tables = written_tables(output, observer.results)  # (model, task) of each run finished
+    print(final_line(output, time.perf_counter() - started, tables))
     if failed is not None:
         raise failed

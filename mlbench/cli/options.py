@@ -43,16 +43,16 @@ def package_version() -> str:
 def at_least(least: float, kind: type = int, most: float | None = None) -> Callable[[Any], Any]:
     """A typer parser for a number in [least, most]: checked like typer's min/max, without
     the ``[x>=1]`` it would print beside each metavar (80 columns have no room for it)."""
-    what = "an integer" if kind is int else "a number"
+    what = "a whole number" if kind is int else "a number"
 
     def parse(value: Any) -> Any:
         try:
-            number = kind(str(value))
+            number = kind(str(value).strip())
         except ValueError:
             raise ValueError(f"{value!r} is not {what}") from None
         if number < least or (most is not None and number > most) or number != number:
             bounds = f"between {least} and {most}" if most is not None else f"at least {least}"
-            raise ValueError(f"{value} must be {bounds}")  # click: "Invalid value for '--limit': ..."
+            raise ValueError(f"{value} must be {bounds}")  # cli.errors.bad_value_line: "--limit: ..."
         return number
 
     parse.__name__ = what.split()[-1]
@@ -185,7 +185,7 @@ SampleOpt = Annotated[
 ]
 DataFileOpt = Annotated[
     Optional[Path],
-    typer.Option(metavar="FILE", help="Your own questions as JSONL (see README).", rich_help_panel=DATA),
+    typer.Option(metavar="FILE", help="Your own questions as JSONL (docs/data.md).", rich_help_panel=DATA),
 ]
 LimitOpt = Annotated[
     Optional[int],
@@ -239,4 +239,15 @@ NoCacheOpt = Annotated[
 ]
 ChunkSizeOpt = Annotated[
     int, typer.Option(parser=at_least(1), hidden=True, help="Samples written per step (tests use small values).")
+]
+# Budgets of API runs (engine/budget.py): reached, the run stops like Ctrl-C, exit 3.
+MaxCostOpt = Annotated[
+    Optional[float],
+    typer.Option(
+        parser=at_least(0.0, float), metavar="USD", help="Stop at this API cost (-M prices).", rich_help_panel=RUN
+    ),
+]
+MaxTokensOpt = Annotated[
+    Optional[int],
+    typer.Option(parser=at_least(1), metavar="N", help="Stop after this many API tokens.", rich_help_panel=RUN),
 ]

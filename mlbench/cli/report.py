@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
 from mlbench.cli import options_tools as topt
-from mlbench.cli.app import app
+from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
 from mlbench.cli.settings import choice, split_list
 from mlbench.errors import MlbenchError
@@ -51,19 +50,27 @@ def report(
             raise MlbenchError(f"--slices {slices} has {', '.join(labels.fields)}: choose one with --by")
         by = labels.fields[0]
     sliced = {"by": by, "slices": labels}
-    made = make_report(results_dir, *filters, ref_lang, seed=seed, resamples=resamples, ref_model=ref_model, **sliced)
-    console = Console()  # the tables are narrow: a log gets 80 columns, a terminal its width
-    for table in render(made.tables):
+    # A flag's note (--ref-lang pt-BR: using pt) is the console's, not the report's Notes.
+    made = make_report(
+        results_dir, *filters, ref_lang, seed=seed, resamples=resamples, ref_model=ref_model, **sliced, note=_said
+    )
+    console = wide_console()  # a terminal's width, $COLUMNS, or 100 columns when piped
+    width = console.width
+    for table in render(made.tables, width):
         console.print(table)
     if made.tables:
-        console.print(caption(made.tables, made.ref_lang), highlight=False)
+        console.print(caption(made.tables, made.ref_lang, width, bool(formats or plots)), highlight=False)
     if made.pairs:
-        for table in render_pairs(made.pairs):
+        for table in render_pairs(made.pairs, width):
             console.print(table)
-        console.print(pairs_caption(made.pairs, made.ref_model), highlight=False)
+        console.print(pairs_caption(made.pairs, made.ref_model, width, bool(formats or plots)), highlight=False)
     for note in made.collection.notes:
         print(f"note: {note}", file=sys.stderr)
     if formats or plots:
         folder = out or results_dir / "report"
         written = write_report(made, folder, formats=formats, plots=plots, seed=seed, resamples=resamples)
         print(f"wrote {len(written)} file(s) to {folder}")
+
+
+def _said(line: str) -> None:
+    print(f"mlbench: {line}", file=sys.stderr)

@@ -25,6 +25,7 @@ from mlbench.cli.settings import (
     switch,
     task_own_options,
 )
+from mlbench.engine.budget import Budget
 from mlbench.engine.plan import RunConfig
 from mlbench.errors import MlbenchError
 from mlbench.records.options import OptionSetting, settings_from_pairs
@@ -68,6 +69,8 @@ def run(
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
     chunk_size: opt.ChunkSizeOpt = 32,
+    max_cost: opt.MaxCostOpt = None,
+    max_tokens: opt.MaxTokensOpt = None,
 ) -> None:
     """Evaluate a model on benchmarks, per language; results go to OUTPUT/<model>/<task>/."""
     include_files(include or [])  # before any check reads a task
@@ -92,6 +95,7 @@ def run(
         cache_dir=cache_dir_path(cache_dir, no_cache),
         chunk_size=chunk_size,
         yes=yes,
+        budget=Budget(max_cost, max_tokens) if max_cost is not None or max_tokens is not None else None,
     )
     judge_settings = [*ctx.meta.get(copt.FILE_JUDGE, []), *settings_from_pairs(judge_option or [], "-J")]
     observed(output, quiet, lambda observer: _run(plan, judge, judge_settings, observer))
@@ -101,6 +105,9 @@ def _run(plan: RunConfig, judge: str | None, judge_settings: list[OptionSetting]
     """The run, then its judges (``--judge``), checked first: the models in a second, not
     after the data and a torch import; the NLI, embedder and BERTScore models before the
     backend (``checked_backend``)."""
+    from dataclasses import replace
+
+    from mlbench.engine.budget import check_budget
     from mlbench.engine.failures import SamplesFailed
     from mlbench.engine.judging import check_judge_config, judge_after_run
     from mlbench.engine.pipeline import run as run_pipeline
@@ -115,6 +122,8 @@ def _run(plan: RunConfig, judge: str | None, judge_settings: list[OptionSetting]
         judging = judge_config(plan.output, judge, judge_settings, run=plan.model, resume=plan.resume,
                                cache_dir=plan.cache_dir, chunk_size=plan.chunk_size)  # fmt: skip
         check_judge_config(judging)  # its kinds and backend options, before an hour of generation
+        judging = replace(judging, budget=plan.budget)  # one budget for the run and its judges
+    check_budget(plan.budget, plan.model, judging.judge if judging else None)
     check_run(plan, judging.judge if judging else None)
     failed = None
     try:

@@ -30,6 +30,8 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any
 
+from mlbench.engine.budget import EXIT_BUDGET, BudgetSpent
+
 # SIGUSR1 does not exist on Windows: only the signals this platform has are handled.
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGUSR1") if hasattr(signal, name))
 # A second signal this soon after the first is the same stop delivered twice (Slurm signals
@@ -112,7 +114,10 @@ def _as_without_handler(signum: int) -> None:
 
 
 def exit_code(error: KeyboardInterrupt) -> int:
-    """What a shell reports for a process ended by the signal: 128 + its number."""
+    """What a shell reports for a process ended by the signal: 128 + its number (a spent
+    --max-cost/--max-tokens budget, which stops the same way: EXIT_BUDGET)."""
+    if isinstance(error, BudgetSpent):
+        return EXIT_BUDGET
     return 128 + (error.signum if isinstance(error, Stopped) else signal.SIGINT)
 
 
@@ -129,6 +134,7 @@ def stop_line(error: KeyboardInterrupt, argv: list[str]) -> str:
     """``mlbench: stopped by SIGTERM; ...`` and, for a command that continues with
     --resume, that command as it was given with --resume in place of --overwrite."""
     why = f"stopped by {error}" if isinstance(error, Stopped) and error.signum != signal.SIGINT else "interrupted"
+    why = error.why if isinstance(error, BudgetSpent) else why
     args = argv[1:]
     if not _takes_resume(args):
         return f"mlbench: {why}"

@@ -34,7 +34,7 @@ def surface(
     """Wrong language, repetition and non-answer markers of answers produced anywhere, per language."""
     from rich.progress import Progress
 
-    from mlbench.cli.console import rich_table
+    from mlbench.cli.console import text_table_listing
     from mlbench.results.surface_file import check_answers, read_answers, surface_result
     from mlbench.results.tables import surface_table
 
@@ -46,7 +46,9 @@ def surface(
     result = surface_result(records, str(file), seed)
     table = surface_table(result)
     assert table is not None  # every record has surface metrics
-    console.print(rich_table(table))
+    console.print(text_table_listing(table))
+    if len(table.notes) > 1:
+        console.print(" ".join(table.notes[1:]), markup=False, highlight=False)
     empty = sum(r.outputs["empty"] for r in records)
     if empty:
         print(f"{empty} empty answer(s) checked as such", file=sys.stderr)

@@ -1,16 +1,17 @@
 """What `mlbench tasks NAME` shows of one benchmark: its languages, its modes (what each
-makes the model produce and the metrics it writes), its own options (`-T key=value`),
-its judges, and where its data comes from, with the sizes the catalog knows."""
+makes the model produce and the metrics it writes), its own options (`-T key=value`, with
+the values each accepts when they are a fixed set), its judges, and where its data comes
+from, with the sizes the catalog knows."""
 
 from __future__ import annotations
 
-from rich.console import Console, Group, RenderableType
-from rich.markup import escape
-from rich.table import Table
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from mlbench.benchmarks.base import Mode, Task
+from mlbench.cli.layout import KEY_INDENT, Column, Listing, key_value
 from mlbench.data.catalog import Source
+from mlbench.metrics.judged import COMBINED_METRICS, JUDGE_METRICS, KIND_METRICS
 from mlbench.records.options import describe_options
 
 # What each kind of mode output is, for a reader who has not read tasks/base.py.
@@ -23,38 +24,59 @@ PRODUCES = {
 
 
 def task_details(task: Task, sources: list[Source]) -> RenderableType:
-    """The whole description of ``task`` as one renderable."""
+    """The whole description of ``task`` as one renderable, drawn at the console's width:
+    each listing a table where it fits whole, else a block per record."""
     head = Text.assemble((task.name, "bold"), f" — {task.title}")
-    facts = [
-        f"languages ({len(task.languages)}): {', '.join(task.languages)}",
-        f"few-shot default: {task.default_fewshot}",
-        f"judges (--judge, default kinds): {', '.join(task.default_judge_kinds)}",
+    facts: list[tuple[str, str | list[str]]] = [
+        (f"languages ({len(task.languages)})", list(task.languages)),
+        ("few-shot default", str(task.default_fewshot)),
+        ("judges (--judge, default kinds)", list(task.default_judge_kinds)),
     ]
     if task.headline_metrics:
-        facts.append(f"headline metrics: {', '.join(task.headline_metrics)}")
-    facts.append(prompt_files(task))
-    parts: list[RenderableType] = [head, *map(Text, facts), modes_table(task), options_table(task)]
+        facts.append(("headline metrics", list(task.headline_metrics)))
+    facts.append(("prompts", prompt_files(task)))
+    parts: list[RenderableType] = [head, _Facts(facts), modes_table(task), options_table(task)]
     parts.append(sources_table(task, sources))
     return Group(*parts)
 
 
-def _metrics(task: Task, mode: Mode) -> str:
+class _Facts:
+    """``key: value`` lines at the console's width, a list wrapping between its items."""
+
+    def __init__(self, facts: list[tuple[str, str | list[str]]]) -> None:
+        self.facts = facts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        lines = [line for key, value in self.facts for line in key_value(key, value, width)]
+        yield Text("\n".join(line.removeprefix(KEY_INDENT) for line in lines))
+
+
+def mode_metrics(task: Task, mode: Mode) -> list[str]:
+    """What ``mode`` writes: its metrics, the surface checks, and what judging adds."""
     metrics = list(mode.metrics)
     if mode.writes_answers:
         metrics.append("surface checks")
-    if task.combined_metric_names and mode.writes_answers:
-        metrics.append(f"after judging: {', '.join(task.combined_metric_names)}")
-    return ", ".join(metrics) or "-"
+    judged = judge_metrics(task)
+    if judged and mode.writes_answers:
+        metrics.append(f"after judging: {', '.join(judged)}")
+    return metrics
 
 
-def modes_table(task: Task) -> Table:
-    table = Table(title="modes (--mode)", title_justify="left")
-    table.add_column("mode", no_wrap=True)
-    table.add_column("produces")
-    table.add_column("metrics")
+def judge_metrics(task: Task) -> list[str]:
+    """The metrics judging adds to ``task``'s answers: those of its default judge kinds, its
+    headline's judge metrics (with the ones they are made of) and its own combined ones."""
+    wanted = {metric for kind in task.default_judge_kinds for metric in KIND_METRICS.get(kind, ())}
+    wanted |= {metric for metric in task.headline_metrics if metric in JUDGE_METRICS}
+    wanted |= {part for metric in set(wanted) for part in COMBINED_METRICS.get(metric, ())}
+    return [m for m in JUDGE_METRICS if m in wanted] + list(task.combined_metric_names)
+
+
+def modes_table(task: Task) -> Listing:
+    listing = Listing("modes (--mode)", [Column("mode", no_wrap=True), Column("produces"), Column("metrics")])
     for mode in task.modes:
-        table.add_row(mode.name, PRODUCES.get(mode.produces, mode.produces), _metrics(task, mode))
-    return table
+        listing.add(mode.name, PRODUCES.get(mode.produces, mode.produces), ", ".join(mode_metrics(task, mode)) or "-")
+    return listing
 
 
 def options_table(task: Task) -> RenderableType:
@@ -63,39 +85,55 @@ def options_table(task: Task) -> RenderableType:
     return typed_options_table(task.options_type, "options (-T KEY=VALUE, or [options] in --config FILE)")
 
 
-def typed_options_table(kind: type, title: str) -> Table:
-    """The fields of an options dataclass (a task's -T, a backend's -M) as a table."""
-    table = Table(title=escape(title), title_justify="left")
-    for column in ("option", "type", "default"):
-        table.add_column(column, no_wrap=column != "default")
-    table.add_column("help")
+# Options are prose (their help) and lists of values: a block each reads at every width.
+STACKED = 10**6
+
+
+def typed_options_table(kind: type, title: str) -> Listing:
+    """The fields of an options dataclass (a task's -T, a backend's -M): a block per option,
+    its type, default, the values it accepts when they are a fixed set, and its help."""
+    columns = [Column("option", no_wrap=True), Column("type"), Column("default"), Column("accepts"), Column("help")]
+    listing = Listing(title, columns, table_from=STACKED)
     for item in describe_options(kind):
-        table.add_row(item.name, item.type, item.default, item.help)
-    return table
+        # A type that is the list of choices (``authors|clean``) already says what it accepts.
+        accepts = list(item.choices) if item.choices and "|".join(item.choices) not in item.type else None
+        listing.add(item.name, item.type, item.default, accepts, item.help)
+    return listing
 
 
-def prompt_files(task: Task) -> str:
-    """Where the task's prompt templates are, as a reader of the project finds them."""
+def prompt_files(task: Task) -> str | list[str]:
+    """Where the task's prompt templates are, as a reader of the project finds them: their
+    paths (a list, which wraps between paths), or a sentence where there are none."""
     if not task.prompt_files:
-        return "prompts: none (built in code or in the benchmark's own file)"
+        return "none (built in code or in the benchmark's own file)"
+    return prompt_paths(task)
+
+
+def prompt_paths(task: Task) -> list[str]:
+    """The task's prompt templates, each as ``prompt_files`` names them."""
+    return [f"{_prompt_folder(task)}/{name}" for name in _prompt_names(task)]
+
+
+def _prompt_folder(task: Task) -> str:
     folder = task.prompt_dir
-    shown = f"prompts/{folder.name}" if folder.parent.name == "prompts" else str(folder)
-    names = [name if "." in name else f"{name}.txt" for name in task.prompt_files]
-    return f"prompts: {shown}/{{{', '.join(names)}}}"
+    return f"prompts/{folder.name}" if folder.parent.name == "prompts" else str(folder)
+
+
+def _prompt_names(task: Task) -> list[str]:
+    return [name if "." in name else f"{name}.txt" for name in task.prompt_files]
 
 
 def sources_table(task: Task, sources: list[Source]) -> RenderableType:
     mine = [s for s in sources if task.name in s.tasks]
     if not mine:
         return Text(f"data: {task.hub_id}")
-    table = Table(title="data (`mlbench data fetch NAME`; or --data-dir DIR)", title_justify="left")
-    for column in ("source", "home", "revision", "files", "size", "license"):
-        table.add_column(column, no_wrap=column in ("source", "revision"))
+    columns = [Column(c, no_wrap=c in ("source", "revision")) for c in ("source", "home", "revision", "files", "size")]
+    listing = Listing("data (`mlbench data fetch NAME`; or --data-dir DIR)", [*columns, Column("license")])
     for source in mine:
         revision = source.revision[:12] if source.pinned_commit else source.revision
         files = str(len(source.files)) if source.files else "every data file"
-        table.add_row(source.name, source.home_url(), revision, files, _size(source), source.license)
-    return table
+        listing.add(source.name, source.home_url(), revision, files, _size(source), source.license)
+    return listing
 
 
 def _size(source: Source) -> str:

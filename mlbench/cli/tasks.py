@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import typer
+from rich.text import Text
 
 from mlbench.cli import options as opt
 from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
+from mlbench.cli.layout import Column, Listing
+from mlbench.cli.listing_json import JsonOpt
 
 
 @app.command()
@@ -16,32 +19,48 @@ from mlbench.cli.errors import user_errors
 def tasks(
     name: Annotated[Optional[str], typer.Argument(help="One benchmark: its modes, options and data.")] = None,
     include: opt.IncludeOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """List the benchmarks; with NAME, one in full (modes, metrics, options, data sources)."""
-    from rich.table import Table
-
+    """List the benchmarks; with NAME, one in full (modes, metrics, options and their values, data sources)."""
     from mlbench.benchmarks import all_tasks, get_task, include_files
     from mlbench.data.catalog import SOURCES
 
     include_files(include or [])
+    sources = list(SOURCES.values())
+    chosen = [get_task(name)] if name is not None else list(all_tasks())
+    if as_json:
+        from mlbench.cli.listing_json import dumps, task_json
+
+        described = [task_json(task, sources) for task in chosen]
+        print(dumps({"task": described[0]} if name is not None else {"tasks": described}))
+        return
+    console = wide_console()
     if name is not None:
         from mlbench.cli.task_info import print_task
 
-        print_task(wide_console(), get_task(name), list(SOURCES.values()))
+        print_task(console, chosen[0], sources)
         return
+    console.print(task_listing(chosen))
+    console.print(Text(NOTE), highlight=False)
 
-    table = Table(title="mlbench tasks", title_justify="left")
-    table.add_column("task", no_wrap=True)
-    table.add_column("benchmark")
-    table.add_column("languages")
-    table.add_column("modes", no_wrap=True)
-    table.add_column("data (mlbench data list)", no_wrap=True)
-    for item in all_tasks():
-        home = next((f"{s.name}: {s.home} {s.repo}" for s in SOURCES.values() if item.name in s.tasks), item.hub_id)
-        languages = f"{len(item.languages)}: {', '.join(item.languages)}"
-        table.add_row(item.name, item.title, languages, ", ".join(item.mode_names), home)
-    wide_console().print(table)
-    print(
-        "Data: fetched into mlbench's cache on first use (`mlbench data list`); or --data-dir DIR (a local copy, "
-        "laid out as upstream ships it), --sample (the embedded set), --data-file FILE.jsonl (your own questions)."
-    )
+
+# Under the table: where the rest is (each task's languages, options and data; the sources).
+NOTE = (
+    "One task in full (languages, options and their values, data): mlbench tasks NAME\n"
+    "Data: fetched into mlbench's cache on first use (mlbench data list); or --data-dir DIR (a local copy, "
+    "laid out as upstream ships it), --sample (the embedded set), --data-file FILE.jsonl (your own questions).\n"
+    "For scripts: --json."
+)
+
+
+def task_listing(chosen: list) -> Listing:  # noqa: ANN001 - list of Task
+    """A row per task: its name, title, how many languages, its default shots and modes;
+    a block per task where a row would not fit whole."""
+    columns = [
+        Column("task", no_wrap=True), Column("title"), Column("langs", no_wrap=True, justify="right"),
+        Column("shots", no_wrap=True, justify="right"), Column("modes"),
+    ]  # fmt: skip
+    listing = Listing("mlbench tasks", columns)
+    for item in chosen:
+        listing.add(item.name, item.title, str(len(item.languages)), str(item.default_fewshot), list(item.mode_names))
+    return listing

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
 
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 
 Home = Literal["github", "hub"]
 
@@ -82,7 +82,8 @@ def get_source(name: str) -> Source:
     by_task = [s for s in SOURCES.values() if name in s.tasks]
     if by_task:
         return by_task[0]
-    raise MlbenchError(f"unknown data source {name!r}; known: {', '.join(sorted(SOURCES))}")
+    names = [*SOURCES, *(task for source in SOURCES.values() for task in source.tasks)]
+    raise MlbenchError(f"unknown data source {name!r}{did_you_mean(name, names)}; known: {', '.join(sorted(SOURCES))}")
 
 
 def sources_of(names: list[str]) -> list[Source]:

@@ -31,6 +31,11 @@ class DataSource:
         return f"{self.kind}:{self.path}"
 
 
+# The tasks the embedded sample set covers (what error lines offer instead of --sample);
+# tests/data/test_source.py checks it against each task's own validate.
+SAMPLE_TASKS = ("truthfulqa_multi", "truthfulqa_multi_mt", "veritasqa")
+
+
 def sample_dir() -> Path:
     """The embedded sample set (``data/sample/<lang>/{train,validation}.json``)."""
     return resource_dir("data") / "sample"

@@ -23,12 +23,14 @@ from mlbench.backends.redact import redact_url
 from mlbench.backends.registry import ModelOptions, create_backend
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import Task
+from mlbench.engine.budget import Budget, chunk_size, spend_verdicts
 from mlbench.engine.failures import LanguageFailures, SamplesFailed, too_many, verdict_failures
 from mlbench.engine.pipeline import RunConfig, RunObserver, cross_language, metric_order
 from mlbench.engine.verdicts import apply_entries, judge_records, needs_verdict
 from mlbench.errors import MlbenchError
 from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.judges.evidence import SearchClient
+from mlbench.languages import pick_languages
 from mlbench.records import RunResult
 from mlbench.records.jsontypes import JsonObject
 from mlbench.results import (
@@ -44,6 +46,7 @@ from mlbench.results import (
     written_languages,
 )
 from mlbench.results.aggregation import aggregate
+from mlbench.results.usage import USAGE_KEYS, language_usage
 
 ScoringChoice = Literal["auto", "logprob", "generate"]
 
@@ -60,6 +63,7 @@ class JudgeConfig:
     cache_dir: Path | None = None
     chunk_size: int = 32
     search: SearchClient | None = None  # evidence for claim_support where no human answer
+    budget: Budget | None = None  # --max-cost / --max-tokens, shared with the run before it
 
 
 def find_run_dirs(path: Path) -> list[Path]:
@@ -133,7 +137,8 @@ def check_judge_config(config: JudgeConfig) -> None:
     """What can be checked of a judging stage before any model runs (so that a run with
     --judge does not generate for an hour and then stop): its kinds, and its model's
     options against the backend it will run on."""
-    from mlbench.backends.registry import check_options, gpu_visible, resolve_backend
+    from mlbench.backends.options import gpu_visible
+    from mlbench.backends.registry import check_options, resolve_backend
 
     for kind in config.kinds:
         load_spec(kind)
@@ -151,7 +156,7 @@ def judge_run(
     Failed verdicts are warned about per language; where more than half of a language's
     failed, SamplesFailed (exit 1) once everything is judged and written, as for a run."""
     observer = observer or RunObserver()
-    plans = plan_languages(find_run_dirs(config.path), config.langs)
+    plans = plan_languages(find_run_dirs(config.path), config.langs, observer.note)
     # Every run's task first, before a judge loads (a user's benchmark is included again here).
     tasks_of = {run_dir: _task_of(run_dir) for run_dir, _ in plans}
     kinds_of = {run_dir: config.kinds or tasks_of[run_dir].default_judge_kinds for run_dir, _ in plans}
@@ -168,6 +173,9 @@ def judge_run(
                 # Recorded, not hashed: a search service moved to another URL keeps the verdicts.
                 shown_url = redact_url(config.search.url)  # without the URL's credentials
                 settings = {**settings, "search_url": shown_url, "search_results": config.search.results}
+            if config.judge.prompt_price is not None:  # recorded, not hashed: for the cost of its tokens
+                settings = {**settings, "prompt_price": config.judge.prompt_price}
+                settings["completion_price"] = config.judge.completion_price
             for run_dir, langs in plans:
                 # A run folder without the requested languages, or whose benchmark does not
                 # use this judge by default, is left alone.
@@ -192,18 +200,21 @@ def _task_of(run_dir: Path) -> Task:
     return task_of_run(run.task, run.config.get("include"), str(run_dir / "results.json"))
 
 
-def plan_languages(run_dirs: list[Path], requested: tuple[str, ...] | Literal["all"]) -> list[tuple[Path, list[str]]]:
+def plan_languages(
+    run_dirs: list[Path], requested: tuple[str, ...] | Literal["all"], note: Callable[[str], object] | None = None
+) -> list[tuple[Path, list[str]]]:
     """The languages to judge in each run folder; a requested language that no run has
-    is an error (one that only some runs have is judged where it exists)."""
+    is an error (one that only some runs have is judged where it exists). ``EN``, ``pt-BR``
+    are read as the runs' codes (``languages.pick_languages``; ``note`` hears of a tag)."""
+    have = sorted({lang for run_dir in run_dirs for lang in written_languages(run_dir)})
+    if requested != "all":
+        requested, missing = pick_languages(requested, have, "--lang", note)
+        if missing:
+            raise MlbenchError(f"no run has results in {', '.join(missing)}; written: {', '.join(have)}")
     plans = []
     for run_dir in run_dirs:
         written = written_languages(run_dir)
         plans.append((run_dir, written if requested == "all" else [lang for lang in requested if lang in written]))
-    found = {lang for _, langs in plans for lang in langs}
-    missing = [] if requested == "all" else [lang for lang in requested if lang not in found]
-    if missing:
-        have = sorted({lang for run_dir in run_dirs for lang in written_languages(run_dir)})
-        raise MlbenchError(f"no run has results in {', '.join(missing)}; written: {', '.join(have)}")
     return plans
 
 
@@ -237,21 +248,28 @@ def _judge_run_dir(
         chash, path = read_language(run_dir, lang).config_hash, samples_path(run_dir, lang)
         todo = [r for r in selected if needs_verdict(r, kind, settings["settings_hash"], config.resume)]
         progress = observer.start(f"{task.name} · {kind} judge", lang, len(selected), len(selected) - len(todo))
-        for start in range(0, len(todo), config.chunk_size):
-            chunk = todo[start : start + config.chunk_size]
+        start = 0
+        while start < len(todo):
+            # Fewer samples as a --max-cost/--max-tokens budget nears its end; BudgetSpent at it.
+            chunk = todo[start : start + chunk_size(config.budget, f"judge {kind}", config.chunk_size, config.judge)]
             entries = judge_records(judge, backend, chunk, settings, task, config.search)
             with run_dir_lock(run_dir):
                 current = read_samples(path, chash)
                 for sample_id, entry in entries.items():
                     apply_entries(current[sample_id], kind, entry, task)
                 rewrite_samples(path, current.values())
+            spend_verdicts(config.budget, kind, [current[r.id] for r in chunk], config.judge)
             progress(len(chunk))
+            start += len(chunk)
         with run_dir_lock(run_dir):
             # Read again under the lock: another judging job may have added its verdicts.
             written = read_language(run_dir, lang)
-            run_config = {**written.config, "judges": {**written.config.get("judges", {}), kind: settings}}
+            # The usage is summed again from the samples: an old block must not outlive an empty sum.
+            kept = {key: value for key, value in written.config.items() if key not in USAGE_KEYS}
+            run_config = {**kept, "judges": {**written.config.get("judges", {}), kind: settings}}
             order = metric_order(task, tuple(run_config.get("modes", task.mode_names)))
             records = language_records(run_dir, written)
+            run_config.update(language_usage(lang, records, run_config))  # with the judge's tokens
             seed, data_counts = int(run_config.get("seed", 0)), run_config.get("data_counts", {}).get(lang)
             language = aggregate(lang, records, order, seed, task, data_counts)
             write_language(run_dir, language, run_config, chash, written.sample_ids)

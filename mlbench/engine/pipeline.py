@@ -8,23 +8,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Literal
 
-from mlbench.backends.base import Backend
+from mlbench.backends.base import Backend, checked_loglikelihood
 from mlbench.backends.registry import create_backend
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import LanguageData, Request, Result, Task, TaskOptions, all_mode_settings
 from mlbench.data.source import subset
 from mlbench.engine.answer_checks import check_answer, surface_metric_names, warm_up_in_background
+from mlbench.engine.budget import chunk_size, spend_records
 from mlbench.engine.checks import check_not_overwriting, check_size, check_writable, run_dir_of
 from mlbench.engine.failures import LanguageFailures, SamplesFailed, language_failures, too_many
 from mlbench.engine.lock import lock_languages
 from mlbench.engine.mc_options import option_block
+from mlbench.engine.other_languages import elsewhere
 from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's public nouns)
     DEFAULT_CHUNK_SIZE,
     PlannedLanguage,
@@ -33,11 +34,13 @@ from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's pu
     RunObserver,
 )
 from mlbench.engine.progress import SampleProgress
-from mlbench.engine.provenance import provenance
-from mlbench.errors import LogprobsUnsupported, MlbenchError
+from mlbench.engine.provenance import judged_settings, provenance
+from mlbench.errors import LogprobsUnsupported, MlbenchError, did_you_mean
+from mlbench.languages import pick_languages
 from mlbench.metrics.judged import JUDGE_METRICS
-from mlbench.records import Generation, GenerationRequest, LoglikelihoodResult, RunResult, Sample, SampleRecord
+from mlbench.records import Generation, GenerationRequest, RunResult, Sample, SampleRecord
 from mlbench.records.jsontypes import JsonObject, Tables
+from mlbench.records.usage import Usage, summed
 from mlbench.report.heatmaps import write_figures
 from mlbench.results import (
     append_samples,
@@ -52,26 +55,40 @@ from mlbench.results import (
     written_languages,
 )
 from mlbench.results.aggregation import aggregate
+from mlbench.results.usage import language_usage
+
+Say = Callable[[str], object] | None  # where a warning or a note goes
 
 
-def resolve_languages(task: Task, requested: tuple[str, ...] | Literal["all"], options: TaskOptions) -> list[str]:
+def resolve_languages(
+    task: Task,
+    requested: tuple[str, ...] | Literal["all"],
+    options: TaskOptions,
+    note: Say = None,
+    others: Sequence[tuple[Task, TaskOptions]] = (),
+) -> list[str]:
+    """The task's codes of the languages asked for (``EN``, ``pt-BR``: ``match_language``);
+    a missing one names the ``others`` (the run's other tasks) that have it."""
     available = task.available_languages(options)
     if not requested:
         raise MlbenchError(f"no language given for task {task.name}; valid: {', '.join(available)} or all")
     if requested == "all":
         return list(available)
-    unknown = [lang for lang in requested if lang not in available]
+    picked, unknown = pick_languages(requested, available, "--lang", note)
     if unknown:
-        raise MlbenchError(f"task {task.name} has no language {', '.join(unknown)}; valid: {', '.join(available)}")
-    return list(requested)
+        hint = elsewhere(requested, available, others)
+        raise MlbenchError(
+            f"task {task.name} has no language {', '.join(unknown)}; valid: {', '.join(available)}{hint}"
+        )
+    return picked
 
 
-def plan(
-    config: RunConfig, locks: ExitStack | None = None, warn: Callable[[str], None] | None = None
-) -> list[PlannedTask]:
+def plan(config: RunConfig, locks: ExitStack | None = None, warn: Say = None, note: Say = None) -> list[PlannedTask]:
     """Check every input and load every dataset, without touching a model. With ``locks``,
     every language to run is locked for this process (held until ``locks`` closes), so a
-    second run of the same language into the same folder stops here (see ``run_lock``)."""
+    second run of the same language into the same folder stops here (see ``run_lock``).
+    ``note`` hears once of each language tag read as another code (``--lang pt-BR: using pt``)."""
+    said: dict[str, None] = {}  # each note once, though every task of the run reads --lang
     if not config.tasks:
         raise MlbenchError("no task given; see `mlbench tasks`")
     if config.resume and config.overwrite:
@@ -83,9 +100,11 @@ def plan(
         task.validate(options)
         modes = task.mode_names if config.mode == "all" else (config.mode,)
         if config.mode != "all" and config.mode not in task.mode_names:
-            raise MlbenchError(f"task {name} has no mode {config.mode}; valid: {', '.join(task.mode_names)}")
+            hint = did_you_mean(config.mode, task.mode_names)
+            raise MlbenchError(f"task {name} has no mode {config.mode}{hint}; valid: {', '.join(task.mode_names)}")
         languages = []
-        for lang in resolve_languages(task, config.langs, options):
+        others = [(get_task(other), config.options_for(get_task(other))) for other in config.tasks if other != name]
+        for lang in resolve_languages(task, config.langs, options, said.setdefault, others):
             data = task.load(lang, options)
             chosen = [s for s in data.samples if s.id in config.ids[lang]] if lang in config.ids else data.samples
             samples = subset(chosen, config.limit, config.seed)
@@ -93,6 +112,8 @@ def plan(
                 raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
             languages.append(PlannedLanguage(lang, data, samples))
         planned.append(PlannedTask(task, modes, languages))
+    for line in said if note is not None else ():
+        note(line)
     check_writable(config.output)
     if locks is not None:
         # Before the check for existing results: a run already writing them is the
@@ -142,6 +163,7 @@ def score_samples(
     metrics: list[dict[str, float]] = [{} for _ in samples]
     prompts: list[Any] = [None] * len(samples)
     surfaces: list[JsonObject | None] = [None] * len(samples)
+    usages: list[list[Usage | None]] = [[] for _ in samples]  # its requests' API tokens
     bar = SampleProgress(progress, len(samples), len(modes))
     for mode in modes:
         per_sample = [task.requests(mode, s, data, options) for s in samples]
@@ -155,6 +177,7 @@ def score_samples(
         for i, (sample, requests) in enumerate(zip(samples, per_sample)):
             mine = results[start : start + len(requests)]
             start += len(requests)
+            usages[i] += [r.usage for r in mine]
             if prompts[i] is None:  # the first mode's prompt (the others follow from the task's prompt files)
                 prompts[i] = requests[0].prompt.to_json()
             failure = next((r.error for r in mine if r.error), None)
@@ -184,6 +207,7 @@ def score_samples(
             surface=surfaces[i],
             group=task.sample_group(s),
             labels=task.sample_labels(s),
+            usage=summed(usages[i]),
         )
         for i, s in enumerate(samples)
     ]
@@ -209,20 +233,6 @@ def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int]
     return results  # type: ignore[return-value]
 
 
-# A log-probability is at most 0; a backend's own rounding stays far below this.
-_LOGPROB_SLACK = 1e-4
-
-
-def checked_loglikelihood(result: LoglikelihoodResult) -> LoglikelihoodResult:
-    """``result``, or a failed one saying why when its log-probability cannot be one (NaN,
-    infinite, positive): a broken backend or server must fail the sample, not score it."""
-    value = result.logprob
-    if result.error is None and not (math.isfinite(value) and value <= _LOGPROB_SLACK):
-        reason = "not a number" if math.isnan(value) else "infinite" if math.isinf(value) else "positive"
-        return LoglikelihoodResult(value, result.n_tokens, f"the backend gave log-probability {value!r} ({reason})")
-    return result
-
-
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
     """The metrics of a run in table order: the task's, the surface checks of generated
     answers, those a judge adds, then the task's combined scores."""
@@ -238,7 +248,7 @@ def run(
     # The languages' locks are held from the checks to the last write, and released on
     # any exit (an OS lock: a killed process releases it too).
     with ExitStack() as locks:
-        planned = plan(config, locks, observer.warn)
+        planned = plan(config, locks, observer.warn, observer.note)
         check_size(config, planned, observer)
         for item in planned:
             warm_up_in_background(item.task, item.modes)
@@ -309,7 +319,7 @@ def run_task(
         progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
         start = 0
         while start < len(todo):
-            chunk = todo[start : start + config.chunk_size]
+            chunk = todo[start : start + chunk_size(config.budget, "model", config.chunk_size, config.model)]
             try:
                 finished = score_samples(task, modes, chunk, planned_lang.data, options, backend, progress, chash)
             except LogprobsUnsupported as error:
@@ -323,8 +333,9 @@ def run_task(
             for record in finished:
                 record.data_hash = planned_lang.data_hash
             append_samples(path, finished)
+            spend_records(config.budget, finished, config.model)
             done.update({r.id: r for r in finished})
-            start += config.chunk_size
+            start += len(chunk)
         records = [done[s.id] for s in planned_lang.samples]
         failed = language_failures(task.name, lang, records)
         if failed is not None:
@@ -344,6 +355,8 @@ def run_task(
         settings["data_sha256"] = {lang: planned_lang.data_hash}
         if planned_lang.data.counts:
             settings["data_counts"] = {lang: planned_lang.data.counts}
+        settings.update(judged_settings(run_dir, lang, chash))  # a resumed run keeps its verdicts' judges
+        settings.update(language_usage(lang, records, settings))  # the API tokens of its samples
         write_language(run_dir, language, settings, chash, [s.id for s in planned_lang.samples])
         # Statistics across languages once, after the run's last language: they read every
         # language written so far (a Slurm job per language gets them in each job).

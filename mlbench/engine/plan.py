@@ -16,6 +16,7 @@ from typing import Any, Literal
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import LanguageData, Task, TaskOptions
 from mlbench.benchmarks.options import with_own
+from mlbench.engine.budget import Budget
 from mlbench.records import RunResult, Sample
 
 Mode = str  # "all", or one of the task's modes (mc, gen; XLingHealth's correctness, ...)
@@ -50,6 +51,8 @@ class RunConfig:
     # False when the answers come from logs (`mlbench import`): nothing is generated, so
     # there is no generation count to show or confirm.
     generates: bool = True
+    # --max-cost / --max-tokens (engine/budget.py): shared with the judging stage; None: no limit.
+    budget: Budget | None = None
 
     def options_for(self, task: Task) -> TaskOptions:
         """The options ``task`` reads: the shared ones with its own."""

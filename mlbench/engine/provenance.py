@@ -97,3 +97,20 @@ def provenance(
         "git_hash": git_hash(),
         "timings_s": timings,
     }
+
+
+def judged_settings(run_dir: Path, lang: str, config_hash: str) -> JsonObject:
+    """What judging added to a language's settings (``judges``: each kind's judge and its
+    prices), carried over when ``run --resume`` writes the language again: its samples keep
+    their verdicts and judge tokens, so the settings they were made and priced with stay too."""
+    from mlbench.errors import MlbenchError
+    from mlbench.results import language_path, read_language_file
+
+    path = language_path(run_dir, lang)
+    try:
+        written = read_language_file(path) if path.exists() else None
+    except MlbenchError:  # unreadable: rewritten from the samples, as before
+        return {}
+    if written is None or written.config_hash != config_hash or not isinstance(written.config.get("judges"), dict):
+        return {}
+    return {"judges": written.config["judges"]}

@@ -12,6 +12,11 @@ from mlbench.judges.evidence import SearchClient, SearchError, evidence_text
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
 from mlbench.records import JudgeItem, SampleRecord, Verdict
 from mlbench.records.jsontypes import JsonObject
+from mlbench.records.usage import Usage, summed
+
+# The key of an entry that carries its requests' usage to ``apply_entries``, which keeps it
+# beside the verdict (``SampleRecord.judge_usage``), not in it.
+USAGE = "usage"
 
 
 def evidence_source(record: SampleRecord, search: SearchClient | None) -> str | None:
@@ -132,14 +137,22 @@ def judge_records(
         elif isinstance(items, str):
             entries[sample_id] = {**stamp, **extra, "skipped": items}
         else:
-            verdict = verdict_entry(judge.spec, items, [next(verdicts) for _ in items], source, names[sample_id])
-            entries[sample_id] = {**stamp, **extra, **verdict}
+            given = [next(verdicts) for _ in items]
+            verdict = verdict_entry(judge.spec, items, given, source, names[sample_id])
+            usage = summed(v.usage for v in given)
+            entries[sample_id] = {**stamp, **extra, **verdict, **({USAGE: usage.to_json()} if usage else {})}
     return entries
 
 
 def apply_entries(record: SampleRecord, kind: str, entry: JsonObject, task: Task) -> None:
     """Put a verdict block into a saved sample and recompute what depends on verdicts."""
+    entry = dict(entry)
+    usage = entry.pop(USAGE, None)
     record.judges[kind] = entry
+    # Replaced with the verdict, never added to: a kind judged again counts once.
+    record.judge_usage.pop(kind, None)
+    if usage is not None:
+        record.judge_usage[kind] = Usage.from_json(usage)
     derived = set(JUDGE_METRICS) | set(task.combined_metric_names)
     kept = {k: v for k, v in record.metrics.items() if k not in derived}
     record.metrics = {**kept, **judged_metrics(record.judges)}

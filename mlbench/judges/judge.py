@@ -11,6 +11,7 @@ log-probs) the judge writes a few tokens and the word is parsed instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal
 
 from mlbench.backends.base import Backend
@@ -27,6 +28,7 @@ from mlbench.records import (
     Prompt,
     Verdict,
 )
+from mlbench.records.usage import summed
 
 Scoring = Literal["logprob", "generate"]
 YES_SPELLINGS = (" yes", " Yes", "yes", "Yes")
@@ -64,7 +66,12 @@ class Judge:
         except LogprobsUnsupported as error:
             raise MlbenchError(f"{error}. A judge can read generated words instead: -J scoring=generate") from None
         per_item = len(spellings)
-        return [self._yes_no_verdict(results[i * per_item : (i + 1) * per_item]) for i in range(len(items))]
+        verdicts = []
+        for i in range(len(items)):
+            mine = results[i * per_item : (i + 1) * per_item]
+            # What the item's requests cost travels with its verdict (an API judge's tokens).
+            verdicts.append(replace(self._yes_no_verdict(mine), usage=summed(r.usage for r in mine)))
+        return verdicts
 
     @staticmethod
     def _yes_no_verdict(results: Sequence[LoglikelihoodResult]) -> Verdict:
@@ -83,7 +90,10 @@ class Judge:
             GenerationRequest(self.prompt(item), max_new_tokens=self.spec.max_new_tokens, temperature=0.0)
             for item in items
         ]
-        return [Verdict(error=g.error) if g.error else self.read(g.text) for g in backend.generate(requests)]
+        return [
+            replace(Verdict(error=g.error) if g.error else self.read(g.text), usage=g.usage)
+            for g in backend.generate(requests)
+        ]
 
     def read(self, text: str) -> Verdict:
         """A verdict from the judge's text, by the output shape its prompt declares."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mlbench.backends.options import PASSTHROUGH, backend_keys
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records.options import SEED_MAX, OptionSetting, option, option_names, parse_value
 
 
@@ -20,11 +20,13 @@ from mlbench.records.options import SEED_MAX, OptionSetting, option, option_name
 class JudgeOptions:
     """What the judge does, beside the backend options of the model that judges."""
 
-    kind: tuple[str, ...] = option((), "Judges to run (default: the benchmark's; `mlbench tasks NAME`).")
+    kind: tuple[str, ...] = option(
+        (), "Judges to run (`mlbench tasks NAME` lists a benchmark's).", shown="the benchmark's"
+    )
     backend: Literal["auto", "hf", "vllm", "openai"] = option("auto", "The judge model's backend.")
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = option("auto", "The judge model's weights.")
     seed: int = option(0, "Seed of the judge model's sampling.")
-    chat_template: bool | None = option(None, "Prompt with the judge's chat template (default: if it has one).")
+    chat_template: bool | None = option(None, "Prompt with the judge's chat template.", shown="if it has one")
     scoring: Literal["auto", "logprob", "generate"] = option("auto", "Read the verdict's probability or words.")
     search_url: str | None = option(None, "Web-search service for claim evidence (CaLMQA).")
     search_api_key_env: str | None = option(None, "Variable holding the search service's key.")
@@ -55,8 +57,9 @@ def split_judge_settings(settings: Sequence[OptionSetting]) -> tuple[JudgeOption
     for setting in rest:
         if setting.key not in model_keys and not setting.key.startswith(PASSTHROUGH):
             where = setting.origin or f"-J {setting.key}"
+            hint = did_you_mean(setting.key, [*own_keys, *model_keys])
             raise MlbenchError(
-                f"{where}: the judge has no option {setting.key!r}; valid: {', '.join(own_keys)}, and its backend's"
-                f" ({own.backend}): {', '.join(model_keys)}"
+                f"{where}: the judge has no option {setting.key!r}{hint}; valid: {', '.join(own_keys)}, and its"
+                f" backend's ({own.backend}): {', '.join(model_keys)}"
             )
     return own, rest

@@ -86,6 +86,15 @@ def describe(metric: str, task: str | None = None) -> Metric:
     return resolve(metric, task_metrics(task))
 
 
+def column_heading(metric: str, task: str | None = None, about: Metric | None = None) -> str:
+    """A table column's metric, the same in a run's summary and ``mlbench report``: its
+    descriptor's label (``about``'s, else the catalog's; else its name), its setting kept:
+    ``truthful & informative``, ``sim_sent@0.5``."""
+    name, _, setting = metric.partition("@")
+    short = (about.label if about is not None else None) or describe(name, task).heading
+    return f"{short}@{setting}" if setting else short
+
+
 def is_declared(metric: str, task: str | None = None) -> bool:
     return base_name(metric) in task_metrics(task)
 

@@ -58,6 +58,10 @@ class Metric:
     # Counts a wrong-language answer: where the answer's language cannot be judged, such
     # answers pass for clean, and figures say so.
     language_checked: bool = False
+    # The metric's words in a table's heading where its name reads badly there
+    # (``truthful_informative``: "truthful & informative"); empty: the name itself. The name
+    # stays the one identifier of every file, option and output (``heading``).
+    label: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -74,11 +78,17 @@ class Metric:
     def is_share(self) -> bool:
         return self.kind == "share"
 
+    @property
+    def heading(self) -> str:
+        """What a table's heading calls the metric: its label, else its name."""
+        return self.label or self.name
+
     def to_json(self) -> JsonObject:
         optional = {
             "computed_with": self.computed_with,
             "missing_reason": self.missing_reason,
             "language_checked": self.language_checked,
+            "label": self.label,
         }
         return {
             "kind": self.kind,
@@ -104,6 +114,7 @@ class Metric:
             str(block.get("computed_with", "")),
             str(block.get("missing_reason", "")),
             block.get("language_checked", False) is True,
+            str(block.get("label", "")),
         )
 
 
@@ -116,9 +127,10 @@ def share(
     computed_with: str = "",
     missing_reason: str = "",
     language_checked: bool = False,
+    label: str = "",
 ) -> Metric:
     return Metric(
-        name, "share", 3, higher_is_better, binary, description, computed_with, missing_reason, language_checked
+        name, "share", 3, higher_is_better, binary, description, computed_with, missing_reason, language_checked, label
     )
 
 

@@ -24,6 +24,16 @@ CORRECTNESS_METRICS = {
     "neither contradictory nor similar": "correctness_neither",
     "contradictory": "correctness_contradictory",
 }
+# Judge kind → the metrics its verdicts give (``judged_metrics``); and the metrics two kinds
+# give together: truthful_informative needs both the truth and the info judge.
+KIND_METRICS: dict[str, tuple[str, ...]] = {
+    **{kind: (metric,) for kind, metric in YES_NO_METRICS.items()},
+    "relevance": ("relevant",),
+    "correctness": tuple(CORRECTNESS_METRICS.values()),
+    "claims": ("claims",),
+    "claim_support": ("claims_supported",),
+}
+COMBINED_METRICS: dict[str, tuple[str, ...]] = {"truthful_informative": ("truthful", "informative")}
 # Every judge metric, in the order tables show them.
 JUDGE_METRICS = (
     "truthful",
@@ -42,7 +52,12 @@ JUDGE_METRICS = (
 JUDGE_DESCRIPTORS = (
     share("truthful", "1 when the truth judge says the answer is true", binary=True),
     share("informative", "1 when the informativeness judge says the answer is informative", binary=True),
-    share("truthful_informative", "1 when the answer is both truthful and informative", binary=True),
+    share(
+        "truthful_informative",
+        "1 when the answer is both truthful and informative",
+        binary=True,
+        label="truthful & informative",
+    ),
     share(
         "verified", "1 when the verify judge finds the answer a factually correct answer to its question", binary=True
     ),
@@ -67,6 +82,7 @@ JUDGE_DESCRIPTORS = (
         "1 when the answer contradicts the reference",
         binary=True,
         higher_is_better=False,
+        label="contradicts",
     ),
     count("claims", "verifiable claims the claim judge found in the answer"),
     share("claims_supported", "share of the answer's claims the evidence supports"),

@@ -66,6 +66,7 @@ SURFACE_DESCRIPTORS = (
         binary=True,
         higher_is_better=False,
         language_checked=True,
+        label="wrong language",
     ),
     share("repetition", "1 when the answer repeats a 20-token run 4 times", binary=True, higher_is_better=False),
     share(
@@ -74,8 +75,12 @@ SURFACE_DESCRIPTORS = (
         binary=True,
         higher_is_better=False,
         language_checked=True,
+        label="any issue",
     ),
-    *(share(f"marker_{m}", f"1 when {_MARKER_TEXT[m]}", binary=True, higher_is_better=None) for m in MARKERS),
+    *(
+        share(f"marker_{m}", f"1 when {_MARKER_TEXT[m]}", binary=True, higher_is_better=None, label=m.replace("_", " "))
+        for m in MARKERS
+    ),
 )
 
 _FENCED_CODE = re.compile(r"```.*?(```|$)", re.DOTALL)

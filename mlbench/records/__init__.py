@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from mlbench.metrics.descriptor import MetricsBlock
 from mlbench.records.jsontypes import JsonObject, Tables
+from mlbench.records.usage import Usage
 from mlbench.records.version import SCHEMA_VERSION, check_version
 
 Role = Literal["system", "user", "assistant"]
@@ -92,6 +93,8 @@ class LoglikelihoodResult:
     # Why this request could not be scored (prompt longer than the context, API failure);
     # the sample is then recorded as failed, never scored with a made-up number.
     error: str | None = None
+    # The tokens a server request cost (None: not an API request, or an answer from the cache).
+    usage: Usage | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,8 @@ class Generation:
     alternatives: tuple[str, ...] = ()
     # Why there is no output (prompt longer than the context, API failure after retries).
     error: str | None = None
+    # The tokens a server request cost (None: not an API request, or an answer from the cache).
+    usage: Usage | None = field(default=None, compare=False)
 
 
 # The keys of a samples line, in the order they are written; a record read from a file
@@ -135,6 +140,8 @@ _RECORD_KEYS = (
     "group",
     "labels",
     "judges",
+    "usage",
+    "judge_usage",
 )
 # Written on every fresh line even when empty (the others only once they hold something).
 _ALWAYS_WRITTEN = frozenset(_RECORD_KEYS[:8])
@@ -151,6 +158,8 @@ _DEFAULTS: JsonObject = {
     "group": None,
     "labels": {},
     "judges": {},
+    "usage": None,
+    "judge_usage": {},
 }
 
 
@@ -187,6 +196,9 @@ class SampleRecord:
     labels: dict[str, str] = field(default_factory=dict)
     # Verdicts by judge kind (``judges.<kind>``), added by ``mlbench judge``.
     judges: dict[str, JsonObject] = field(default_factory=dict)
+    # The API tokens the sample's requests cost (None: none counted), and each judge kind's.
+    usage: Usage | None = None
+    judge_usage: dict[str, Usage] = field(default_factory=dict)
     # Keys this version does not know (a newer version's, a user's tool's), kept as they were.
     extra: JsonObject = field(default_factory=dict)
     # The keys of the line this record was read from, in their order (None: a new record).
@@ -200,6 +212,8 @@ class SampleRecord:
 
     def to_json(self) -> JsonObject:
         values = {name: getattr(self, name) for name in _RECORD_KEYS}
+        values["usage"] = self.usage.to_json() if self.usage is not None else None
+        values["judge_usage"] = {kind: usage.to_json() for kind, usage in self.judge_usage.items()}
         if self._line_keys is None:
             shown = [k for k in _RECORD_KEYS if k in _ALWAYS_WRITTEN or values[k] != _DEFAULTS[k]]
             return {**{k: values[k] for k in shown}, **self.extra, "schema_version": SCHEMA_VERSION}
@@ -236,6 +250,9 @@ class SampleRecord:
             raise ValueError("judges holds a verdict that is not an object")
         check_version(line, "this line")
         known = {k: line[k] for k in _RECORD_KEYS[1:] if k in line}
+        if known.get("usage") is not None:
+            known["usage"] = Usage.from_json(known["usage"])
+        known["judge_usage"] = {kind: Usage.from_json(u) for kind, u in known.get("judge_usage", {}).items()}
         unknown = {k: v for k, v in line.items() if k not in _RECORD_KEYS and k != "schema_version"}
         record = cls(str(sample_id), **known, extra=unknown)
         record._line_keys = tuple(line)
@@ -255,6 +272,8 @@ _SHAPES: dict[str, tuple[Any, str]] = {
     "group": (str | None, "a string or null"),
     "labels": (dict, "an object"),
     "judges": (dict, "an object"),
+    "usage": (dict | None, "an object or null"),
+    "judge_usage": (dict, "an object"),
 }
 
 
@@ -282,6 +301,8 @@ class Verdict:
     output: str | None = None
     claims: tuple[str, ...] | None = None
     error: str | None = None
+    # What the judge's requests for this item cost (kept beside the verdict, not in it).
+    usage: Usage | None = field(default=None, compare=False)
 
     def to_json(self) -> JsonObject:
         fields = {"label": self.label, "score": self.score, "output": self.output, "judge_error": self.error}

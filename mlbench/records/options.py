@@ -1,7 +1,10 @@
 """Typed ``key=value`` options: a small frozen dataclass whose fields carry their help
 (``option(default, help)``) and whose annotations say how a value is read: str, int, float,
-bool, Path, ``X | None``, ``Literal[...]`` (one of the choices), ``tuple[str, ...]`` and
-``tuple[float, ...]`` (comma-separated on the command line, a list in TOML).
+bool, Path, ``X | None``, ``Literal[...]`` or an Enum (one of the choices), ``tuple[str, ...]``
+and ``tuple[float, ...]`` (comma-separated on the command line, a list in TOML). A field whose
+values come from a fixed set that is not a type (MSQAD's topics) names it:
+``option(default, help, choices=NAMES)``; ``choices_of`` finds the set either way, for the
+listing and for ``check_value``.
 
 A benchmark's own options (``-T``) and a backend's (``-M``, and the judge's ``-J``) are
 declared this way, read by ``parse_value`` and listed by ``describe_options`` (``mlbench
@@ -12,6 +15,7 @@ it came from, the key and what it takes.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 import types
 import typing
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
@@ -30,9 +34,45 @@ NONE = ("", "none")  # what ``X | None`` reads as None from the command line
 SEED_MAX = 2**32 - 1
 
 
-def option(default: Any, help: str) -> Any:
-    """A field of an options dataclass, with the help `mlbench tasks NAME` (or `backends NAME`) shows."""
-    return dataclasses.field(default=default, metadata={"help": help})
+def option(default: Any, help: str, choices: Sequence[str] | None = None, shown: str | None = None) -> Any:
+    """A field of an options dataclass, with the help `mlbench tasks NAME` (or `backends NAME`)
+    shows; ``choices``: the values it accepts (each item, for a list), when a fixed set;
+    ``shown``: what its default means where the value itself (None, empty) does not say it:
+    ``all``, ``required``, ``OPENAI_API_KEY``. The listing shows it as the default, so that
+    the help need not (and cannot contradict it)."""
+    metadata: dict[str, object] = {"help": help}
+    if choices is not None:
+        metadata["choices"] = tuple(choices)
+    if shown is not None:
+        metadata["shown"] = shown
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def choices_of(hint: Any, item: dataclasses.Field | None = None) -> tuple[str, ...]:
+    """The values an option of type ``hint`` (its field ``item``) accepts, each item of a
+    list: an explicit ``choices``, a ``Literal``'s values or an Enum's; () when any value."""
+    if item is not None and "choices" in item.metadata:
+        return tuple(item.metadata["choices"])
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Literal:
+        return tuple(map(str, args))
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return tuple(str(member.value) for member in hint)
+    if origin in (typing.Union, types.UnionType, tuple):
+        inner = [arg for arg in args if arg not in (type(None), Ellipsis)]
+        return choices_of(inner[0]) if len(inner) == 1 else ()
+    return ()
+
+
+def check_value(where: str, value: object, choices: Sequence[str], sep: str = ": ") -> None:
+    """``value`` (or each item of a list) is one of ``choices``, compared as text (so
+    ``Literal[1, 2]`` holds 2 and "2"); else one line, ``where`` + ``sep`` first, naming
+    them with the closest as a suggestion."""
+    items = value if isinstance(value, list | tuple) else () if value is None else (value,)
+    for item in items:
+        text = str(item.value) if isinstance(item, enum.Enum) else str(item)
+        if choices and text not in choices:
+            raise MlbenchError(f"{where}{sep}{text!r} is not one of {', '.join(choices)}{did_you_mean(text, choices)}")
 
 
 def key_name(raw: str) -> str:
@@ -78,10 +118,17 @@ def parse_value(where: str, hint: Any, value: object) -> Any:
             return None
         return parse_value(where, inner[0] if len(inner) == 1 else typing.Union[tuple(inner)], value)
     if origin is Literal:
-        text = value.strip() if isinstance(value, str) else value
-        if text not in args:
-            raise MlbenchError(f"{where}: {value!r} is not one of {', '.join(map(str, args))}")
-        return text
+        # By text: ``-T level=2`` is the 2 of ``Literal[1, 2, 3]``.
+        by_text = {str(arg): arg for arg in args}
+        text = str(value).strip()
+        if text not in by_text:
+            names = tuple(by_text)
+            raise MlbenchError(f"{where}: {value!r} is not one of {', '.join(names)}{did_you_mean(text, names)}")
+        return by_text[text]
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        by_value = {str(member.value): member for member in hint}
+        check_value(where, str(value).strip(), tuple(by_value))
+        return by_value[str(value).strip()]
     if origin is tuple:
         items = [part.strip() for part in value.split(",") if part.strip()] if isinstance(value, str) else value
         if not isinstance(items, list | tuple):
@@ -139,6 +186,8 @@ class OptionInfo:
     type: str
     default: str
     help: str
+    choices: tuple[str, ...] = ()  # what it accepts (each item, for a list); (): any value of its type
+    value: object = None  # the default as JSON: None, a bool, a number, text or a list
 
 
 def describe_options(kind: type | None) -> list[OptionInfo]:
@@ -146,9 +195,27 @@ def describe_options(kind: type | None) -> list[OptionInfo]:
         return []
     hints = typing.get_type_hints(kind)
     return [
-        OptionInfo(f.name, type_text(hints[f.name]), default_text(f.default), f.metadata.get("help", ""))
+        OptionInfo(
+            f.name,
+            type_text(hints[f.name]),
+            f.metadata.get("shown", default_text(f.default)),
+            f.metadata.get("help", ""),
+            choices_of(hints[f.name], f),
+            default_json(f.default),
+        )  # fmt: skip
         for f in dataclasses.fields(kind)
     ]
+
+
+def default_json(value: object) -> object:
+    """A default as a JSON value: a list for a tuple, text for a path or an Enum member."""
+    if isinstance(value, tuple | list):
+        return [default_json(item) for item in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 def type_text(hint: Any) -> str:
@@ -159,6 +226,8 @@ def type_text(hint: Any) -> str:
         return "|".join(map(str, args))
     if origin is tuple:
         return f"list of {type_text(args[0])}"
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return "|".join(choices_of(hint))
     names = {bool: "bool", int: "int", float: "number", str: "text", Path: "file"}
     return names.get(hint, getattr(hint, "__name__", str(hint)))
 
@@ -170,4 +239,6 @@ def default_text(value: object) -> str:
         return ",".join(map(str, value))
     if isinstance(value, bool):
         return str(value).lower()
+    if isinstance(value, enum.Enum):
+        return str(value.value)
     return str(value)

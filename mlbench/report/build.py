@@ -202,8 +202,10 @@ def _row(
         entry = run.languages.get(lang)
         if lang == ref_lang or entry is None or metric not in entry.result.metrics or metric not in entry.values:
             continue
-        if not has_reference:
+        if reference is None:
             gaps[lang] = untested(lang, f"no {ref_lang} results for this model")
+        elif not has_reference:  # run in the reference language, but the metric is not measured there
+            gaps[lang] = untested(lang, f"not measured in {ref_lang}")
         elif metric not in reference.values:
             gaps[lang] = untested(lang, "no per-question values for the reference language")
         else:

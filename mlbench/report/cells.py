@@ -9,8 +9,9 @@ the runs' results.json say) or a metric name, looked up in the catalog.
 The star and the gap's interval are two labelled things, not one procedure: the star is
 the test's (McNemar or Wilcoxon signed-rank, Holm-adjusted; see ``gaps.py``), the interval
 is a bootstrap CI of the mean difference, not adjusted for multiplicity. Every format
-prints the Holm-adjusted p in its own cell beside the interval and says in each gap
-table's note that the two can disagree.
+prints the Holm-adjusted p beside the interval and says that the two can disagree: once
+per file in Markdown and HTML (``gap_definition``, in the notes the tables refer to), in
+each table's caption in LaTeX (``gaps_note``), whose tables stand alone in a paper.
 
 >>> stars(0.0004), stars(0.004), stars(0.04), stars(0.4), stars(None)
 ('***', '**', '*', '', '')
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 import math
 
+from mlbench.metrics.catalog import describe
 from mlbench.metrics.descriptor import Metric
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.gaps import TEST_NAMES, Gap
+from mlbench.report.slices import base_task
 from mlbench.results.tables import decimals, format_value, language_label, low_resource_note
 
 # The interval of a gap, named the same in every format (CSV/JSON: ``gap_ci95_unadjusted``).
@@ -42,16 +45,6 @@ TEST_QUANTITIES = {
     "fisher": "Fisher's exact test compares the two shares as independent samples",
     "mann-whitney": "the Mann–Whitney U test compares the ranks of two independent samples",
 }
-
-LEGEND = (
-    "Gaps are the language minus the reference language on the questions both answered "
-    "((u): unpaired, when they share too few). Each gap has two labelled statistics: its "
-    f"{INTERVAL_LABEL}, and in its own cell the p of a test (McNemar for yes/no outcomes, "
-    "Wilcoxon signed-rank otherwise), Holm-adjusted over the languages of a model in one table; "
-    "* p<0.05, ** p<0.01, *** p<0.001 after Holm. The test and the interval measure different "
-    "things and are not adjusted alike, so a starred gap's interval can include 0 and an "
-    "unstarred gap's interval can exclude it. † low-resource language."
-)
 
 
 def digits(metric: str | Metric) -> int:
@@ -122,6 +115,64 @@ def _tests(table: ReportTable) -> list[str]:
     return list(dict.fromkeys(gap.test for gap in gaps if gap is not None))
 
 
+def used_tests(table: ReportTable, model: str | None = None) -> list[str]:
+    """The tests a table's gaps (of ``model`` only, when given) ran, as ``TEST_NAMES`` keys."""
+    if model is None:
+        return _tests(table)
+    gaps = [cell.gap for cell in table.rows.get(model, {}).values() if cell.gap and cell.gap.test]
+    return list(dict.fromkeys(gap.test for gap in gaps if gap is not None))
+
+
+def metric_heading(table: ReportTable) -> str:
+    """``truthful_informative (truthful & informative)``: the metric's name, the one
+    identifier of every output, with its descriptor's label where it declares one (a
+    results.json written before labels were saved: the catalog's)."""
+    name, _, setting = table.metric.partition("@")
+    label = table.descriptor.label or describe(name, base_task(table.task)).label
+    if not label or label == name:
+        return table.metric
+    return f"{table.metric} ({label}{'@' + setting if setting else ''})"
+
+
+def gap_definition(ref_lang: str) -> str:
+    """What a gap, its interval and its p are: the note every gap table of a file refers to."""
+    return (
+        f"Gap: language − {ref_lang} on the questions both answered ((u): unpaired, when they share too few), "
+        f"with its {INTERVAL_LABEL}. p (Holm): the test's p, Holm-adjusted over the languages of one model "
+        "on one metric (* p<0.05, ** p<0.01, *** p<0.001). The test and the interval measure different things "
+        "and are not adjusted alike, so they can disagree: a star with an interval that includes 0, "
+        "or no star with one that excludes it."
+    )
+
+
+def define_test(test: str) -> str:
+    """``McNemar: McNemar's test compares the discordant questions, ...``: one test, once per file."""
+    quantity = TEST_QUANTITIES.get(test, "")
+    return f"{TEST_NAMES.get(test, test)}: {quantity}." if quantity else TEST_NAMES.get(test, test)
+
+
+def gap_cell(metric: str | Metric, gap: Gap | None) -> str:
+    """A gap and its Holm-adjusted p in one cell: ``−0.052 [−0.081, −0.020], p 0.004 **``;
+    ``n/a`` where nothing was computed."""
+    if gap is None or not has_gap(gap):
+        return "n/a"
+    p = p_cell(gap)
+    return gap_text(metric, gap) + ("" if p == "n/a" else f", p {p}")
+
+
+def untested_reason(table: ReportTable, model: str) -> str | None:
+    """Why none of ``model``'s gaps on this table was computed, or None where one was."""
+    gaps = [table.gap(model, lang) for lang in table.langs if lang != table.ref_lang]
+    if any(has_gap(gap) for gap in gaps):
+        return None
+    notes = [gap.note for gap in gaps if gap is not None and gap.note]
+    if notes:
+        return notes[0]
+    if not table.per_question:
+        return "a pooled metric, no per-question values"
+    return f"no {table.ref_lang} values" if table.ref_lang not in table.langs else "no other language"
+
+
 def gaps_heading(table: ReportTable) -> str:
     """``Gap vs en (McNemar)``: the tests a table's gaps used, named once above it."""
     used = [TEST_NAMES[test] for test in _tests(table)]
@@ -129,8 +180,8 @@ def gaps_heading(table: ReportTable) -> str:
 
 
 def gaps_note(table: ReportTable) -> str:
-    """The note under every gap table: what the interval is, what the star and p test, and
-    that the two can disagree."""
+    """A LaTeX gap table's caption note: what the interval is, what the star and p test,
+    and that the two can disagree."""
     quantities = [TEST_QUANTITIES[test] for test in _tests(table) if test in TEST_QUANTITIES]
     tested = "; ".join(quantities) if quantities else "no test could be run"
     return (
@@ -142,13 +193,22 @@ def gaps_note(table: ReportTable) -> str:
     )
 
 
-def cell_notes(table: ReportTable) -> list[str]:
-    """The notes of a table's values: why a cell is n/a, and the † of low-resource
-    languages."""
+def missing_notes(table: ReportTable) -> list[str]:
+    """Why a table's cells are n/a: ``n/a (m1 es, m1 ca): reason.``, one note per reason."""
     reasons: dict[str, list[str]] = {}
     for model, cells in table.rows.items():
         for lang, cell in cells.items():
             if cell.missing:
                 reasons.setdefault(cell.missing, []).append(f"{model} {lang}")
-    notes = [f"n/a ({', '.join(where)}): {reason}." for reason, where in reasons.items()]
-    return notes + low_resource_note(table.langs)
+    return [f"n/a ({', '.join(where)}): {reason}." for reason, where in reasons.items()]
+
+
+def cell_notes(table: ReportTable) -> list[str]:
+    """The notes of a table's values: why a cell is n/a, and the † of low-resource
+    languages."""
+    return missing_notes(table) + low_resource_note(table.langs)
+
+
+def untested_models(table: ReportTable) -> dict[str, str]:
+    """Each model of ``table`` none of whose gaps was computed, with why (``untested_reason``)."""
+    return {model: why for model in table.rows if (why := untested_reason(table, model)) is not None}

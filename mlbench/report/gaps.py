@@ -26,7 +26,7 @@ different levels (Holm over a row vs 95% per gap), so they can disagree: a skewe
 differences can give a significant signed-rank test with an interval that includes 0,
 and a gap whose interval excludes 0 can lose its star after Holm. The tests are kept
 because they are the standard ones of the literature this tool reproduces and are
-checked against scipy and statsmodels; the labels, the note under every gap table and
+checked against scipy and statsmodels; the labels, the note every gap table refers to and
 the ``p_holm`` column make the disagreement readable instead of hiding it.
 """
 

@@ -15,23 +15,28 @@ from mlbench.report import pair_cells as pc
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
     GAP_ROW,
-    LEGEND,
     P_ROW,
-    cell_notes,
+    define_test,
+    gap_definition,
     gap_text,
-    gaps_heading,
-    gaps_note,
     lang_label,
+    metric_heading,
+    missing_notes,
     p_cell,
     p_text,
     test_label,
+    untested_models,
+    used_tests,
     value_text,
 )
 from mlbench.report.collect import Collection
-from mlbench.report.gaps import Gap
+from mlbench.report.gaps import TEST_NAMES, Gap
 from mlbench.report.layout import LANGUAGE_COLUMNS_MAX, groups, languages_down, transposed
+from mlbench.report.notes import Notes
 from mlbench.report.pairs import PairTable
 from mlbench.report.slices import SEPARATOR
+from mlbench.report.usage import usage_html
+from mlbench.results.tables import LOW_RESOURCE_MARK
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; max-width: 110rem; }
@@ -176,12 +181,45 @@ def _pairs_table(table: PairTable) -> str:
     return _by_language("pairs", ["models", ""], table.langs, every, down)
 
 
-def _pairs_section(pairs: Sequence[PairTable], ref_model: str | None) -> list[str]:
+def _pairs_section(pairs: Sequence[PairTable], ref_model: str | None, notes: Notes) -> list[str]:
     parts = [f"<h2>{escape(pc.SECTION)}</h2>", f'<p class="legend">{escape(pc.section_intro(ref_model))}</p>']
     for table in pairs:
-        parts += [f"<h3>{escape(pc.heading(table))}</h3>", _pairs_table(table)]
-        parts.append(f'<p class="note">{escape(pc.note(table))}</p>')
+        parts += [f"<h3>{escape(pc.heading(table))} {notes.ref(pc.note(table))}</h3>", _pairs_table(table)]
     return parts
+
+
+def _metric_notes(table: ReportTable, notes: Notes) -> list[str]:
+    """Under a metric's values: why a cell is n/a (its own); the † of low-resource
+    languages and the gap notes go to the Notes section, once."""
+    if any(lang_label(lang) != lang for lang in table.langs):
+        notes.mark(LOW_RESOURCE_MARK, "low-resource language")
+    return [f'<p class="note">{escape(text)}</p>' for text in missing_notes(table)]
+
+
+def _untested_note(table: ReportTable) -> list[str]:
+    """Why gaps were not tested, as report.md says it: per model where some models were
+    tested and others not (or several were not, for different reasons)."""
+    untested = untested_models(table)
+    if not untested or len(table.langs) < 2:
+        return []  # every model tested, or one language only: nothing to compare
+    whys = set(untested.values())
+    if len(untested) == len(table.rows) and len(whys) == 1:
+        return [f"<p>No gap tested ({escape(whys.pop())}).</p>"]
+    listed = "; ".join(f"{model} ({why})" for model, why in untested.items())
+    return [f"<p>No gap tested: {escape(listed)}.</p>"]
+
+
+def _gaps_heading(table: ReportTable, notes: Notes) -> str:
+    """``Gap vs en (McNemar [2]): gap [95% CI, unadjusted], p (Holm) [1]``, the notes named by number."""
+    definition = notes.ref(gap_definition(table.ref_lang))
+    used = ", ".join(f"{TEST_NAMES.get(t, t)} {notes.ref(define_test(t))}" for t in used_tests(table))
+    tests = f" ({used})" if used else ""
+    return f"Gap vs {table.ref_lang}{tests}: {GAP_ROW}, {P_ROW} {definition}"
+
+
+def _notes_section(notes: Notes, collection: Collection) -> list[str]:
+    items = [f"{escape(key)} {escape(text)}" for key, text in notes.entries()] + [escape(n) for n in collection.notes]
+    return ["<h2>Notes</h2><ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"] if items else []
 
 
 def to_html(
@@ -203,31 +241,30 @@ def to_html(
         f"<style>{STYLE}</style></head><body>",
         "<h1>mlbench report</h1>",
         f"<p>Reference language: <strong>{escape(ref_lang)}</strong>. Values are means with bootstrap 95% CIs.</p>",
-        f'<p class="legend">{escape(LEGEND)}</p>',
+        '<p class="legend">Each [n] refers to the Notes at the end.</p>',
+        *usage_html(collection),  # the API usage table, where runs counted tokens (report/usage.py)
     ]
+    notes = Notes()
     task = None
     for table in tables:
         if table.task != task:
             task = table.task
             parts.append(f"<h2>{escape(task)}</h2>")
-        parts.append(f"<h3>{escape(table.metric)}</h3>")
+        parts.append(f"<h3>{escape(metric_heading(table))}</h3>")
         # One orientation for a metric's values and gaps, decided on all its languages.
         down = languages_down(len(table.langs), len(table.rows))
         parts.append(_values_table(table, down))
-        parts += [f'<p class="note">{escape(note)}</p>' for note in cell_notes(table)]
-        if table.per_question and len(table.langs) > 1:
-            parts.append(f"<p>{escape(gaps_heading(table))}:</p>")
+        parts += _metric_notes(table, notes)
+        if len(table.langs) > 1 and len(untested_models(table)) < len(table.rows):
+            parts.append(f"<p>{escape(_gaps_heading(table, notes))}:</p>")
             parts.append(_gaps_table(table, down, explorer))
-            parts.append(f'<p class="note">{escape(gaps_note(table))}</p>')
-        elif not table.per_question:
-            parts.append("<p>No per-question values (a pooled metric): no gaps tested.</p>")
+        parts += _untested_note(table)
         for png in figures.get(table.title, []):
             data = base64.b64encode(png).decode("ascii")
             parts.append(f'<img alt="{escape(table.title, quote=True)}" src="data:image/png;base64,{data}">')
     if pairs:
-        parts += _pairs_section(pairs, ref_model)
-    if collection.notes:
-        parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in collection.notes) + "</ul>")
+        parts += _pairs_section(pairs, ref_model, notes)
+    parts += _notes_section(notes, collection)
     parts.append("<h2>Runs</h2>")
     for run in collection.runs:
         for folder, config in run.configs.items():

@@ -16,13 +16,16 @@ language, as the terminal always shows it, and a column per model and row kind.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
+
+from rich.console import Console, RenderableType
 
 # More languages than this go down the rows (see above), as in a run's table.md; five to
 # eight is what the benchmarks shown languages across have (TruthfulQA-Multi, MSQAD, XLingHealth).
 from mlbench.results.tables import LANGUAGE_COLUMNS_MAX
 
-__all__ = ["LANGUAGE_COLUMNS_MAX", "groups", "joined", "languages_down", "transposed"]
+__all__ = ["LANGUAGE_COLUMNS_MAX", "fits", "groups", "joined", "languages_down", "transposed"]
 
 
 def languages_down(langs: int, row_groups: int) -> bool:
@@ -63,3 +66,16 @@ def groups(paths: Sequence[tuple[str, ...]]) -> list[tuple[str, int]]:
 def joined(path: tuple[str, ...]) -> str:
     """One header cell from a column's labels (Markdown has one header row)."""
     return " · ".join(label for label in path if label)
+
+
+def fits(renderable: RenderableType, width: int, texts: Sequence[str] = ()) -> bool:
+    """Whether ``renderable`` drawn ``width`` columns wide keeps every cell whole: no line
+    wider than the width, and no ellipsis (rich's cut of a cell that does not fit) that
+    ``texts``, what the cells hold, do not hold themselves. The one width check of every
+    terminal table: the listings, the report's tables, a run's summary."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None, legacy_windows=False)
+    console.print(renderable)
+    drawn = console.export_text()
+    if any(len(line) > width for line in drawn.splitlines()):
+        return False
+    return "…" not in drawn or any("…" in text for text in texts)

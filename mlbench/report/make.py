@@ -3,11 +3,13 @@ the models compared with each other where two or more answered the same question
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.languages import pick_languages
+from mlbench.metrics.names import base_name
 from mlbench.report.build import ReportTable, build_tables
 from mlbench.report.collect import Collection, collect
 from mlbench.report.pairs import PairTable, build_pairs, ref_model_notes, resolve_ref_model
@@ -16,6 +18,7 @@ from mlbench.report.slicing import slice_collection
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
 
 DEFAULT_REF_LANG = "en"
+METRICS_LISTED = 12  # the metrics an unknown --metric's line names
 
 
 @dataclass
@@ -41,23 +44,24 @@ def make_report(
     ref_model: str | None = None,
     by: str | None = None,
     slices: SliceFile | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> Report:
     """Read the runs under ``results_dir`` (filtered) and build every table. A reference
     language the user named must exist; the default one may be missing (no gaps, a note).
     ``ref_model`` (a label or the model as recorded) is compared with each other model;
     without it, every pair of models is. ``by``: a table per label of that field (the
-    data's own, or ``slices``'), instead of one per task."""
+    data's own, or ``slices``'), instead of one per task. ``note`` hears what is said of
+    the command's flags (``--ref-lang pt-BR: using pt``), which is no part of the report."""
     collection = collect(results_dir, tasks=tasks, models=models)
     if by is not None:
         collection = slice_collection(collection, by, slices, seed)
     ref_label = resolve_ref_model(collection, ref_model) if ref_model is not None else None
-    reference = ref_lang or DEFAULT_REF_LANG
-    found = {lang for run in collection.runs for lang in run.languages}
-    if ref_lang is not None and reference not in found:
-        raise MlbenchError(f"--ref-lang {reference}: no run has it; languages found: {', '.join(sorted(found))}")
+    found = sorted({lang for run in collection.runs for lang in run.languages})
+    reference = _reference(ref_lang, found, note) if ref_lang is not None else DEFAULT_REF_LANG
     if reference not in found:
         collection.notes.append(f"no run has {reference}: no gaps (choose another with --ref-lang)")
     metrics = tuple(metrics)
+    _check_metrics(collection, metrics, results_dir)
     tables = build_tables(collection, ref_lang=reference, metrics=metrics, seed=seed, resamples=resamples)
     if not tables:
         raise MlbenchError(f"no metric {', '.join(metrics)} in the runs under {results_dir}")
@@ -65,3 +69,25 @@ def make_report(
     if ref_label is not None:
         collection.notes.extend(ref_model_notes(collection, pairs, ref_label))
     return Report(collection, tables, reference, pairs, ref_label, results_dir)
+
+
+def _reference(ref_lang: str, found: list[str], note: Callable[[str], None] | None) -> str:
+    """The runs' code for --ref-lang (``EN``, ``pt-BR``: ``languages.pick_languages``)."""
+    picked, unknown = pick_languages([ref_lang], found, "--ref-lang", note)
+    if unknown:
+        raise MlbenchError(f"--ref-lang {unknown[0]}: no run has it; languages found: {', '.join(found)}")
+    return picked[0]
+
+
+def _check_metrics(collection: Collection, metrics: tuple[str, ...], results_dir: Path) -> None:
+    """Each --metric names a metric of the runs (or a base name: ``mc2`` for ``mc2@*``)."""
+    known = {name for run in collection.runs for entry in run.languages.values() for name in entry.result.metrics}
+    known |= {base_name(name) for name in known}
+    listed = ", ".join(sorted(known))
+    if len(known) > METRICS_LISTED:  # a run of many tasks has dozens: the line stays readable
+        first = ", ".join(sorted(known)[:METRICS_LISTED])
+        listed = f"{first} … ({len(known)} in all; `mlbench report {results_dir}` prints a table per metric)"
+    for metric in metrics:
+        if metric not in known:
+            hint = did_you_mean(metric, sorted(known))
+            raise MlbenchError(f"--metric {metric}: no run has it{hint}; metrics: {listed}")

@@ -1,11 +1,11 @@
-"""The report as Markdown: a value table and a gap table per (task, metric), ready to
-paste into a paper's draft or an issue.
-
-A gap table has two rows per model: the gap with its unadjusted 95% CI, then the
-Holm-adjusted p with its stars, each row labelled, and a note saying that the two can
-disagree (``cells.gaps_note``). Where two or more models answered the same questions, a
-last section compares them (``pairs.py``): a table per task and headline metric, three
-rows per pair of models (difference, p, MDD with n)."""
+"""The report as Markdown, ready to paste into a paper's draft or an issue: per task one
+table of scores (a row per metric, and per model where several answered; a column per
+language) and one of gaps to the reference language (each cell the gap with its
+unadjusted 95% CI and the Holm-adjusted p with its stars), the headline metrics' figures,
+and one Notes section at the end that every table refers to (``notes.py``): each note is
+written once, the gap and test notes only where a gap was tested. Where two or more models
+answered the same questions, a section compares them (``pairs.py``): a table per task and
+headline metric, three rows per pair of models (difference, p, MDD with n)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,11 @@ from collections.abc import Mapping, Sequence
 
 from mlbench.report import pair_cells as pc
 from mlbench.report.build import ReportTable
-from mlbench.report.cells import (
-    GAP_ROW,
-    LEGEND,
-    P_ROW,
-    cell_notes,
-    gap_text,
-    gaps_heading,
-    gaps_note,
-    lang_label,
-    p_cell,
-    value_text,
-)
+from mlbench.report.cells import P_ROW, gap_definition, gap_text, lang_label, p_cell
 from mlbench.report.layout import joined, languages_down, transposed
+from mlbench.report.notes import Notes
 from mlbench.report.pairs import PairTable
+from mlbench.report.task_rows import TaskRows, task_rows
 
 
 def _escape(text: str) -> str:
@@ -48,20 +39,7 @@ def _by_language(head: list[str], langs: list[str], rows: list[list[str]], down:
     return _table(["language", *map(joined, paths)], [[lang_label(lang), *cells] for lang, cells in zip(langs, grid)])
 
 
-def _value(table: ReportTable, model: str, lang: str) -> str:
-    cell = table.cell(model, lang)
-    return f"{value_text(table.descriptor, cell)} (n={cell.n})" if cell else "n/a"
-
-
-def _gap_rows(table: ReportTable, model: str, others: list[str]) -> list[list[str]]:
-    gaps = [table.gap(model, lang) for lang in others]
-    return [
-        [model, GAP_ROW, *(gap_text(table.descriptor, gap) for gap in gaps)],
-        ["", P_ROW, *(p_cell(gap) for gap in gaps)],
-    ]
-
-
-def _pair_section(pairs: Sequence[PairTable], ref_model: str | None) -> list[str]:
+def _pair_section(pairs: Sequence[PairTable], ref_model: str | None, notes: Notes) -> list[str]:
     lines = [f"## {pc.SECTION}", "", pc.section_intro(ref_model), ""]
     for table in pairs:
         rows = []
@@ -72,10 +50,37 @@ def _pair_section(pairs: Sequence[PairTable], ref_model: str | None) -> list[str
                 ["", P_ROW, *(p_cell(c.gap if c else None) for c in cells)],
                 ["", pc.MDD_ROW, *(pc.mdd_text(table.descriptor, c) for c in cells)],
             ]
-        lines += [f"### {pc.heading(table)}", ""]
+        lines += [f"### {pc.heading(table)} {notes.ref(pc.note(table))}", ""]
         down = languages_down(len(table.langs), len(table.pairs))
         lines += _by_language(["models", ""], table.langs, rows, down)
-        lines += ["", pc.note(table), ""]
+        lines.append("")
+    return lines
+
+
+def _task_section(rows: TaskRows, ref_lang: str, notes: Notes, plots: Mapping[str, list[str]]) -> list[str]:
+    """A task's scores, its gaps, what was not tested and its figures."""
+    lines = [f"## {rows.task}", ""]
+    models = "" if len(rows.models) > 1 else f"{rows.models[0]}; " if rows.models else ""
+    each = f"n={rows.n} per cell unless shown" if rows.n is not None else "n per cell"
+    lines += [f"Scores ({models}mean [95% CI]; {each}):", ""]
+    # One orientation for a task's scores and gaps: turned where its languages outnumber its rows.
+    down = languages_down(len(rows.langs), len(rows.values))
+    lines += _by_language(rows.head, rows.langs, rows.values, down)
+    lines.append("")
+    if rows.gaps:
+        definition = notes.ref(gap_definition(ref_lang))
+        lines += [f"Gaps vs {ref_lang}: gap [95% CI, unadjusted], {P_ROW} {definition}:", ""]
+        lines += _by_language(rows.gap_head, rows.others, rows.gaps, down)
+        lines.append("")
+    if rows.untested:
+        lines += [f"No gap tested: {'; '.join(rows.untested)}.", ""]
+    figures = [
+        " ".join(f"![{table.title}]({image})" for image in plots.get(table.title, []))
+        for table in rows.tables
+        if plots.get(table.title)
+    ]
+    if figures:
+        lines += [*figures, ""]
     return lines
 
 
@@ -86,37 +91,24 @@ def to_markdown(
     plots: Mapping[str, list[str]] | None = None,
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
+    usage: Sequence[str] = (),
 ) -> str:
-    """``plots`` maps a table's title to the image files drawn for it (linked under it);
-    ``pairs``: the model-against-model tables (none: no such section)."""
-    lines = ["# mlbench report", "", f"Reference language: **{ref_lang}**. Values are means with bootstrap 95% CIs."]
-    lines += ["", LEGEND, ""]
-    task = None
-    for table in tables:
-        if table.task != task:
-            task = table.task
-            lines += [f"## {task}", ""]
-        lines += [f"### {table.metric}", ""]
-        models = list(table.rows)
-        values = [[model, *(_value(table, model, lang) for lang in table.langs)] for model in models]
-        # One orientation for a metric's values and gaps, decided on all its languages.
-        down = languages_down(len(table.langs), len(models))
-        lines += _by_language(["model"], table.langs, values, down)
-        lines.append("")
-        for note in cell_notes(table):
-            lines += [note, ""]
-        others = [lang for lang in table.langs if lang != ref_lang]
-        if table.per_question and others:
-            lines += [f"{gaps_heading(table)}:", ""]
-            rows = [row for model in models for row in _gap_rows(table, model, others)]
-            lines += _by_language(["model", ""], others, rows, down)
-            lines += ["", gaps_note(table), ""]
-        elif not table.per_question:
-            lines += ["No per-question values (a pooled metric): no gaps tested.", ""]
-        for image in (plots or {}).get(table.title, []):
-            lines += [f"![{table.title}]({image})", ""]
+    """``notes``: the collection's (merged runs, mixed settings), listed with the tables'
+    own; ``plots`` maps a table's title to the image files drawn for it (shown under its
+    task's tables); ``pairs``: the model-against-model tables (none: no such section)."""
+    defined = Notes()
+    lines = [
+        "# mlbench report",
+        "",
+        f"Reference language: **{ref_lang}**. Values are means with bootstrap 95% CIs; "
+        "each [n] refers to the Notes at the end.",
+        "",
+        *usage,  # the API usage table, where runs counted tokens (report/usage.py)
+    ]
+    for rows in task_rows(tables, defined):
+        lines += _task_section(rows, ref_lang, defined, plots or {})
     if pairs:
-        lines += _pair_section(pairs, ref_model)
-    if notes:
-        lines += ["## Notes", "", *(f"- {note}" for note in notes), ""]
+        lines += _pair_section(pairs, ref_model, defined)
+    if defined or notes:
+        lines += ["## Notes", "", *defined.lines(), *(f"- {note}" for note in notes), ""]
     return "\n".join(lines)

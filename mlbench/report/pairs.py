@@ -22,14 +22,13 @@ not as "no difference".
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
 
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.metrics.descriptor import Metric
 from mlbench.report.build import ReportTable
 from mlbench.report.collect import Collection, LanguageEntry, ModelTask, model_label
@@ -97,8 +96,7 @@ def resolve_ref_model(collection: Collection, name: str) -> str:
         return named.pop()
     if named:
         raise MlbenchError(f"--ref-model {name} names {len(named)} models; give one of {', '.join(sorted(named))}")
-    close = difflib.get_close_matches(name, labels, n=1, cutoff=0.6)
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    hint = did_you_mean(name, labels)
     raise MlbenchError(f"--ref-model {name}: no such model in the runs{hint}; models: {', '.join(labels)}")
 
 

@@ -11,11 +11,9 @@ across its languages.
 
 from __future__ import annotations
 
-import difflib
-
 import numpy as np
 
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records import LanguageResult
 from mlbench.report.collect import Collection, LanguageEntry, ModelTask
 from mlbench.report.questions import QuestionValues
@@ -53,8 +51,7 @@ def slice_collection(collection: Collection, field: str, slices: SliceFile | Non
     (and counted in a note). One line naming the fields there are when none has ``field``."""
     known = available_fields(collection, slices)
     if field not in known:
-        close = difflib.get_close_matches(field, known, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
+        hint = did_you_mean(field, known)
         raise MlbenchError(f"--by {field}: no question has that label{hint}; labels: {', '.join(known) or 'none'}")
     runs: list[ModelTask] = []
     notes = list(collection.notes)

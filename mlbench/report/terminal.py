@@ -3,7 +3,8 @@ headline metric, each cell the mean with the stars of a significant gap.
 
 A terminal has room for neither the intervals nor the gaps, nor for one column per
 language once a benchmark has 23 of them: languages go down the rows, so any number of
-them fits 80 columns, and the caption says where the rest is (the report files).
+them fits 80 columns; the metrics whose columns do not fit the width are left out, never
+cut, and the caption says where the rest is (the report files).
 
 Models compared with each other (``pairs.py``) get a block of their own: a table per task
 and pair of models, a row per language, per headline metric (at most three, so that it
@@ -16,10 +17,13 @@ from rich import box
 from rich.markup import escape as escape_markup
 from rich.table import Table
 
+from mlbench.metrics.catalog import column_heading
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import INTERVAL_LABEL, cell_notes, digits, is_missing, lang_label, signed, stars
+from mlbench.report.layout import fits
 from mlbench.report.pair_cells import mdd_number, which_pairs
 from mlbench.report.pairs import ModelPair, PairTable
+from mlbench.report.slices import base_task
 from mlbench.results.tables import format_number
 
 # Columns of one table: more headline metrics than this are left to the files.
@@ -37,52 +41,80 @@ def _cell_text(table: ReportTable, model: str, lang: str) -> str:
     return f"{format_number(table.descriptor, cell.value.value)}{marker}"
 
 
-def caption(tables: list[ReportTable], ref_lang: str) -> str:
-    """Printed once under the tables: what the stars are, and where the intervals and gaps are."""
+# Where the rest is: the formats that write every metric with its interval, gap and p.
+FORMATS_HINT = "--format md|html|latex|csv|json"
+
+
+def caption(tables: list[ReportTable], ref_lang: str, width: int = 80, written: bool = False) -> str:
+    """Printed once under the tables, a line per thing: what the values and stars are,
+    where the intervals, gaps and left-out metrics are (the files this command writes,
+    ``written``; else how to write them), and the notes of the cells shown (n/a, †)."""
     shown = [t for t in tables if t.headline]
     notes = list(dict.fromkeys(note for t in shown for note in cell_notes(t)))
-    left_out = len(tables) - len(_shown_per_task(tables))
-    parts = [
-        f"Means. *: gap vs {ref_lang} significant (McNemar for yes/no outcomes, Wilcoxon signed-rank "
-        "otherwise; Holm over the languages; ** p<0.01, *** p<0.001; u: unpaired).",
-        f"These tests do not test the mean difference, so a star can disagree with the gap's {INTERVAL_LABEL}:",
-        "--format md|html|latex|csv|json writes every metric with its interval, gap and Holm-adjusted p.",
+    left_out = len(tables) - len(_shown_per_task(tables, width))
+    lines = [
+        f"Means. * gap vs {ref_lang} significant (McNemar for yes/no outcomes, Wilcoxon signed-rank otherwise; "
+        "Holm over languages).",
+        "** p<0.01, *** p<0.001; u: unpaired.",
+        f"A star can disagree with the gap's {INTERVAL_LABEL}: they measure different things.",
     ]
+    where = "the report files written" if written else f"the report files ({FORMATS_HINT})"
+    rest = "intervals, gaps and Holm-adjusted p"
     if left_out:
-        parts.append(f"{left_out} more metric table(s) there too.")
-    return " ".join([*parts, *notes])
+        lines.append(f"{left_out} more {'metric' if left_out == 1 else 'metrics'} and the {rest}: in {where}.")
+    else:
+        lines.append(f"The {rest}: in {where}.")
+    lines += [note.rstrip(".") + "." for note in notes]
+    return "\n".join(lines)
 
 
-def _shown_per_task(tables: list[ReportTable]) -> list[ReportTable]:
+def _shown_per_task(tables: list[ReportTable], width: int = 80) -> list[ReportTable]:
+    """Per task, the first headline metrics (at most MAX_METRICS) whose columns fit ``width``
+    in every model's table; at least one."""
     shown: list[ReportTable] = []
     for task in dict.fromkeys(t.task for t in tables):
-        shown += [t for t in tables if t.task == task and t.headline][:MAX_METRICS]
+        mine = [t for t in tables if t.task == task]
+        chosen = [t for t in mine if t.headline][:MAX_METRICS]
+        models = list(dict.fromkeys(m for t in mine for m in t.rows))
+        while len(chosen) > 1 and any(
+            not fits(_model_table(task, model, mine, chosen, width), width) for model in models
+        ):
+            chosen.pop()  # the last metric's column goes to the files
+        shown += chosen
     return shown
 
 
-def render(tables: list[ReportTable]) -> list[Table]:
-    """One table per task and model; ``caption`` is what goes under all of them."""
+def _heading(table: ReportTable | PairTable) -> str:
+    """A metric's column as the run summary heads it: its label (``truthful & informative``)."""
+    return column_heading(table.metric, base_task(table.task), table.descriptor)
+
+
+def _model_table(task: str, model: str, mine: list[ReportTable], shown: list[ReportTable], width: int) -> Table:
+    """``model``'s table of ``task``: a row per language, a column per metric of ``shown``."""
+    title = f"{task} · {model}"
+    out = Table(title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), width))
+    out.add_column("lang", no_wrap=True)
+    out.add_column("n", justify="right", no_wrap=True)
+    for table in shown:
+        out.add_column(_heading(table), justify="right", no_wrap=True)
+    ns = {lang: cell.n for t in shown if model in t.rows for lang, cell in t.rows[model].items()}
+    for lang in dict.fromkeys(lang for t in mine for lang in t.langs):
+        texts = [_cell_text(t, model, lang) if model in t.rows and lang in t.langs else "" for t in shown]
+        if any(texts):
+            out.add_row(lang_label(lang), str(ns.get(lang, "")), *texts)
+    return out
+
+
+def render(tables: list[ReportTable], width: int = 80) -> list[Table]:
+    """One table per task and model, each fitting ``width`` (the metrics that do not fit
+    are counted in the caption); ``caption`` is what goes under all of them."""
     rendered = []
-    shown_all = _shown_per_task(tables)
+    shown_all = _shown_per_task(tables, width)
     for task in dict.fromkeys(t.task for t in tables):
         mine = [t for t in tables if t.task == task]
         shown = [t for t in shown_all if t.task == task]
-        langs = list(dict.fromkeys(lang for t in mine for lang in t.langs))
         for model in dict.fromkeys(m for t in mine for m in t.rows):
-            title = f"{task} · {model}"
-            out = Table(
-                title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), 80)
-            )
-            out.add_column("lang", no_wrap=True)
-            out.add_column("n", justify="right", no_wrap=True)
-            for table in shown:
-                out.add_column(table.metric, justify="right", no_wrap=True)
-            ns = {lang: cell.n for t in shown if model in t.rows for lang, cell in t.rows[model].items()}
-            for lang in langs:
-                texts = [_cell_text(t, model, lang) if model in t.rows and lang in t.langs else "" for t in shown]
-                if any(texts):
-                    out.add_row(lang_label(lang), str(ns.get(lang, "")), *texts)
-            rendered.append(out)
+            rendered.append(_model_table(task, model, mine, shown, width))
     return rendered
 
 
@@ -103,56 +135,67 @@ def _pair_text(table: PairTable, pair: ModelPair, lang: str) -> tuple[str, str]:
     return f"{signed(gap.diff, digits(table.descriptor))}{stars(gap.p_holm)}", mdd_number(table.descriptor, cell)
 
 
-def _shown_pairs(pairs: list[PairTable]) -> dict[str, tuple[list[PairTable], list[str]]]:
-    """Per task, the metrics and the pairs (by label) the terminal has room for."""
+def _shown_pairs(pairs: list[PairTable], width: int = 80) -> dict[str, tuple[list[PairTable], list[str]]]:
+    """Per task, the metrics (those whose columns fit ``width``, at least one) and the pairs
+    (by label) the terminal has room for."""
     shown = {}
     for task in dict.fromkeys(t.task for t in pairs):
         mine = [t for t in pairs if t.task == task][:MAX_PAIR_METRICS]
-        shown[task] = (mine, list(dict.fromkeys(pair.label for t in mine for pair in t.pairs))[:MAX_PAIRS])
+        labels = list(dict.fromkeys(pair.label for t in mine for pair in t.pairs))[:MAX_PAIRS]
+        while len(mine) > 1 and any(not fits(_pair_table(task, label, mine, width), width) for label in labels):
+            mine.pop()
+        shown[task] = (mine, labels)
     return shown
 
 
-def render_pairs(pairs: list[PairTable]) -> list[Table]:
+def _pair_table(task: str, label: str, mine: list[PairTable], width: int) -> Table:
+    shown = [(t, pair) for t in mine for pair in t.pairs if pair.label == label]
+    title = f"{task} · {label}"
+    out = Table(title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), width))
+    out.add_column("lang", no_wrap=True)
+    out.add_column("n", justify="right", no_wrap=True)
+    for table, _ in shown:
+        out.add_column(_heading(table), justify="right", no_wrap=True)
+        out.add_column("mdd", justify="right", no_wrap=True)
+    for lang in dict.fromkeys(lang for t, _ in shown for lang in t.langs):
+        ns = [pair.cells[lang].gap.n for _, pair in shown if lang in pair.cells]
+        if ns:
+            texts = [text for table, pair in shown for text in _pair_text(table, pair, lang)]
+            out.add_row(lang_label(lang), str(max(ns)), *texts)
+    return out
+
+
+def render_pairs(pairs: list[PairTable], width: int = 80) -> list[Table]:
     """One table per task and pair of models: a row per language; per headline metric its
     difference (second − first, starred) and its MDD."""
-    rendered = []
-    for task, (mine, labels) in _shown_pairs(pairs).items():
-        for label in labels:
-            shown = [(t, pair) for t in mine for pair in t.pairs if pair.label == label]
-            title = f"{task} · {label}"
-            out = Table(
-                title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), 80)
-            )
-            out.add_column("lang", no_wrap=True)
-            out.add_column("n", justify="right", no_wrap=True)
-            for table, _ in shown:
-                out.add_column(table.metric, justify="right", no_wrap=True)
-                out.add_column("mdd", justify="right", no_wrap=True)
-            for lang in dict.fromkeys(lang for t, _ in shown for lang in t.langs):
-                ns = [pair.cells[lang].gap.n for _, pair in shown if lang in pair.cells]
-                if ns:
-                    texts = [text for table, pair in shown for text in _pair_text(table, pair, lang)]
-                    out.add_row(lang_label(lang), str(max(ns)), *texts)
-            rendered.append(out)
-    return rendered
+    return [
+        _pair_table(task, label, mine, width)
+        for task, (mine, labels) in _shown_pairs(pairs, width).items()
+        for label in labels
+    ]
 
 
-def pairs_caption(pairs: list[PairTable], ref_model: str | None) -> str:
-    """Printed once under the model-against-model tables: what they show, and what the
-    files hold that they have no room for."""
-    shown = _shown_pairs(pairs)
+def pairs_caption(pairs: list[PairTable], ref_model: str | None, width: int = 80, written: bool = False) -> str:
+    """Printed once under the model-against-model tables, a line per thing: what they
+    show, and what the files (``written`` by this command, else how to write them) hold
+    that they have no room for."""
+    shown = _shown_pairs(pairs, width)
     metrics = sum(sum(1 for t in pairs if t.task == task) - len(mine) for task, (mine, _) in shown.items())
     labels = {task: {pair.label for t in pairs if t.task == task for pair in t.pairs} for task in shown}
     more_pairs = sum(len(labels[task]) - len(shown_labels) for task, (_, shown_labels) in shown.items())
-    parts = [
-        f"Model against model, {which_pairs(ref_model)}: the difference on the questions both answered",
-        "(n: the most of any metric); *: Holm-adjusted p < 0.05 over the languages of the pair (McNemar for",
-        "yes/no outcomes, Wilcoxon signed-rank otherwise; ** p<0.01, *** p<0.001). mdd: the smallest",
-        "difference those questions detect with 80% power (alpha 0.05, two-sided); a difference without a",
-        "star is inconclusive below its mdd, not evidence of none. Intervals and p-values: --format.",
+    lines = [
+        f"Model against model, {which_pairs(ref_model)}: the difference on the questions both answered "
+        "(n: the most of any metric).",
+        "* Holm-adjusted p < 0.05 over the languages of the pair (McNemar for yes/no, Wilcoxon otherwise); "
+        "** p<0.01, *** p<0.001.",
+        "mdd: the smallest difference those questions detect with 80% power (alpha 0.05, two-sided); "
+        "a difference without a star is inconclusive below its mdd, not evidence of none.",
     ]
+    where = "the report files written" if written else f"the report files ({FORMATS_HINT})"
     if metrics:
-        parts.append(f"{metrics} more metric(s) there too.")
+        lines.append(f"{metrics} more {'metric' if metrics == 1 else 'metrics'} and the intervals and p: in {where}.")
+    else:
+        lines.append(f"The intervals and p: in {where}.")
     if more_pairs:
-        parts.append(f"{more_pairs} more pair(s) of models there too (or choose one with --ref-model).")
-    return " ".join(parts)
+        lines.append(f"{more_pairs} more pair(s) of models there too (or choose one with --ref-model).")
+    return "\n".join(lines)

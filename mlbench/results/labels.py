@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mlbench.data.jsonlines import allow_long_csv_fields, json_objects, read_text
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records.jsontypes import JsonObject
 from mlbench.results import read_samples, samples_path, written_languages
 from mlbench.stats.agreement import Agreement, agreement
@@ -42,7 +42,8 @@ def require_columns(rows: list[Row], columns: Sequence[str], source: str) -> Non
     present = set().union(*(row.keys() for row in rows))
     missing = [c for c in columns if c not in present]
     if missing:
-        raise MlbenchError(f"{source} has no column {', '.join(missing)}; it has {', '.join(sorted(present))}")
+        hint = did_you_mean(missing[0], sorted(present)) if len(missing) == 1 else ""
+        raise MlbenchError(f"{source} has no column {', '.join(missing)}{hint}; it has {', '.join(sorted(present))}")
 
 
 def judge_labels(run_dir: Path, kind: str) -> list[Row]:

@@ -27,6 +27,7 @@ from mlbench.results.language import (
     read_language_file,
 )
 from mlbench.results.tables import run_tables, to_markdown
+from mlbench.results.usage import USAGE_KEYS, check_usage, run_usage
 
 
 def run_to_json(run: RunResult) -> JsonObject:
@@ -77,6 +78,7 @@ def run_from_json(data: Any) -> RunResult:
         raise TypeError("model and task must be strings")
     if not isinstance(run.config, dict) or not isinstance(run.config_hash, str):
         raise TypeError("config must be an object and config_hash a string")
+    check_usage(run.config)  # read whole by the summary and the report: a bad count fails here
     return run
 
 
@@ -132,6 +134,7 @@ def merge_run(
         timings: JsonObject = {}
         data_counts: JsonObject = {}  # what the loader left out, per language
         data_hashes: JsonObject = {}  # the content of each language's data
+        usage: JsonObject = {}  # the API tokens of each language's samples (results/usage.py)
         other_settings = []
         for path in sorted(run_dir.glob("results_*.json")):
             written = read_language_file(path)
@@ -140,17 +143,19 @@ def merge_run(
                 continue
             try:
                 timings[written.lang] = written.config["timings_s"][written.lang]
-                data_counts.update(written.config.get("data_counts", {}))
-                data_hashes.update(written.config.get("data_sha256", {}))
             except (KeyError, TypeError) as error:
                 raise MlbenchError(f"{path}: not an mlbench language result (no timing: {error})") from None
+            for key, into in (("data_counts", data_counts), ("data_sha256", data_hashes), ("usage", usage)):
+                into.update(_settings_block(path, written.config, key))
             languages[written.lang] = written.result
         ordered = sorted(languages, key=lambda lang: (rank.get(lang, len(rank)), lang))
         merged = RunResult(
             run.model,
             run.task,
             {
-                **run.config,
+                # The usage is the languages' own, summed again: an older one in ``run.config``
+                # (a language's settings before its rejudging) must not survive an empty sum.
+                **{key: value for key, value in run.config.items() if key not in USAGE_KEYS},
                 "timings_s": {lang: timings[lang] for lang in ordered},
                 **(
                     {"data_counts": {lang: data_counts[lang] for lang in ordered if lang in data_counts}}
@@ -162,6 +167,7 @@ def merge_run(
                     if data_hashes
                     else {}
                 ),
+                **run_usage(usage, ordered),
             },
             {lang: languages[lang] for lang in ordered},
             cross_language or {},
@@ -170,3 +176,17 @@ def merge_run(
         write_atomic(results_path(run_dir), run_text(merged))
         write_atomic(run_dir / "table.md", to_markdown(run_tables(merged, metric_order, group_name)))
     return merged, other_settings
+
+
+def _settings_block(path: Path, config: JsonObject, key: str) -> JsonObject:
+    """A per-language block of a ``results_<lang>.json``'s settings ({} when absent);
+    MlbenchError naming the file when it is malformed."""
+    block = config.get(key, {})
+    if not isinstance(block, dict):
+        raise MlbenchError(f"{path}: not an mlbench language result ({key} is not an object)")
+    if key == "usage":
+        try:
+            check_usage({"usage": block})
+        except ValueError as error:
+            raise MlbenchError(f"{path}: not an mlbench language result ({error})") from None
+    return block

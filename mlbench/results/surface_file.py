@@ -9,7 +9,7 @@ from typing import Any
 
 from mlbench.data.jsonlines import json_objects
 from mlbench.errors import MlbenchError
-from mlbench.languages import LANGUAGES
+from mlbench.languages import LANGUAGES, language_hint, match_language
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.records import RunResult, SampleRecord
 from mlbench.records.jsontypes import JsonObject
@@ -27,15 +27,23 @@ def field_value(row: JsonObject, path: str) -> Any:
 
 
 def checked_lang(value: Any, where: str) -> str:
-    """``value`` if it is a language code mlbench knows, as written (lower case); else an
-    error naming ``where`` and the value. The surface checks look the code up in their
-    script and marker tables: an unknown one (``EN``, ``eng``, ``5``) would score every
-    answer as the wrong language instead of failing."""
-    if not isinstance(value, str) or value not in LANGUAGES:
+    """The code mlbench knows that ``value`` names (``EN``, ``pt-BR``, ``eng`` are read as
+    ``en``, ``pt``, ``en``: ``languages.match_language``); else an error naming ``where``
+    and the value. The surface checks look the code up in their script and marker tables:
+    an unknown one (``xx``, ``5``) would score every answer as the wrong language instead
+    of failing."""
+    code = match_language(value, tuple(LANGUAGES)) if isinstance(value, str) else None
+    if code is None:
+        hint = language_hint(value, tuple(LANGUAGES)) if isinstance(value, str) else ""
+        if ": there is only " in hint:  # sr-Latn: scoring it as sr would check Latin text for Cyrillic
+            raise MlbenchError(
+                f"{where}: language {value!r} cannot be checked{hint}; the surface checks know each language"
+                " in one script"
+            )
         raise MlbenchError(
-            f"{where}: language {value!r} is not a known lower-case ISO code (known: {', '.join(sorted(LANGUAGES))})"
+            f"{where}: language {value!r} is not a known ISO code{hint}; known: {', '.join(sorted(LANGUAGES))}"
         )
-    return value
+    return code
 
 
 def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str | None) -> list[JsonObject]:
@@ -44,7 +52,7 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
     if not path.is_file():
         raise MlbenchError(f"no such file: {path}")
     if lang is not None:
-        checked_lang(lang, "--lang")
+        lang = checked_lang(lang, "--lang")
     answers = []
     for position, (where, row) in enumerate(json_objects(path), start=1):
         try:

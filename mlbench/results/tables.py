@@ -15,19 +15,14 @@ from dataclasses import dataclass, field
 
 from mlbench.languages import LANGUAGES
 from mlbench.metrics.catalog import describe, describe_in, task_metrics
-from mlbench.metrics.descriptor import Metric
-from mlbench.metrics.markers import MARKERS
+from mlbench.metrics.descriptor import Metric, by_name
 from mlbench.metrics.names import base_name, expand_order
-from mlbench.metrics.surface import SURFACE_METRICS
+from mlbench.metrics.surface import SURFACE_DESCRIPTORS, SURFACE_METRICS
 from mlbench.records import LanguageResult, MetricValue, RunResult
 
 LOW_RESOURCE_MARK = "†"
-SURFACE_COLUMNS = {
-    "wrong_language": "wrong language",
-    "repetition": "repetition",
-    "surface_issue": "any issue",
-    **{f"marker_{m}": m.replace("_", " ") for m in MARKERS},
-}
+# The surface table's headings: each check's label, from its descriptor (one spelling).
+SURFACE_COLUMNS = {name: metric.heading for name, metric in by_name(SURFACE_DESCRIPTORS).items()}
 
 
 # More languages than this go down the rows of a table instead of across (the report's tables

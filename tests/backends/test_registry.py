@@ -1,6 +1,6 @@
 import pytest
 
-from mlbench.backends import registry
+from mlbench.backends import options as backend_options
 from mlbench.backends.data_parallel import _balance, replica_devices
 from mlbench.backends.registry import ModelOptions, resolve_backend
 from mlbench.errors import MlbenchError
@@ -10,8 +10,8 @@ from mlbench.errors import MlbenchError
     ("vllm_installed", "gpu", "expected"), [(True, True, "vllm"), (True, False, "hf"), (False, True, "hf")]
 )
 def test_auto_picks_vllm_only_with_vllm_and_a_gpu(monkeypatch, vllm_installed, gpu, expected):
-    monkeypatch.setattr(registry.importlib.util, "find_spec", lambda name: object() if vllm_installed else None)
-    monkeypatch.setattr(registry, "gpu_visible", lambda: gpu)
+    monkeypatch.setattr(backend_options.importlib.util, "find_spec", lambda name: object() if vllm_installed else None)
+    monkeypatch.setattr(backend_options, "gpu_visible", lambda: gpu)
     assert resolve_backend(ModelOptions("m", backend="auto")) == expected
 
 

@@ -208,7 +208,8 @@ def test_options_that_do_not_fit_a_declared_benchmark(model, tmp_path):
     def error(flags: str) -> str:
         return one_error(run_model(model, tmp_path, f"--task capitals --backend hf {flags}", "--include", EXAMPLE))
 
-    assert "capitals reads the data its benchmark.toml names, not --sample" in error("--sample")
+    assert "capitals has no embedded sample set (--sample covers: truthfulqa_multi," in error("--sample")
+    assert "drop --sample to read the files benchmark.toml names, or give --data-dir DIR" in error("--sample")
     line = error("--fewshot 3 --lang de")
     assert "capitals de: 3-shot but" in line and "primer/de.jsonl has 2 rows" in line
     assert "has no mode consistency; valid: mc, gen" in error("--mode consistency")

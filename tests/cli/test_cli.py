@@ -140,5 +140,7 @@ def test_user_jsonl_data(tiny_model, tmp_path):
 def test_tasks_lists_benchmarks():
     result = runner.invoke(app, ["tasks"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    for text in ("truthfulqa_multi", "truthfulqa_multi_mt", "veritasqa", "HiTZ/truthfulqa-multi", "en, es, ca, gl, eu"):
+    for text in ("truthfulqa_multi", "truthfulqa_multi_mt", "veritasqa", "TruthfulQA-Multi (machine translations)"):
         assert text in result.output
+    one = runner.invoke(app, ["tasks", "truthfulqa_multi_mt"], env={"COLUMNS": "200"})  # its languages and data
+    assert "HiTZ/truthfulqa-multi" in one.output and "en, es, ca, gl, eu" in one.output

@@ -43,7 +43,8 @@ def test_each_backend_takes_its_own_keys_typed():
         (
             "hf",
             ("max_model_len=5",),
-            "-M max_model_len: backend hf has no option 'max_model_len'; valid: trust_remote_code",
+            "-M max_model_len: backend hf has no option 'max_model_len' (backend vllm takes it);"
+            " valid: trust_remote_code",
         ),
         ("openai", ("device=cpu",), "backend openai has no option 'device'"),
         ("vllm", ("max_model_len=many",), "-M max_model_len: 'many' is not a whole number"),
@@ -148,7 +149,8 @@ def test_a_judge_inherits_only_what_its_backend_takes(tmp_path):
 def test_judge_mistakes_are_found_before_any_model_runs(tmp_path):
     from mlbench.engine.judging import check_judge_config
 
-    with pytest.raises(MlbenchError, match="-J knd: the judge has no option 'knd'; valid: kind, backend"):
+    knd = r"-J knd: the judge has no option 'knd' \(did you mean kind\?\); valid: kind, backend"
+    with pytest.raises(MlbenchError, match=knd):
         judge_config(tmp_path, "j", settings("knd=truth", flag="-J"))
     with pytest.raises(MlbenchError, match="unknown judge kind 'truht'"):
         check_judge_config(judge_config(tmp_path, "j", settings("kind=truht", "backend=hf", flag="-J")))
@@ -162,7 +164,7 @@ def test_the_tables_follow_columns_when_piped(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     assert wide_console().width == 80
     monkeypatch.delenv("COLUMNS")
-    assert wide_console().width == 200  # a log file: many-language tables stay whole
+    assert wide_console().width == 100  # a log file: tables that fit it, else a block per record
 
 
 def test_one_file_drives_the_run_and_its_judging_job(tmp_path, monkeypatch):
@@ -204,3 +206,16 @@ def test_a_judge_never_inherits_the_models_key_or_its_trust_in_remote_code(tmp_p
         tmp_path, "j", settings("backend=hf", flag="-J"), run=ModelOptions("m", trust_remote_code=True)
     )
     assert trusting.judge.trust_remote_code is False
+
+
+def test_auto_names_the_backend_it_would_run_and_lists_only_its_keys(monkeypatch):
+    monkeypatch.setattr("mlbench.backends.options.gpu_visible", lambda: False)  # a CPU machine: hf
+    with pytest.raises(MlbenchError) as refused:
+        backend_values("auto", settings("batchsize=2"))
+    hf = ", ".join(backend_keys("hf"))
+    assert str(refused.value) == (
+        f"-M batchsize: backend hf (auto) has no option 'batchsize' (did you mean batch_size?); valid: {hf}"
+        " (mlbench backends NAME)"
+    )
+    with pytest.raises(MlbenchError, match=r"backend openai \(auto\) has no option 'batchsize'; valid: base_url,"):
+        backend_values("auto", settings("base_url=http://x/v1", "batchsize=2"))

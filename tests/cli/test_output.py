@@ -14,14 +14,12 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from mlbench.cli.console import RichObserver, duration, final_line, summary
+from mlbench.cli.console import RichObserver, duration, final_line, summary, written_tables
 from mlbench.cli.main import app
 from mlbench.records import LanguageResult, MetricValue, RunResult
 
 runner = CliRunner()
-FINAL = re.compile(
-    r"^mlbench: results in (?P<where>.+/) \(table\.md, results\.json\) — (?P<time>\d+\.\d s|\d+ min \d\d s)$"
-)
+FINAL = re.compile(r"^mlbench: table in (?P<table>\S+/table\.md) — (?P<time>\d+\.\d s|\d+ min \d\d s)$")
 
 
 def run_cli(*args: object):
@@ -48,7 +46,7 @@ def test_a_run_ends_with_its_summary_and_one_line_saying_where_and_how_long(tiny
     lines = result.stdout.splitlines()
     final = FINAL.match(lines[-1])
     assert final, lines[-1]
-    assert final["where"] == f"{tmp_path / 'out'}/"
+    assert final["table"] == f"{tmp_path / 'out' / tiny_model.name / 'veritasqa' / 'table.md'}"
     assert "veritasqa: en, gl done in" in result.stdout  # one line for the stage, not a bar per language
     # One summary, once: languages as rows, the headline metrics as columns, means only.
     assert result.stdout.count(f"veritasqa — {tiny_model}") == 1
@@ -115,7 +113,10 @@ def test_judge_ends_with_its_summary_and_last_line(tiny_model, tmp_path):
     judged = run_cli(*judge, "-J", "chat_template=false")
     assert judged.exit_code == 0, judged.output
     lines = judged.stdout.splitlines()
-    assert FINAL.match(lines[-1]) and FINAL.match(lines[-1])["where"] == f"{tmp_path}/"
+    assert (
+        FINAL.match(lines[-1])
+        and FINAL.match(lines[-1])["table"] == f"{tmp_path / tiny_model.name / 'truthfulqa_multi' / 'table.md'}"
+    )
     assert "truthfulqa_multi · truth judge: en done in" in judged.stdout
     assert judged.stdout.count(f"truthfulqa_multi — {tiny_model}") == 1
     results = json.loads((tmp_path / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())
@@ -209,10 +210,29 @@ def test_durations_and_the_final_line():
     assert [duration(s) for s in (0.04, 17.94, 59.96, 245, 3599.6, 7380)] == [
         "0.0 s", "17.9 s", "1 min 00 s", "4 min 05 s", "1 h 00 min", "2 h 03 min"
     ]  # fmt: skip
-    assert (
-        final_line(Path("results-demo"), 17.94) == "mlbench: results in results-demo/ (table.md, results.json) — 17.9 s"
+    demo = Path("results-demo/tiny-model")
+    one, two = demo / "truthfulqa_multi" / "table.md", demo / "veritasqa" / "table.md"
+    assert final_line(Path("results-demo"), 17.94, [one]) == (
+        "mlbench: table in results-demo/tiny-model/truthfulqa_multi/table.md — 17.9 s"
     )
-    assert final_line(Path("out/"), 1).startswith("mlbench: results in out/ ")
+    assert final_line(Path("results-demo"), 1, [one, two]) == (
+        "mlbench: tables in results-demo/tiny-model/{truthfulqa_multi,veritasqa}/table.md — 1.0 s"
+    )
+    other = Path("results-demo/gemma/veritasqa/table.md")
+    assert final_line(Path("results-demo"), 1, [one, other]) == (
+        "mlbench: tables in results-demo/: tiny-model/truthfulqa_multi/table.md, gemma/veritasqa/table.md — 1.0 s"
+    )
+    assert final_line(Path("out/"), 1) == "mlbench: results in out/ — 1.0 s"  # nothing finished
+
+
+def test_the_last_line_finds_each_runs_table_from_any_folder_judge_is_given(tmp_path):
+    run = tmp_path / "out" / "org__model" / "veritasqa"
+    run.mkdir(parents=True)
+    (run / "table.md").write_text("| mc1 |")
+    table = run / "table.md"
+    for given in (tmp_path / "out", tmp_path / "out" / "org__model", run):
+        assert written_tables(given, [("org/model", "veritasqa")]) == [table]
+    assert written_tables(tmp_path / "out", [("org/model", "msqad")]) == []
 
 
 # -- the observer ----------------------------------------------------------------------

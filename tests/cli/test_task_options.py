@@ -133,7 +133,7 @@ def test_a_run_file_names_the_run_and_the_command_line_wins(captured, tiny_model
         f'tasks = ["msqad", "xlinghealth"]\nlangs = ["en", "es"]\nmode = "all"\n'
         f'limit = 5\nseed = 7\noutput = "{tmp_path / "out"}"\nno-cache = true\nchat_template = true\n'
         f'max_new_tokens = 16\n\n[model]\nname = "{tiny_model}"\ngguf_file = "x"\nmax_model_len = 64\n\n'
-        '[options]\nembedder = "minilm"\n\n[options.msqad]\nrefusal = "patterns"\ntopics = ["Refugees"]\n'
+        '[options]\nembedder = "minilm"\n\n[options.msqad]\nrefusal = "patterns"\ntopics = ["Refugees and Migrants"]\n'
         "permutations = 9\n\n[options.xlinghealth]\ntemperatures = [0, 1]\n",
         encoding="utf-8",
     )
@@ -150,7 +150,7 @@ def test_a_run_file_names_the_run_and_the_command_line_wins(captured, tiny_model
     assert config.output == tmp_path / "out" and config.cache_dir is None
     assert config.task_options.chat_template is True and config.task_options.max_new_tokens == 16
     assert config.own_options == {
-        "msqad": MsqadOptions(("Refugees",), "patterns", permutations=11, embedder="minilm"),
+        "msqad": MsqadOptions(("Refugees and Migrants",), "patterns", permutations=11, embedder="minilm"),
         "xlinghealth": XLingHealthOptions(temperatures=(0.0, 1.0), embedder="minilm"),
     }
 
@@ -159,12 +159,15 @@ def test_a_run_file_names_the_run_and_the_command_line_wins(captured, tiny_model
     ("content", "fragment"),
     [
         (None, "run.toml: no such file"),
-        ('model = "m"\ntasks = [\n', "run.toml: not valid TOML: "),
+        (
+            'model = "m"\ntasks = [\n',
+            "run.toml: not valid TOML at its end (invalid value: a list or string left open?)",
+        ),
         ('model = "m"\ncolour = "red"\n', "run.toml: unknown key 'colour'; valid: "),
         ('model = "m"\ntopic = "Refugees"\n', "-M, -J and -T options go in the [model], [judge] and [options] tables"),
-        ('task = "msqad"\n[model]\nname = "m"\ncolour = 1\n', "run.toml [model] colour: backend auto has no option"),
+        ('task = "msqad"\n[model]\nname = "m"\ncolour = 1\n', "(auto) has no option 'colour'"),
         ('model = "m"\ntask = "msqad"\nmodel_option = ["x=1"]\n', "unknown key 'model_option'"),
-        ('model = "m"\ntask = "msqad"\nlimit = "many"\n', "Invalid value for '--limit'"),
+        ('model = "m"\ntask = "msqad"\nlimit = "many"\n', "run.toml limit: 'many' is not a whole number"),
         ('model = "m"\ntask = "msqad"\n[options.msqad]\ncolour = 1\n', "msqad has no option 'colour'"),
         ('model = "m"\ntask = "msqad"\n[options.nope]\nx = 1\n', "unknown task 'nope'"),
         ('model = "m"\ntask = "msqad"\n[options]\nrefusal = 3\n', "msqad: run.toml [options] refusal: 3 is not one of"),

@@ -21,7 +21,7 @@ def test_list_fetch_verify_path(homes, add_source):
     assert listed.exit_code == 0
     for text in ("truthfulqa-multi", "veritasqa", "calmqa", "msqad", "xlinghealth", "demo", "owner/demo", "MIT"):
         assert text in listed.stdout
-    assert "demo" in listed.stdout and "│ no" in listed.stdout
+    assert "demo" in listed.stdout and "  cached: no" in listed.stdout  # 80 columns: a block per source
 
     fetched = run("data", "fetch", "demo")
     assert fetched.exit_code == 0, fetched.output

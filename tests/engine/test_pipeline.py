@@ -33,6 +33,22 @@ def test_lang_all_and_unknown_languages():
         resolve_languages(task, ("en", "eu"), TaskOptions())
 
 
+def test_a_language_another_task_of_the_run_has_is_named_with_what_to_do():
+    sample = TaskOptions(DataSource("sample"))
+    veritasqa, truthfulqa = get_task("veritasqa"), get_task("truthfulqa_multi")
+    with pytest.raises(MlbenchError) as refused:
+        resolve_languages(veritasqa, ("en", "es", "eu"), sample, others=[(truthfulqa, sample)])
+    assert str(refused.value) == (
+        "task veritasqa has no language eu (Basque); valid: en, es, ca, gl; truthfulqa_multi has it:"
+        " run the tasks separately, or use --lang all (each task runs its own languages)"
+    )
+    # --lang all: each task its own languages.
+    assert resolve_languages(veritasqa, "all", sample) == ["en", "es", "ca", "gl"]
+    assert resolve_languages(truthfulqa, "all", sample) == ["en", "es", "ca", "gl", "eu"]
+    with pytest.raises(MlbenchError, match=r"valid: en, es, ca, gl$"):  # no other task has it: no hint
+        resolve_languages(veritasqa, ("eu",), sample, others=[(veritasqa, sample)])
+
+
 def test_failed_samples_are_counted_not_scored():
     records = [
         SampleRecord("0", metrics={"mc1": 1.0}),

@@ -298,9 +298,9 @@ def test_the_errors_of_the_inputs_come_before_those_of_the_helper_models(tiny_mo
     # The test session is offline (MLBENCH_OFFLINE) and the default NLI model uncached.
     result = run_cli(
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en", "--data-dir", fixture_datasets,
-        "-T", "topics=Refugees", "--output", tmp_path,
+        "-T", "topics=Refugees and Migrants", "--output", tmp_path,
     )  # fmt: skip
-    assert_one_line_error(result, "msqad has no topic 'Refugees'")
+    assert_one_line_error(result, "msqad has no topic 'Refugees and Migrants'")  # a topic the fixture lacks
 
 
 def test_helper_models_only_for_the_modes_that_load_them(tiny_model, monkeypatch):

@@ -21,7 +21,8 @@ def test_judging_a_run_whose_benchmark_file_changed_is_refused(tiny_model, tmp_p
     example = tmp_path / "capitals"
     shutil.copytree(EXAMPLE, example)
     flags = f"--task capitals --lang {LANGS} --backend hf --max-new-tokens 8 --limit 2 --no-cache"
-    assert run_model(tiny_model, tmp_path / "out", flags, "--include", example).exit_code == 0
+    ran = run_model(tiny_model, tmp_path / "out", flags, "--include", example)
+    assert ran.exit_code == 0, ran.output
     run_dir = tmp_path / "out" / tiny_model.name / "capitals"
     toml = example / "benchmark.toml"
     toml.write_text(toml.read_text() + "\n# edited after the run\n")

@@ -7,10 +7,11 @@ import math
 import pytest
 from judges.scripted import ScriptedBackend
 
+from mlbench.backends.base import checked_loglikelihood
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.data.source import DataSource
-from mlbench.engine.pipeline import RunConfig, checked_loglikelihood, run
+from mlbench.engine.pipeline import RunConfig, run
 from mlbench.records import LoglikelihoodResult
 
 

@@ -1,5 +1,5 @@
 """Issue 35, item 11: ``--model ..`` wrote its results to ``OUTPUT/../truthfulqa_multi/``,
-outside --output, while the last line said ``results in OUTPUT/``. The model's folder name
+outside --output, while the last line named a folder under OUTPUT/. The model's folder name
 (its slug) is never ``.``, ``..``, empty, nor holds a separator: every write stays under
 the output folder."""
 

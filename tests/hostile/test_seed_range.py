@@ -40,7 +40,7 @@ def test_a_seed_out_of_range_stops_before_the_model_loads(seed, tiny_model, tmp_
 def test_a_run_file_seed_is_checked_the_same_way(tiny_model, tmp_path):
     (tmp_path / "run.toml").write_text("seed = -1\n")
     done = mlbench("run", "--model", tiny_model, "--output", tmp_path / "out", "--config", tmp_path / "run.toml", *RUN)
-    one_line(done, "--seed", "-1 must be between 0 and 4294967295")
+    one_line(done, "run.toml seed: -1 must be between 0 and 4294967295")
     assert not (tmp_path / "out").exists()
 
 

@@ -51,7 +51,8 @@ def test_every_prompt_file_loads_and_names_its_inputs():
 
 
 def test_unknown_kind_is_one_clear_error():
-    with pytest.raises(MlbenchError, match="unknown judge kind 'truthy'; available: claim_support, claims"):
+    expected = r"unknown judge kind 'truthy' \(did you mean truth\?\); available: claim_support, claims"
+    with pytest.raises(MlbenchError, match=expected):
         load_spec("truthy")
 
 

@@ -190,7 +190,7 @@ def test_bad_paths_and_languages(run_dir, tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(MlbenchError, match="no run under"):
         judge(tmp_path / "empty", ScriptedBackend())
-    with pytest.raises(MlbenchError, match="no run has results in eu; written: en, es"):
+    with pytest.raises(MlbenchError, match=r"no run has results in eu \(Basque\); written: en, es"):
         judge(run_dir, ScriptedBackend(), langs=("eu",))
 
 

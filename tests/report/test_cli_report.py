@@ -50,9 +50,15 @@ def test_an_out_folder_without_formats_gets_every_format(two_models, tmp_path):
     )
 
 
-def test_another_reference_language(two_models, tmp_path):
-    result = report(two_models, "--ref-lang", "eu", "--format", "json", "--out", tmp_path)
+@pytest.mark.parametrize("ref_lang", ["eu", "EU", "eu-ES", "Basque"])
+def test_another_reference_language(ref_lang, two_models, tmp_path):
+    result = report(two_models, "--ref-lang", ref_lang, "--format", "json,md", "--out", tmp_path)
     assert result.exit_code == 0, result.output
+    # A tag or name read as the runs' code is said once; a change of case is not.
+    said = f"mlbench: --ref-lang {ref_lang}: using eu"
+    assert result.output.count(said) == (ref_lang not in ("eu", "EU")), result.output
+    # ... on the console only: the report's Notes are about the runs, not the flags.
+    assert "using eu" not in (tmp_path / "report.md").read_text()
     table = json.loads((tmp_path / "report.json").read_text())["tables"][0]
     assert table["langs"][0] == "eu"
     assert table["rows"][1]["cells"]["en"]["significant_holm"] is True  # en vs eu for gap-model
@@ -64,7 +70,12 @@ def test_another_reference_language(two_models, tmp_path):
         (["--format", "docx"], "--format must be one of md, csv, latex, html, json, explore, not 'docx'"),
         (["--ref-lang", "zz"], "--ref-lang zz: no run has it; languages found: ca, en, es, eu, gl"),
         (["--task", "msqad"], "no run under"),
-        (["--metric", "mc9"], "no metric mc9 in the runs under"),
+        (["--task", "truthfulqa_mult"], "matches truthfulqa_mult (did you mean truthfulqa_multi?); found "),
+        (["--model", "gap_model"], "matches gap_model (did you mean org/gap-model?); found "),
+        (["--ref-lang", "Basqe"], "--ref-lang Basqe (did you mean eu?): no run has it"),
+        (["--metric", "mc9"], "--metric mc9: no run has it (did you mean mc2?); metrics: bleu_max, mc1, mc2"),
+        (["--metric", "mc1,BLEU-max"], "--metric BLEU-max: no run has it (did you mean bleu_max?)"),
+        (["--ref-lang", "Englsh"], "--ref-lang Englsh (did you mean en?): no run has it"),
     ],
 )
 def test_bad_input_is_one_line(two_models, args, message):
@@ -72,6 +83,16 @@ def test_bad_input_is_one_line(two_models, args, message):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.output
+
+
+def test_an_unknown_metric_lists_the_first_metrics_only(two_models, monkeypatch):
+    monkeypatch.setattr("mlbench.report.make.METRICS_LISTED", 2)  # the fixture's runs have 3
+    result = report(two_models, "--metric", "mc9")
+    assert result.exit_code == 2
+    assert result.output.strip().endswith(
+        f"--metric mc9: no run has it (did you mean mc2?); metrics: bleu_max, mc1 … (3 in all; `mlbench report"
+        f" {two_models}` prints a table per metric)"
+    ), result.output
 
 
 def test_a_malformed_results_file_is_one_line(tmp_path):

@@ -55,8 +55,11 @@ def test_markdown_tables_go_a_row_per_language(report):
     tables = [line for line in text.splitlines() if line.startswith("|")]
     # 32 languages across made table lines of over 750 characters.
     assert max(len(line) for line in tables) < 200
-    assert f"| language | {MODELS[0]} | {MODELS[1]} |" in text
-    assert f"| language | {MODELS[0]} · gap [95% CI, unadjusted] | {MODELS[0]} · p (Holm) |" in text
+    # A column per metric and model: the scores, then the gaps (each cell the gap and its p).
+    assert f"| language | mc1 · {MODELS[0]} | mc1 · {MODELS[1]} | mc2 · {MODELS[0]} | mc2 · {MODELS[1]} |" in text
+    assert f"| language | mc1 · {MODELS[0]} · McNemar [2] | mc1 · {MODELS[1]} · McNemar [2] |" in text
+    gaps = text.split("Gaps vs en", 1)[1]
+    assert re.search(r"^\| ar \| [−+]0\.\d{3} \[[−+]0\.\d{3}, [−+]0\.\d{3}\], p [\d.<]+", gaps, re.M)
     assert all(any(line.startswith(f"| {label} |") for line in tables) for label in LABELS)
 
 

@@ -88,24 +88,29 @@ def test_every_format_is_written_and_reads_back(two_models, tmp_path):
     numbers = [r[c] for r in rows for c in ("value", "ci_low", "ci_high", "gap", "p", "p_holm") if r[c]]
     assert all(len(text.lstrip("-").replace(".", "").split("e")[0].lstrip("0")) <= 6 for text in numbers)
 
-    # Markdown: a value table and a gap table per metric, every row complete.
+    # Markdown: per task one scores table (a row per metric and model) and one gap table
+    # (a row per metric and model, each cell the gap and its Holm p), every row complete.
     md = (out / "report.md").read_text()
     # The language tables; the section comparing the two models comes after them (test_model_pairs.py).
     md_tables = re.findall(r"((?:^\|.*\|\n)+)", md.split("## Model against model")[0], flags=re.M)
-    assert len(md_tables) == 2 * len(gap_tables)
-    for i, block in enumerate(md_tables):
+    assert len(md_tables) == 2
+    for block in md_tables:
         lines = block.strip().splitlines()
-        widths = {line.count("|") for line in lines}
-        # A value table: a row per model; a gap table: the gap row and the p row of each.
-        assert len(widths) == 1 and len(lines) == 2 + len(models) * (1 if i % 2 == 0 else 2)
-    assert md_tables[0].startswith("| model | en | es | ca | gl† | eu† |") and "† low-resource language" in md
-    assert "| org/gap-model |" in md and "(n=200)" in md
-    assert "Gap vs en (McNemar):" in md and "Gap vs en (Wilcoxon signed-rank):" in md
-    gap_row, p_row = ([c.strip() for c in line.split("|")[1:-1]] for line in md_tables[1].strip().splitlines()[-2:])
-    assert gap_row[:2] == ["org/gap-model", "gap [95% CI, unadjusted]"] and p_row[:2] == ["", "p (Holm)"]
-    assert gap_row[-1].startswith("−") and "*" not in gap_row[-1]  # the star is the p's
-    assert p_row[-1] == "<0.001 ***"
-    assert md.count("so they can disagree") == len(gap_tables)
+        assert len({line.count("|") for line in lines}) == 1 and len(lines) == 2 + len(tables) * len(models)
+    scores, gaps_md = ([[c.strip() for c in row.split("|")[1:-1]] for row in b.strip().splitlines()] for b in md_tables)
+    assert scores[0] == ["metric", "model", *LABELS] and gaps_md[0] == ["metric", "model", "test", *LABELS[1:]]
+    assert [row[:2] for row in scores[2:4]] == [["mc1", models[0]], ["", models[1]]]
+    # n is the same in every cell: said once, not in each cell.
+    assert "n=200 per cell unless shown" in md and "(n=200)" not in md.split("## Model against model")[0]
+    mc1_eu = next(t for t in tables if t.metric == "mc1").cell("org/gap-model", "eu")
+    assert scores[3][-1] == f"{mc1_eu.value.value:.3f} [{mc1_eu.value.ci_low:.3f}, {mc1_eu.value.ci_high:.3f}]"
+    gap_row = gaps_md[3]
+    assert gap_row[:3] == ["", "org/gap-model", "McNemar [2]"] and gaps_md[2][:2] == ["mc1", "org/flat-model"]
+    assert gap_row[-1].startswith("−") and gap_row[-1].endswith(", p <0.001 ***")
+    assert gaps_md[5][2] == gaps_md[4][2] == "Wilcoxon signed-rank [3]"  # mc2's rows
+    # Each note once, in the Notes section the tables refer to.
+    assert md.count("so they can disagree") == 1 and md.count("† low-resource language") == 1
+    assert md.count("McNemar's test compares") == md.count("Wilcoxon's signed-rank test compares") == 1
     assert "![truthfulqa_multi · mc1](plots/truthfulqa_multi__mc1__bars.png)" in md
 
     # LaTeX: a table per metric, as many cells in each row as columns, escaped names.

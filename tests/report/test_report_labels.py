@@ -86,16 +86,20 @@ def test_every_format_shows_the_holm_p_and_labels_the_interval(disagreeing, tmp_
     gaps = {t.metric: t.gap("org/m", "es") for t in build_tables(collect(disagreeing), resamples=1000)}
 
     md = (out / "report.md").read_text()
+    gap_rows = md.split("Gaps vs en: gap [95% CI, unadjusted], p (Holm)", 1)[1].split("\n\n", 2)[1].splitlines()
     for metric, decimals in (("mc2", 3), ("bleu_max", 2)):
         gap = gaps[metric]
-        section = md.split(f"### {metric}\n", 1)[1].split("\n### ", 1)[0]
+        row = next(line for line in gap_rows if line.startswith(f"| {metric} |"))
         interval = f"[{gap.ci_low:+.{decimals}f}, {gap.ci_high:+.{decimals}f}]".replace("-", "−")
-        assert f"| org/m | gap [95% CI, unadjusted] | {gap.diff:+.{decimals}f}".replace("-", "−") in section
-        assert interval in section
         p = "<0.001 ***" if metric == "mc2" else f"{gap.p_holm:.3f}"
-        assert f"|  | p (Holm) | {p} |" in section
-        assert "95% bootstrap CI of the mean difference, not adjusted for multiplicity" in section
-        assert "ranks of the paired differences, not their mean" in section and "can disagree" in section
+        shown = f"{gap.diff:+.{decimals}f} ".replace("-", "−") + f"{interval}, p {p}"
+        assert row == f"| {metric} | Wilcoxon signed-rank [2] | {shown} |"
+    # Said once, in the notes the gap tables refer to.
+    notes = md.split("## Notes", 1)[1]
+    assert "[1] Gap: language − en" in notes and md.count("not adjusted for multiplicity") == 1
+    assert "95% bootstrap CI of the mean difference, not adjusted for multiplicity" in notes
+    assert "[2] Wilcoxon signed-rank: " in notes and "ranks of the paired differences, not their mean" in notes
+    assert "can disagree" in notes
 
     rows = {r["metric"]: r for r in csv.DictReader(io.StringIO((out / "report.csv").read_text())) if r["lang"] == "es"}
     assert rows["mc2"]["significant_holm"] == "True" and float(rows["mc2"]["gap_ci95_unadjusted_low"]) < 0
@@ -159,9 +163,12 @@ def test_an_auc_no_language_could_compute_is_na_with_its_reason(tmp_path):
     out = tmp_path / "report"
     _report(root, out)
     md = (out / "report.md").read_text()
-    section = md.split("### verify_auc@0\n", 1)[1].split("\n### ", 1)[0]
-    assert "| m | n/a (n=20) | n/a (n=20) |" in section
-    assert "n/a (m en, m es): AUC undefined" in section
+    # n/a with a reference to its reason, said once; no gap row for a pooled metric.
+    row = next(line for line in md.splitlines() if line.startswith("| verify_auc@0 |"))
+    assert re.fullmatch(r"\| verify_auc@0 \| n/a \[(\d)\] \| n/a \[\1\] \|", row), row
+    number = row.split("[", 1)[1].split("]", 1)[0]
+    assert f"- [{number}] n/a: AUC undefined" in md and md.count("AUC undefined") == 1
+    assert "verify_auc@0 (a pooled metric, no per-question values)" in md.split("No gap tested: ", 1)[1]
     rows = [r for r in csv.DictReader(io.StringIO((out / "report.csv").read_text())) if r["metric"] == "verify_auc@0"]
     assert [r["lang"] for r in rows] == ["en", "es"]
     assert all(r["value"] == "" and r["value_note"].startswith("AUC undefined") for r in rows)

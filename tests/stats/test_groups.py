@@ -137,7 +137,7 @@ def test_the_tolerance_follows_the_data_scale():
     # The same spread in values near 0.5 is beyond 1e-6 · max(1, 0.5) = 1e-6: it is tested.
     small = {lang: (0.5 + rng.uniform(-1e-5, 1e-5, 8)).tolist() for lang in ("en", "es")}
     assert one_way_anova(small).note == "" and not math.isnan(one_way_anova(small).f)
-    assert TOLERANCE == 1e-6  # the rule the README and the notes state
+    assert TOLERANCE == 1e-6  # the rule docs/benchmarks.md (XLingHealth) and the notes state
 
 
 def test_constant_but_different_groups_would_give_an_infinite_statistic():

@@ -7,7 +7,7 @@
   <language>.json``), with ``--data-dir`` naming a clone, its ``data/datasets/`` folder,
   or a folder whose ``calmqa/`` holds those files;
 - our flattening of the release, ``DIR/calmqa/questions.jsonl`` (one question per line;
-  schema in the README, section Data).
+  schema in docs/data.md, "Local copies").
 
 Every shape is mapped to one row shape in ``normalize_row``, the only place that knows the
 field names: ``id, lang, kind, question, question_english, category, references``. The

@@ -5,13 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from mlbench.benchmarks.msqad.loader import TOPICS
 from mlbench.benchmarks.options import check_choices, option
 from mlbench.errors import MlbenchError
 
 
 @dataclass(frozen=True)
 class MsqadOptions:
-    topics: tuple[str, ...] = option((), 'Topics, comma-separated, e.g. "Disability Rights" (default: all).')
+    # The release's 17 topics: what -T topics accepts and `mlbench tasks msqad` lists.
+    topics: tuple[str, ...] = option(
+        (), 'Topics, comma-separated, e.g. "Disability Rights".', choices=TOPICS, shown="all"
+    )
     refusal: Literal["nli", "patterns", "judge"] = option(
         "nli",
         "Refusal detector: nli (zero-shot NLI or a pattern, the paper's), patterns (offline), "
@@ -27,9 +31,9 @@ class MsqadOptions:
     )
 
     def __post_init__(self) -> None:
-        check_choices(self, "msqad")
         if self.topics == ("all",):  # what --topic took for every topic
             object.__setattr__(self, "topics", ())
+        check_choices(self, "msqad")
         if not 0.0 < self.refusal_threshold <= 1.0:
             raise MlbenchError(f"msqad: refusal_threshold must be in (0, 1], not {self.refusal_threshold}")
         if self.permutations < 0:

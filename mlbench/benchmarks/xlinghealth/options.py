@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 from mlbench.benchmarks.options import check_choices, option
+from mlbench.benchmarks.xlinghealth.loader import UPSTREAM_NAMES
 from mlbench.errors import MlbenchError
 
 DEFAULT_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -16,7 +17,9 @@ DEFAULT_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
 @dataclass(frozen=True)
 class XLingHealthOptions:
     datasets: tuple[str, ...] = option(
-        (), "healthqa, liveqa, medicationqa (default: every one found in the release or --data-dir)."
+        (),
+        "Datasets, comma-separated (default: every one found in the release or --data-dir).",
+        choices=tuple(UPSTREAM_NAMES),
     )
     healthqa_file: Path | None = option(None, "Read HealthQA from this .xlsx or .csv (the release's columns).")
     samples: int = option(10, "Consistency: answers per question and temperature.")

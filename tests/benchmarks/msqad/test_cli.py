@@ -157,7 +157,8 @@ def test_the_refusal_judge_decides_and_the_tests_are_rebuilt(tmp_path, fixture_d
 def test_bad_input_is_one_line(tiny_model, fixture_datasets, tmp_path):
     for args, message in [
         ((), "cannot fetch msqad (offline"),  # the tests' data cache is empty and offline
-        (("--data-dir", fixture_datasets, "-T", "topics=Refugees"), "msqad has no topic 'Refugees'"),
+        (("--data-dir", fixture_datasets, "-T", "topics=Refugees"), "msqad: topics 'Refugees' is not one of Arms,"),
+        (("--data-dir", fixture_datasets, "-T", "topics=Refugees and Migrants"), "msqad has no topic 'Refugees and"),
         (
             ("--data-dir", fixture_datasets, "-T", "refusal=regex"),
             "msqad: -T refusal: 'regex' is not one of nli, patterns, judge",

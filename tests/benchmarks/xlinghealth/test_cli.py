@@ -155,7 +155,7 @@ def test_large_runs_ask_for_yes_and_bad_options_fail_in_one_line(tiny_model, fix
         (["-T", "temperatures=0,hot"], "'hot' is not a number"),
         (["--mode", "truthfulness"], "has no mode truthfulness; valid: correctness, consistency, verifiability"),
         (["-T", f"healthqa_file={tmp_path / 'missing.csv'}"], "no such file"),
-        (["-T", "datasets=pubmedqa"], "no dataset pubmedqa"),
+        (["-T", "datasets=pubmedqa"], "datasets 'pubmedqa' is not one of healthqa, liveqa, medicationqa"),
         (["-T", "verify_scoring=guess"], "verify_scoring"),
         (["--lang", "fr"], "has no language fr"),
     ]:

@@ -100,7 +100,7 @@ def test_bad_options_are_refused(fixture_datasets, tmp_path):
     local = DataSource("local", fixture_datasets)
     with pytest.raises(MlbenchError, match="reads the XLingEval release"):
         TASK.validate(TaskOptions(DataSource("sample")))
-    with pytest.raises(MlbenchError, match="no dataset pubmedqa"):
+    with pytest.raises(MlbenchError, match="datasets 'pubmedqa' is not one of healthqa, liveqa, medicationqa"):
         TASK.validate(TaskOptions(local, own=Own(datasets=("pubmedqa",))))
     # The fixture data dir has LiveQA and MedicationQA only.
     with pytest.raises(MlbenchError, match="dataset healthqa: no file found .*HealthQA.xlsx"):
