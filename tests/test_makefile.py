@@ -16,9 +16,16 @@ REPO = Path(__file__).resolve().parent.parent
 def dry_run(target: str, stamp: Path) -> str:
     assert shutil.which("make"), "make is part of the documented set-up"
     result = subprocess.run(
-        ["make", "-n", target, f"INSTALL_STAMP={stamp}"], cwd=REPO, capture_output=True, text=True, check=True
-    )
+        ["make", "--no-print-directory", "-n", target, f"INSTALL_STAMP={stamp}"],
+        cwd=REPO, capture_output=True, text=True, check=True, env=outside_make(),
+    )  # fmt: skip
     return result.stdout
+
+
+def outside_make() -> dict[str, str]:
+    """The environment without what a calling make passes down (`make test` runs these tests):
+    a sub-make would print its "Entering directory" lines and take the caller's flags."""
+    return {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
 
 
 @pytest.mark.parametrize("target", ["demo", "demo-real"])
@@ -39,12 +46,12 @@ def test_demo_installs_only_without_a_fresh_stamp(tmp_path, target):
 
 
 def make_help(env: dict[str, str]) -> str:
-    clean = {
-        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_DEFAULT_ENV", "CONDA_PREFIX", "PYTHON")
-    }
+    unset = ("VIRTUAL_ENV", "CONDA_DEFAULT_ENV", "CONDA_PREFIX", "PYTHON")
+    clean = {k: v for k, v in outside_make().items() if k not in unset}
     result = subprocess.run(
-        ["make", "-s", "help"], cwd=REPO, capture_output=True, text=True, check=True, env=clean | env
-    )
+        ["make", "-s", "--no-print-directory", "help"], cwd=REPO, capture_output=True, text=True, check=True,
+        env=clean | env,
+    )  # fmt: skip
     return result.stdout
 
 
