@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from mlbench.cli import options as opt
 from mlbench.cli.errors import user_errors
 from mlbench.cli.listing_json import JsonOpt, SourceState
+
+if TYPE_CHECKING:
+    from mlbench.data.catalog import Source
+    from mlbench.data.store import Lock
 
 data_app = typer.Typer(
     help="The benchmarks' data, pinned and hash-checked, in $MLBENCH_DATA_DIR (default ~/.cache/mlbench/data).",
@@ -27,7 +31,7 @@ def _megabytes(size: int) -> str:
     return f"{size / 1e6:.1f} MB"
 
 
-def _revision(source, lock) -> str:  # noqa: ANN001 - catalog.Source, store.Lock
+def _revision(source: Source, lock: Lock | None) -> str:
     if source.pinned_commit:
         return source.revision[:12]
     if lock is not None and lock.revision == source.revision:
@@ -79,7 +83,7 @@ def list_sources(include: opt.IncludeOpt = None, as_json: JsonOpt = False) -> No
 TABLE_FROM = 120
 
 
-def source_state(source) -> SourceState:  # noqa: ANN001 - catalog.Source
+def source_state(source: Source) -> SourceState:
     """A source as the cache holds it: cached or not, its files and size."""
     from mlbench.data.store import cached_folder, read_lock
 

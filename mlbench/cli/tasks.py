@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.text import Text
@@ -12,6 +12,9 @@ from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
 from mlbench.cli.layout import Column, Listing
 from mlbench.cli.listing_json import JsonOpt
+
+if TYPE_CHECKING:
+    from mlbench.benchmarks.base import Task
 
 
 @app.command()
@@ -53,7 +56,7 @@ NOTE = (
 )
 
 
-def task_listing(chosen: list) -> Listing:  # noqa: ANN001 - list of Task
+def task_listing(chosen: list[Task]) -> Listing:
     """A row per task: its name, title, how many languages, its default shots and modes;
     a block per task where a row would not fit whole."""
     columns = [

@@ -35,7 +35,8 @@ from mlbench.report.layout import LANGUAGE_COLUMNS_MAX, groups, languages_down, 
 from mlbench.report.notes import Notes
 from mlbench.report.pairs import PairTable
 from mlbench.report.slices import SEPARATOR
-from mlbench.report.usage import usage_html
+from mlbench.report.usage import INTRO as USAGE_INTRO
+from mlbench.report.usage import usage_table
 from mlbench.results.tables import LOW_RESOURCE_MARK
 
 STYLE = """
@@ -63,6 +64,15 @@ pre { background: #f7f7f7; padding: 0.6rem; overflow-x: auto; font-size: 0.75rem
 def _row(cells: list[str], header: bool = False) -> str:
     tag = "th" if header else "td"
     return "<tr>" + "".join(c if c.startswith("<t") else f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
+
+
+def _usage_section(collection: Collection) -> list[str]:
+    """The API usage table (report/usage.py), where runs counted tokens."""
+    header, rows = usage_table(collection)
+    if not rows:
+        return []
+    body = [_row([escape(h) for h in header], header=True), *(_row([escape(c) for c in row]) for row in rows)]
+    return [f"<p>{escape(USAGE_INTRO)}</p>", f'<table class="usage">{"".join(body)}</table>']
 
 
 def _by_language(css: str, head: list[str], langs: list[str], rows: list[list[str]], down: bool) -> str:
@@ -242,7 +252,7 @@ def to_html(
         "<h1>mlbench report</h1>",
         f"<p>Reference language: <strong>{escape(ref_lang)}</strong>. Values are means with bootstrap 95% CIs.</p>",
         '<p class="legend">Each [n] refers to the Notes at the end.</p>',
-        *usage_html(collection),  # the API usage table, where runs counted tokens (report/usage.py)
+        *_usage_section(collection),
     ]
     notes = Notes()
     task = None

@@ -18,6 +18,7 @@ from mlbench.report.layout import joined, languages_down, transposed
 from mlbench.report.notes import Notes
 from mlbench.report.pairs import PairTable
 from mlbench.report.task_rows import TaskRows, task_rows
+from mlbench.report.usage import INTRO as USAGE_INTRO
 
 
 def _escape(text: str) -> str:
@@ -91,11 +92,12 @@ def to_markdown(
     plots: Mapping[str, list[str]] | None = None,
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
-    usage: Sequence[str] = (),
+    usage: tuple[list[str], list[list[str]]] = ([], []),
 ) -> str:
     """``notes``: the collection's (merged runs, mixed settings), listed with the tables'
     own; ``plots`` maps a table's title to the image files drawn for it (shown under its
-    task's tables); ``pairs``: the model-against-model tables (none: no such section)."""
+    task's tables); ``pairs``: the model-against-model tables (none: no such section);
+    ``usage``: the API usage table's header and rows (report/usage.py; no rows: no table)."""
     defined = Notes()
     lines = [
         "# mlbench report",
@@ -103,7 +105,7 @@ def to_markdown(
         f"Reference language: **{ref_lang}**. Values are means with bootstrap 95% CIs; "
         "each [n] refers to the Notes at the end.",
         "",
-        *usage,  # the API usage table, where runs counted tokens (report/usage.py)
+        *([USAGE_INTRO, "", *_table(*usage), ""] if usage[1] else []),  # where runs counted tokens
     ]
     for rows in task_rows(tables, defined):
         lines += _task_section(rows, ref_lang, defined, plots or {})

@@ -6,8 +6,6 @@ counts once; a report of runs that counted no tokens (local models) has no such 
 
 from __future__ import annotations
 
-from html import escape
-
 from mlbench.records.jsontypes import JsonObject
 from mlbench.report.collect import Collection
 from mlbench.results.usage import COST, judges_part, money, total_block
@@ -41,7 +39,8 @@ def _cost(block: JsonObject | None) -> str:
 
 
 def usage_table(collection: Collection) -> tuple[list[str], list[list[str]]]:
-    """The header and a row per model (no rows: nothing was counted)."""
+    """The header and a row per model (no rows: nothing was counted); markdown.py and
+    html.py draw it with their own table helpers, after ``INTRO``."""
     usage = usage_by_model(collection)
     judged = any("judges" in block for block in usage.values())
     header = ["model", "prompt tokens", "completion tokens", "cost"]
@@ -54,22 +53,3 @@ def usage_table(collection: Collection) -> tuple[list[str], list[list[str]]]:
             row += [_tokens(judge, "prompt_tokens"), _tokens(judge, "completion_tokens"), _cost(judge)]
         rows.append(row)
     return header, rows
-
-
-def usage_markdown(collection: Collection) -> list[str]:
-    """The table's Markdown lines, with the line before it and a blank line after."""
-    header, rows = usage_table(collection)
-    if not rows:
-        return []
-    lines = [INTRO, "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
-    return [*lines, ""]
-
-
-def usage_html(collection: Collection) -> list[str]:
-    header, rows = usage_table(collection)
-    if not rows:
-        return []
-    head = "<tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>"
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return [f"<p>{escape(INTRO)}</p>", f'<table class="usage">{head}{body}</table>']

@@ -105,9 +105,9 @@ def _render(
     ``explorer``: the explorer page beside it, which report.html's gaps link to."""
     if fmt == "md":
         from mlbench.report.markdown import to_markdown
-        from mlbench.report.usage import usage_markdown
+        from mlbench.report.usage import usage_table
 
-        return to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model, usage_markdown(collection))
+        return to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model, usage_table(collection))
     if fmt == "latex":
         from mlbench.report.latex import to_latex
 

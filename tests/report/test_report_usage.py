@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from mlbench.report import collect
-from mlbench.report.usage import usage_by_model, usage_markdown
+from mlbench.report.usage import usage_by_model, usage_table
 
 from .synthetic_runs import planted_values, write_run
 
@@ -35,4 +35,4 @@ def test_a_language_rerun_into_a_second_folder_counts_once(tmp_path):
     os.utime(first / "results_en.json", (1, 1))  # the first folder's en is the older copy
     usage = usage_by_model(collect(tmp_path))
     assert usage == {"org/m": {"model": {"prompt_tokens": 1400, "completion_tokens": 2, "estimated": False}}}
-    assert "| org/m | 1,400 | 2 | n/a |" in usage_markdown(collect(tmp_path))
+    assert ["org/m", "1,400", "2", "n/a"] in usage_table(collect(tmp_path))[1]
