@@ -169,6 +169,10 @@ class CachedBackend:
     def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
         return self._through("generate", requests, self.inner.generate, _generation_from_json, progress)
 
+    @property
+    def samples_per_call(self) -> int | None:
+        return getattr(self.inner, "samples_per_call", None)
+
     def describe(self) -> dict[str, object]:
         return {**getattr(self.inner, "describe", lambda: {})(), "cache_hits": self.hits, "cache_misses": self.misses}
 

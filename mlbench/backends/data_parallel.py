@@ -41,7 +41,12 @@ def _serve(factory: BackendFactory, devices: str | None, connection: Any) -> Non
         os.environ["CUDA_VISIBLE_DEVICES"] = devices
     try:
         backend = factory()
-        connection.send(("ready", {"fingerprint": backend.fingerprint, "describe": _describe(backend)}))
+        ready = {
+            "fingerprint": backend.fingerprint,
+            "describe": _describe(backend),
+            "samples_per_call": getattr(backend, "samples_per_call", None),
+        }
+        connection.send(("ready", ready))
     except MlbenchError as error:
         connection.send(("error", str(error)))
         return
@@ -83,6 +88,9 @@ class DataParallelBackend:
         replies = [self._receive(rank) for rank in range(size)]
         self.fingerprint = replies[0]["fingerprint"]
         self._describe = {**replies[0]["describe"], "data_parallel_size": size}
+        # Each replica gets its share of a call: a call as large as all of them take.
+        each = replies[0].get("samples_per_call")
+        self.samples_per_call = each * size if each else None
 
     def _receive(self, rank: int) -> Any:
         try:

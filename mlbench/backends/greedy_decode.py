@@ -26,10 +26,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
+from mlbench.backends.attention_masks import masks_by_layer_type
+from mlbench.backends.base import ProgressCallback
 from mlbench.backends.kv_cache import cache_keyword
-from mlbench.backends.packed_scoring import masks_by_layer_type, packing_supported
+from mlbench.backends.packed_scoring import packing_supported
 from mlbench.backends.prefix_cache import PrefixCache
+from mlbench.backends.row_end import RowText, row_end
 from mlbench.records import Generation
 
 # The CPU head's rows: padded to a multiple of HEAD_ROW_BLOCK from HEAD_DIRECT_ROWS on
@@ -88,7 +90,9 @@ class GreedyPrompt:
 
 
 @dataclass
-class _Row:
+class Row:
+    """A prompt being decoded: its place in the caller's list and its new tokens so far."""
+
     index: int  # in the caller's list
     prompt: GreedyPrompt
     new: list[int] = field(default_factory=list)
@@ -190,7 +194,7 @@ class GreedyDecoder:
                 while start < len(members):
                     longest = len(prompts[members[-1]].tokens) + max(prompts[i].max_new_tokens for i in members)
                     chunk = members[start : start + max(1, self.batch_size(longest))]
-                    rows = [_Row(i, prompts[i]) for i in chunk]
+                    rows = [Row(i, prompts[i]) for i in chunk]
                     for row, generation in self._decode(prefix, rows, progress):
                         results[row.index] = (row.new, generation)
                     start += len(chunk)
@@ -199,8 +203,8 @@ class GreedyDecoder:
     # -- one batch -----------------------------------------------------------------------
 
     def _decode(
-        self, prefix: tuple[int, ...], rows: list[_Row], progress: ProgressCallback | None
-    ) -> list[tuple[_Row, Generation]]:
+        self, prefix: tuple[int, ...], rows: list[Row], progress: ProgressCallback | None
+    ) -> list[tuple[Row, Generation]]:
         import torch
         from transformers.cache_utils import Cache
 
@@ -226,7 +230,7 @@ class GreedyDecoder:
         key_positions = torch.cat([torch.arange(shared, device=self.device).expand(len(rows), shared), positions], 1)
         # A pad's query looks at position 0 only (there is always one): no row is fully masked.
         logits = self._forward(ids, positions.clamp(min=0), key_positions, cache)
-        finished: list[tuple[_Row, Generation]] = []
+        finished: list[tuple[Row, Generation]] = []
         next_positions = positions[:, -1] + 1
         while True:
             tokens = logits[:, -1].argmax(-1)
@@ -296,23 +300,19 @@ class GreedyDecoder:
         finally:
             del head.forward
 
-    def _append(self, rows: list[_Row], tokens: list[int]) -> list[str]:
+    def _append(self, rows: list[Row], tokens: list[int]) -> list[str]:
         """Each row's new token added; the rows' new text so far (decoded in one call)."""
         for row, token in zip(rows, tokens):
             row.new.append(token)
         return self.tokenizer.batch_decode([row.new for row in rows], skip_special_tokens=True)
 
-    def _finished(self, row: _Row, text: str) -> Generation | None:
-        """The row's result once it is done (an end token, a stop string, its budget)."""
-        if row.new[-1] in self.end_tokens:
-            text = self.tokenizer.decode(row.new[:-1], skip_special_tokens=True)
-            return Generation(cut_at_stop(text, row.prompt.stop)[0], len(row.new) - 1, "stop")
-        cut, stopped = cut_at_stop(text, row.prompt.stop)
-        if stopped:
-            return Generation(cut, len(row.new), "stop")
-        if len(row.new) >= row.prompt.max_new_tokens:
-            return Generation(drop_partial_character(text), len(row.new), "length")
-        return None
+    def _finished(self, row: Row, text: str) -> Generation | None:
+        """The row's result once it is done (``row_end``: an end token, a stop string, its
+        budget), looked at after each token; ``text`` is its new tokens' text."""
+        decode = functools.partial(self.tokenizer.decode, skip_special_tokens=True)
+        known = RowText(row.new, decode, {len(row.new): text})
+        end = row_end(known, len(row.new) - 1, row.prompt.max_new_tokens, row.prompt.stop, self.end_tokens)
+        return None if end is None else end[0]
 
     def _attention_mask(self, query_positions: Any, key_positions: Any) -> Any:
         """Additive 4D mask(s) [rows, 1, queries, keys] from real positions (a pad's key

@@ -1,15 +1,18 @@
-"""Hugging Face transformers backend: the CPU / compatibility path.
+"""Hugging Face transformers backend: the reference scoring, on the CPU or one GPU.
 
-Log-likelihoods: one forward per question, every option packed after the context
-(``packed_scoring.py``). Token boundaries follow lm-eval exactly (context encoded alone,
-the continuation = the tokens of context+continuation after the context's length), so the
-scores equal lm-eval's per-option scoring. A question's score depends on nothing but the
-question: not on the other questions of a call, the chunking of a run, or where it resumed.
+Log-likelihoods: every option of a question packed after its context (``packed_scoring.py``;
+on a GPU many questions to a forward, ``packed_batches.py``). Token boundaries follow
+lm-eval exactly (context encoded alone, the continuation = the tokens of
+context+continuation after the context's length), so the scores equal lm-eval's per-option
+scoring. On the CPU a question's score depends on nothing but the question: not on the
+other questions of a call, the chunking of a run, or where it resumed; on a GPU its last
+bits can depend on the questions that share its batch.
 
 Greedy generation: the primer's KV once per language, the questions batched on top of it,
-rows leaving the batch as they finish (``greedy_decode.py``); the same tokens as
-``model.generate`` on each prompt alone. Sampling, and models whose attention an explicit
-mask cannot express, go through ``model.generate``.
+rows leaving the batch as they finish (``greedy_decode.py``; on a GPU fixed shapes replayed
+as CUDA graphs, ``static_decode.py``); the same tokens as ``model.generate`` on each prompt
+alone. Sampling, and models whose attention an explicit mask cannot express, go through
+``model.generate``.
 """
 
 from __future__ import annotations
@@ -30,8 +33,12 @@ from mlbench.backends.base import (
 from mlbench.backends.chat import encode_prompts, encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.gguf import gguf_folder, is_gguf
+from mlbench.backends.gpu_info import gpu_record
 from mlbench.backends.greedy_decode import GreedyDecoder, GreedyPrompt, greedy_supported
+from mlbench.backends.packed_batches import MAX_TOKENS, BatchBudget, BatchedScorer, batch_budget
 from mlbench.backends.packed_scoring import PackedScorer, Question, packing_supported
+from mlbench.backends.static_decode import ROW_BUCKETS, StaticDecoder, static_supported
+from mlbench.backends.step_graphs import eager, graph_or_eager
 from mlbench.backends.tokenizer import (
     chat_template_hash,
     check_model_path,
@@ -59,9 +66,10 @@ def load_causal_lm(
 
     check_model_path(model)
     if dtype == "auto":
-        # float32 on CPU (bf16 matmuls are slow there and lose the 1e-4 parity); on GPUs the
-        # checkpoint's own dtype (a GGUF has none that torch knows: bfloat16).
-        torch_dtype: Any = torch.float32 if device == "cpu" else torch.bfloat16 if is_gguf(model) else "auto"
+        # float32 on the CPU (bf16 matmuls are slow there and lose the 1e-4 parity);
+        # bfloat16 on a GPU (float16 where it has no bfloat16), the precision GPUs run
+        # language models in and lm-eval's --model_args dtype=bfloat16.
+        torch_dtype: Any = torch.float32 if device == "cpu" else gpu_dtype()
     else:
         torch_dtype = getattr(torch, dtype)
     if is_gguf(model):
@@ -77,10 +85,44 @@ def load_causal_lm(
     with ThreadPoolExecutor(1) as reader:
         tokenizer_object = reader.submit(load_tokenizer, tokenizer or model, trust_remote_code=trust_remote_code)
         try:
-            lm = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype, trust_remote_code=trust_remote_code)
+            # On a GPU the weights go straight from the safetensors files to the device.
+            placed: dict[str, Any] = {} if device == "cpu" else {"device_map": {"": device}}  # Any: from_pretrained's
+            lm = AutoModelForCausalLM.from_pretrained(
+                model, dtype=torch_dtype, trust_remote_code=trust_remote_code, **placed
+            )
         except (OSError, ValueError) as error:
             raise MlbenchError(f"could not load model {model}: {first_line(error)}") from None
         return tokenizer_object.result(), lm.to(device).eval()
+
+
+def gpu_dtype() -> Any:
+    """bfloat16, or float16 on a GPU without it."""
+    import torch
+
+    return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+
+
+GPU_SAMPLES_PER_CALL = 256
+
+
+def gpu_memory_available(device: str) -> int:
+    """Bytes of GPU memory this process can still use (free, and held by torch's allocator
+    but unused); 2 GiB off a GPU."""
+    if not device.startswith("cuda"):
+        return 2 << 30
+    import torch
+
+    where = torch.device(device)
+    free, _ = torch.cuda.mem_get_info(where)
+    return free + torch.cuda.memory_reserved(where) - torch.cuda.memory_allocated(where)
+
+
+def batches_whole_calls(device: str) -> bool:
+    """Whether the backend takes the GPU's paths (many questions to a forward, fixed-shape
+    decoding, whole chunks of 256 samples per call): on every device but the CPU, where one
+    question per thread and a shrinking batch are faster. (Tests run the GPU's paths on the
+    CPU by replacing this.)"""
+    return device != "cpu"
 
 
 class HFBackend:
@@ -97,6 +139,7 @@ class HFBackend:
         prefix_sharing: bool = True,
         seed: int = 0,
         tokenizer: str | None = None,
+        enforce_eager: bool = False,
     ) -> None:
         import torch
 
@@ -114,25 +157,32 @@ class HFBackend:
         self.fingerprint = model_fingerprint(model, {"backend": "hf", "dtype": self.dtype}, tokenizer)
         # One forward per question where the model takes a packed sequence; else options
         # are scored one by one (the reference path, also taken with prefix_sharing=False).
+        # On a GPU, many questions to a forward (packed_batches.py).
+        whole_calls = batches_whole_calls(self.device)
+        batched = BatchedScorer(self.model, self.device, self._mc_batch) if whole_calls else None
         self.scorer = (
-            PackedScorer(self.model, self.device, workers=torch.get_num_threads())
+            PackedScorer(self.model, self.device, workers=torch.get_num_threads(), batched=batched)
             if packing_supported(self.model)
             else None
         )
-        # Greedy generation: the primer's KV once (the scorer's cache, shared with MC), a
-        # batch that drops rows as they finish; model.generate for sampling and for models
-        # the decoder cannot mask.
-        self.decoder = (
-            GreedyDecoder(
-                self.model,
-                self.tokenizer,
-                self.device,
-                self.scorer.prefix_cache if prefix_sharing and self.scorer is not None else None,
-                self._rows_per_batch,
+        # Greedy generation: the primer's KV once (the scorer's cache, shared with MC); on
+        # the CPU a batch that drops rows as they finish, on a GPU fixed shapes replayed as
+        # CUDA graphs (static_decode.py); model.generate for sampling and for models the
+        # decoder cannot mask.
+        prefix_cache = self.scorer.prefix_cache if prefix_sharing and self.scorer is not None else None
+        self.decoder: GreedyDecoder | None = None
+        if greedy_supported(self.model) and whole_calls and static_supported(self.model):
+            capture = graph_or_eager() if self.device.startswith("cuda") and not enforce_eager else eager
+            self.decoder = StaticDecoder(
+                self.model, self.tokenizer, self.device, prefix_cache, self._rows_per_batch, capture
             )
-            if greedy_supported(self.model)
-            else None
-        )
+        elif greedy_supported(self.model):
+            self.decoder = GreedyDecoder(self.model, self.tokenizer, self.device, prefix_cache, self._rows_per_batch)
+        # Samples per backend call (the pipeline's chunks): a GPU batches whole chunks.
+        self.samples_per_call = GPU_SAMPLES_PER_CALL if whole_calls else None
+        # The GPU memory batches may use, read once: the same batches for the same
+        # questions whatever ran before them in this process (2 GiB off a GPU).
+        self.memory = gpu_memory_available(self.device)
 
     def describe(self) -> dict[str, object]:
         """Settings recorded in results.json."""
@@ -141,7 +191,15 @@ class HFBackend:
             "device": self.device,
             "chat_template_hash": chat_template_hash(self.tokenizer),
             "mc_scoring": "packed" if self.prefix_sharing and self.scorer is not None else "per option",
+            **gpu_record(self.device),
         }
+
+    def _mc_batch(self, prefix_length: int) -> BatchBudget:
+        """A GPU's packed MC batch: -M batch_size questions, else what 45% of the memory
+        left beside the model holds (packed_batches.batch_budget)."""
+        if self.batch_size != "auto":
+            return BatchBudget(MAX_TOKENS, int(self.batch_size))
+        return batch_budget(self.model, prefix_length, int(self.memory * 0.45))
 
     # -- log-likelihoods ---------------------------------------------------------------
 
@@ -275,20 +333,21 @@ class HFBackend:
     def _rows_per_batch(self, longest: int) -> int:
         """Rows of a greedy batch whose rows may each need ``longest`` KV slots: on the CPU
         the whole call (the weights are read once per step for all rows) up to 64 rows and
-        2 GiB of keys and values; on a GPU what half its free memory holds."""
+        2 GiB of keys and values; on a GPU what a quarter of the memory left beside the
+        model holds, down to a row bucket (the static decoder's buffers for the smaller
+        buckets a batch moves to as rows finish add up to about as much again)."""
         if self.batch_size != "auto":
             return int(self.batch_size)
-        import torch
 
         config = self.model.config.get_text_config()
         heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
         head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
         per_slot = 2 * config.num_hidden_layers * heads * head_dim * self.model.dtype.itemsize
         per_row = per_slot * longest + config.vocab_size * 4 * 2  # KV, float32 logits and argmax
-        if self.device != "cuda":
+        if not self.device.startswith("cuda"):
             return max(1, min(64, (2 << 30) // per_row))
-        free, _ = torch.cuda.mem_get_info()
-        return max(1, min(256, int(free * 0.5 // per_row)))
+        rows = max(1, min(GPU_SAMPLES_PER_CALL, int(self.memory * 0.25 // per_row)))
+        return max(bucket for bucket in ROW_BUCKETS if bucket <= rows)
 
     def _generate_batch(self, prompts: list[list[int]], settings: GenerationRequest) -> list[Generation]:
         import torch

@@ -47,6 +47,7 @@ class LocalOptions:
     tokenizer: str | None = option(None, "Tokenizer, if not the model's own.")
     data_parallel_size: int = option(1, "Model replicas, one per GPU.")
     gguf_file: str | None = option(None, "A .gguf file in the --model folder.")
+    enforce_eager: bool = option(False, "No CUDA graphs.")
 
     def __post_init__(self) -> None:
         _at_least("data_parallel_size", self.data_parallel_size, 1)
@@ -57,7 +58,7 @@ class HfOptions(LocalOptions):
     """transformers in this process (the reference scoring; CPU or one GPU per replica)."""
 
     device: Literal["auto", "cpu", "cuda"] = option("auto", "Where the model runs.")
-    batch_size: str = option("auto", "auto, or N options or prompts per pass.")
+    batch_size: str = option("auto", "auto, or N options, prompts or GPU questions a pass.")
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -71,7 +72,6 @@ class VllmOptions(LocalOptions):
     tensor_parallel_size: int = option(1, "GPUs a model is split over.")
     gpu_memory_utilization: float | None = option(None, "GPU memory share.", shown="vLLM's (0.9)")
     max_model_len: int | None = option(None, "Context length (longer prompts fail).")
-    enforce_eager: bool = option(False, "No CUDA graphs.")
     quantization: str | None = option(None, "awq, gptq, fp8, ...")
 
     def __post_init__(self) -> None:

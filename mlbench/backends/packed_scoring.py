@@ -1,4 +1,4 @@
-"""Multiple-choice log-likelihoods on a transformers model: one forward per question.
+"""Multiple-choice log-likelihoods on a transformers model: a question to a forward.
 
 For each question (a context and the options to score after it):
 
@@ -10,8 +10,9 @@ For each question (a context and the options to score after it):
    On the CPU several questions run at once, one per worker thread with one torch thread each.
 
 A question's score depends on the question alone: its prefix split comes from its prompt
-and its forward has its own shapes, computed the same way whichever thread runs it. So
-scores are the same bits however a run is chunked, batched or resumed.
+and its forward has its own shapes, computed the same way whichever thread runs it. So on
+the CPU scores are the same bits however a run is chunked, batched or resumed. (On a GPU,
+``packed_batches.py`` stacks many questions into one forward.)
 
 (Tried and dropped: running the head separately over the scored rows of a whole call in
 fixed-size blocks, to read the vocabulary projection's weights once per block. On 2 CPU
@@ -25,9 +26,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from mlbench.backends.attention_masks import masks_by_layer_type
 from mlbench.backends.base import ProgressCallback
 from mlbench.backends.kv_cache import cache_keyword, prefilled_cache
 from mlbench.backends.option_tree import PackedOptions, allowed_keys, pack_options
+from mlbench.backends.packed_batches import BatchedScorer
 from mlbench.backends.prefix_cache import LayerKV, PrefixCache
 
 T = TypeVar("T")
@@ -59,10 +62,11 @@ def packing_supported(model: Any) -> bool:
 
 
 class PackedScorer:
-    def __init__(self, model: Any, device: str, workers: int) -> None:
+    def __init__(self, model: Any, device: str, workers: int, batched: BatchedScorer | None = None) -> None:
         self.model = model
         self.device = device
         self.workers = workers  # questions scored at once on the CPU
+        self.batched = batched  # on a GPU: many questions per forward (packed_batches.py)
         self.config = model.config.get_text_config()
         self.prefix_cache = PrefixCache(self._prefix_kv)
 
@@ -74,6 +78,8 @@ class PackedScorer:
             for question in questions:
                 if question.prefix_length:
                     self.prefix_cache.kv(tuple(question.context[: question.prefix_length]))
+            if self.batched is not None:
+                return self._score_batched(self.batched, questions, progress)
         out = []
         for question, scores in zip(questions, self._map(self._score, questions)):
             out.append(scores)
@@ -102,6 +108,27 @@ class PackedScorer:
                 yield from pool.map(run, questions)
         finally:
             torch.set_num_threads(threads)
+
+    def _score_batched(
+        self, batched: BatchedScorer, questions: list[Question], progress: ProgressCallback | None
+    ) -> list[list[float]]:
+        """The questions of each prefix packed and scored many to a forward."""
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for index, question in enumerate(questions):
+            groups.setdefault(tuple(question.context[: question.prefix_length]), []).append(index)
+        out: list[list[float]] = [[] for _ in questions]
+        for prefix, members in groups.items():
+            start = len(prefix)
+            packs = [pack_options(questions[i].context[start:], start, questions[i].continuations) for i in members]
+
+            def done(k: int, members: list[int] = members) -> None:
+                if progress:
+                    progress(len(questions[members[k]].continuations))
+
+            scores = batched.score(packs, self.prefix_cache.kv(prefix) if start else None, start, done)
+            for index, values in zip(members, scores):
+                out[index] = values
+        return out
 
     # -- the model's parts ---------------------------------------------------------------
 
@@ -151,20 +178,3 @@ class PackedScorer:
             return torch.from_numpy(allowed_keys(packed, prefix_length, window)).to(self.device)[None, None]
 
         return masks_by_layer_type(self.config, allowed, self.model.dtype)
-
-
-def masks_by_layer_type(config: Any, allowed: Callable[[int | None], Any], dtype: Any) -> Any:
-    """Additive attention mask(s) from ``allowed(window)``, a boolean tensor of the keys each
-    query may see (``window``: the sliding window, None on full-attention layers): one mask
-    for a model whose layers all attend alike, else one per layer type, as transformers
-    takes them."""
-    import torch
-
-    def additive(window: int | None) -> Any:
-        keep = allowed(window)
-        return torch.zeros(keep.shape, dtype=dtype, device=keep.device).masked_fill_(~keep, torch.finfo(dtype).min)
-
-    layer_types = getattr(config, "layer_types", None)
-    if not layer_types:
-        return additive(getattr(config, "sliding_window", None))
-    return {kind: additive(config.sliding_window if kind == "sliding_attention" else None) for kind in set(layer_types)}

@@ -91,6 +91,7 @@ def _single_backend(options: ModelOptions, backend: str) -> Backend:
             trust_remote_code=options.trust_remote_code,
             seed=options.seed,
             tokenizer=options.tokenizer,
+            enforce_eager=options.enforce_eager,
         )
     if backend == "vllm":
         from mlbench.backends.vllm import EngineOptions, VLLMBackend

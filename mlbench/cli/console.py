@@ -23,6 +23,7 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     Task,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -226,6 +227,14 @@ class _Bar:
     before: bool  # every sample was finished by an earlier run
     started: float = field(default_factory=time.perf_counter)
     ended: float | None = None
+    shown: TaskID | None = None  # its bar on the screen, if drawn
+    tokens: int = 0  # generated so far, in ``generating`` seconds of generation calls
+    generating: float = 0.0
+
+
+def tokens_per_second(tokens: int, seconds: float) -> str:
+    """Generated tokens per second of generation calls, as bars and stage lines say it."""
+    return f"{tokens / seconds:,.0f} tokens/s" if tokens and seconds > 0 else ""
 
 
 class RichObserver(RunObserver):
@@ -265,12 +274,23 @@ class RichObserver(RunObserver):
             self.progress.start()
         progress = self.progress
         shown = progress.add_task(f"{task} {lang}", total=total, completed=done, before=bar.before)
+        bar.shown = shown
 
         def advance(n: int) -> None:
             self._count(bar, n)
             progress.advance(shown, n)
 
         return advance
+
+    def generated(self, task: str, lang: str, tokens: int, seconds: float) -> None:
+        bar = next((b for b in reversed(self.bars) if b.stage == task and b.lang == lang), None)
+        if bar is None:
+            return
+        bar.tokens += tokens
+        bar.generating += seconds
+        if self.progress is not None and bar.shown is not None:
+            rate = tokens_per_second(bar.tokens, bar.generating)
+            self.progress.update(bar.shown, description=f"{task} {lang} · {rate}")
 
     @staticmethod
     def _count(bar: _Bar, n: int) -> None:
@@ -300,6 +320,9 @@ class RichObserver(RunObserver):
             text = f"mlbench: {stage}: {', '.join(ran)} done in {duration(seconds)}" if ran else f"mlbench: {stage}:"
             if before:
                 text += f"{'; ' if ran else ' '}{', '.join(before)} done before"
+            rate = tokens_per_second(sum(b.tokens for b in bars), sum(b.generating for b in bars))
+            if rate:
+                text += f" · {rate} generated"
             lines.append(text)
         return lines
 

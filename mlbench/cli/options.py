@@ -238,7 +238,12 @@ NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", metavar=FLAG, help="Do not use the request cache.", rich_help_panel=RUN)
 ]
 ChunkSizeOpt = Annotated[
-    int, typer.Option(parser=at_least(1), hidden=True, help="Samples written per step (tests use small values).")
+    Optional[int],
+    typer.Option(
+        parser=at_least(1),
+        hidden=True,
+        help="Samples written per step (tests use small values).",
+    ),
 ]
 # Budgets of API runs (engine/budget.py): reached, the run stops like Ctrl-C, exit 3.
 MaxCostOpt = Annotated[

@@ -26,7 +26,7 @@ from mlbench.cli.settings import (
     task_own_options,
 )
 from mlbench.engine.budget import Budget
-from mlbench.engine.plan import RunConfig
+from mlbench.engine.plan import DEFAULT_CHUNK_SIZE, RunConfig
 from mlbench.errors import MlbenchError
 from mlbench.records.options import OptionSetting, settings_from_pairs
 
@@ -68,7 +68,7 @@ def run(
     yes: opt.YesOpt = False,
     cache_dir: opt.CacheDirOpt = None,
     no_cache: opt.NoCacheOpt = False,
-    chunk_size: opt.ChunkSizeOpt = 32,
+    chunk_size: opt.ChunkSizeOpt = None,
     max_cost: opt.MaxCostOpt = None,
     max_tokens: opt.MaxTokensOpt = None,
 ) -> None:
@@ -120,7 +120,7 @@ def _run(plan: RunConfig, judge: str | None, judge_settings: list[OptionSetting]
         check_judged_modes(plan)
         # path: replaced by each task's run folder when the run is judged
         judging = judge_config(plan.output, judge, judge_settings, run=plan.model, resume=plan.resume,
-                               cache_dir=plan.cache_dir, chunk_size=plan.chunk_size)  # fmt: skip
+                               cache_dir=plan.cache_dir, chunk_size=plan.chunk_size or DEFAULT_CHUNK_SIZE)  # fmt: skip
         check_judge_config(judging)  # its kinds and backend options, before an hour of generation
         judging = replace(judging, budget=plan.budget)  # one budget for the run and its judges
     check_budget(plan.budget, plan.model, judging.judge if judging else None)

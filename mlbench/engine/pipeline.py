@@ -12,19 +12,18 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from mlbench.backends.base import Backend, checked_loglikelihood
+from mlbench.backends.base import Backend
 from mlbench.backends.registry import create_backend
 from mlbench.benchmarks import get_task
-from mlbench.benchmarks.base import LanguageData, Request, Result, Task, TaskOptions, all_mode_settings
+from mlbench.benchmarks.base import Task, TaskOptions, all_mode_settings
 from mlbench.data.source import subset
-from mlbench.engine.answer_checks import check_answer, surface_metric_names, warm_up_in_background
+from mlbench.engine.answer_checks import surface_metric_names, warm_up_in_background
 from mlbench.engine.budget import chunk_size, spend_records
 from mlbench.engine.checks import check_not_overwriting, check_size, check_writable, run_dir_of
 from mlbench.engine.failures import LanguageFailures, SamplesFailed, language_failures, too_many
 from mlbench.engine.lock import lock_languages
-from mlbench.engine.mc_options import option_block
 from mlbench.engine.other_languages import elsewhere
 from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's public nouns)
     DEFAULT_CHUNK_SIZE,
@@ -33,14 +32,13 @@ from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's pu
     RunConfig,
     RunObserver,
 )
-from mlbench.engine.progress import SampleProgress
 from mlbench.engine.provenance import judged_settings, provenance
+from mlbench.engine.scoring import score_samples
 from mlbench.errors import LogprobsUnsupported, MlbenchError, did_you_mean
 from mlbench.languages import pick_languages
 from mlbench.metrics.judged import JUDGE_METRICS
-from mlbench.records import Generation, GenerationRequest, RunResult, Sample, SampleRecord
+from mlbench.records import RunResult, SampleRecord
 from mlbench.records.jsontypes import JsonObject, Tables
-from mlbench.records.usage import Usage, summed
 from mlbench.report.heatmaps import write_figures
 from mlbench.results import (
     append_samples,
@@ -147,92 +145,6 @@ def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerpri
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def score_samples(
-    task: Task,
-    modes: tuple[str, ...],
-    samples: list[Sample],
-    data: LanguageData,
-    options: TaskOptions,
-    backend: Backend,
-    progress: Callable[[int], None],
-    chash: str,
-) -> list[SampleRecord]:
-    """Run every mode's requests for ``samples`` through ``backend`` and score them;
-    ``progress`` advances by one for each sample finished (see ``SampleProgress``)."""
-    outputs: list[JsonObject] = [{} for _ in samples]
-    metrics: list[dict[str, float]] = [{} for _ in samples]
-    prompts: list[Any] = [None] * len(samples)
-    surfaces: list[JsonObject | None] = [None] * len(samples)
-    usages: list[list[Usage | None]] = [[] for _ in samples]  # its requests' API tokens
-    bar = SampleProgress(progress, len(samples), len(modes))
-    for mode in modes:
-        per_sample = [task.requests(mode, s, data, options) for s in samples]
-        flat = [r for requests in per_sample for r in requests]
-        try:
-            results = dispatch(backend, flat, bar.mode(len(flat)))
-        except LogprobsUnsupported:
-            bar.undo()  # the chunk is scored again (from generated words), from the start
-            raise
-        start = 0
-        for i, (sample, requests) in enumerate(zip(samples, per_sample)):
-            mine = results[start : start + len(requests)]
-            start += len(requests)
-            usages[i] += [r.usage for r in mine]
-            if prompts[i] is None:  # the first mode's prompt (the others follow from the task's prompt files)
-                prompts[i] = requests[0].prompt.to_json()
-            failure = next((r.error for r in mine if r.error), None)
-            if failure:
-                outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))
-                continue
-            out, values = task.score(mode, sample, mine, options)
-            if task.mode(mode).produces == "loglikelihoods" and "options" not in out:
-                out = {**out, "options": option_block(task.option_marks(sample), requests, mine)}
-            # Every generated answer gets the surface checks, whatever the benchmark.
-            block, surface_values = check_answer(task, mode, out, sample.lang)
-            outputs[i].update(out)
-            metrics[i].update({**values, **surface_values})
-            if block is not None:
-                surfaces[i] = block
-    bar.finish()
-    records = [
-        SampleRecord(
-            s.id,
-            s.lang,
-            prompts[i],
-            outputs[i],
-            metrics[i],
-            chash,
-            question=s.question,
-            reference=s.best_answer,  # for judges that compare against a reference
-            surface=surfaces[i],
-            group=task.sample_group(s),
-            labels=task.sample_labels(s),
-            usage=summed(usages[i]),
-        )
-        for i, s in enumerate(samples)
-    ]
-    for record in records:
-        record.metrics.update(task.combined_metrics(record))
-    return records
-
-
-def dispatch(backend: Backend, requests: list[Request], progress: Callable[[int], None] | None = None) -> list[Result]:
-    """Results in request order: log-likelihoods in one backend call, generations in
-    another; ``progress`` is called with the number of requests just finished."""
-    results: list[Result | None] = [None] * len(requests)
-    scoring = [i for i, r in enumerate(requests) if not isinstance(r, GenerationRequest)]
-    writing = [i for i, r in enumerate(requests) if isinstance(r, GenerationRequest)]
-    if scoring:
-        scored = backend.loglikelihood([requests[i] for i in scoring], progress)  # type: ignore[misc]
-        for i, result in zip(scoring, scored):
-            results[i] = checked_loglikelihood(result)
-    if writing:
-        generations: list[Generation] = backend.generate([requests[i] for i in writing], progress)  # type: ignore[misc]
-        for i, generation in zip(writing, generations):
-            results[i] = generation
-    return results  # type: ignore[return-value]
-
-
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:
     """The metrics of a run in table order: the task's, the surface checks of generated
     answers, those a judge adds, then the task's combined scores."""
@@ -317,11 +229,18 @@ def run_task(
         # Failed samples of an earlier attempt (an API outage, say) are tried again.
         todo = [s for s in planned_lang.samples if s.id not in done or done[s.id].error]
         progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
+
+        def generated(tokens: int, seconds: float, lang: str = lang) -> None:
+            observer.generated(task.name, lang, tokens, seconds)
+
         start = 0
+        size = config.chunk_size or getattr(backend, "samples_per_call", None) or DEFAULT_CHUNK_SIZE
         while start < len(todo):
-            chunk = todo[start : start + chunk_size(config.budget, "model", config.chunk_size, config.model)]
+            chunk = todo[start : start + chunk_size(config.budget, "model", size, config.model)]
             try:
-                finished = score_samples(task, modes, chunk, planned_lang.data, options, backend, progress, chash)
+                finished = score_samples(
+                    task, modes, chunk, planned_lang.data, options, backend, progress, chash, generated
+                )
             except LogprobsUnsupported as error:
                 # A chat-only API: a task that can read generated words instead switches to them.
                 fallback = task.without_logprobs(options)

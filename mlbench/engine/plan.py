@@ -42,7 +42,7 @@ class RunConfig:
     # without ``resume``, such a run is refused rather than silently losing them).
     overwrite: bool = False
     cache_dir: Path | None = None
-    chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunk_size: int | None = None  # samples per backend call; None: the backend's, else DEFAULT_CHUNK_SIZE
     yes: bool = False  # go ahead with a run of more than CONFIRM_GENERATIONS generations
     own_options: Mapping[str, Any] = field(default_factory=dict)  # task name → its own (tasks/options.py)
     # Language → the question ids to run (a run imported from logs that hold only some
@@ -89,6 +89,10 @@ class RunObserver:
         run); the callback advances it by n finished samples, one sample at a time while
         scoring (see ``SampleProgress``)."""
         return lambda n: None
+
+    def generated(self, task: str, lang: str, tokens: int, seconds: float) -> None:
+        """A generation call of ``task`` in ``lang`` made ``tokens`` new tokens in
+        ``seconds`` (shown as tokens per second)."""
 
     def finish(self, run: RunResult, metric_order: list[str], group_name: str = "group") -> None:
         pass

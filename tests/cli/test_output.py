@@ -259,6 +259,19 @@ def test_a_language_done_before_a_resume_is_reported_as_such():
     assert console.export_text().splitlines() == ["mlbench: veritasqa: en done before"]
 
 
+def test_the_stage_line_gives_the_tokens_generated_per_second_of_generation():
+    observer, console = _observer()
+    observer.start("veritasqa", "en", 4, 0)(4)
+    observer.start("veritasqa", "es", 4, 0)(4)
+    observer.generated("veritasqa", "en", 3000, 1.0)
+    observer.generated("veritasqa", "es", 1000, 0.5)
+    observer.generated("veritasqa", "es", 1000, 0.5)
+    observer.generated("calmqa", "es", 99, 1.0)  # no such bar: nothing
+    observer.finish(_xlinghealth_run(), [])
+    text = console.export_text().rstrip()
+    assert "mlbench: veritasqa: en, es done in " in text and text.endswith(" · 2,500 tokens/s generated")
+
+
 def test_quiet_observer_prints_nothing():
     observer, console = _observer(quiet=True)
     observer.note("this run generates 8 texts")

@@ -8,7 +8,8 @@ from dataclasses import replace
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.data.source import DataSource
-from mlbench.engine.pipeline import RunConfig, RunObserver, SampleProgress, run
+from mlbench.engine.pipeline import RunConfig, RunObserver, run
+from mlbench.engine.progress import SampleProgress
 from mlbench.records import Generation, LoglikelihoodResult
 
 

@@ -1,0 +1,26 @@
+"""Attention masks in the form transformers takes them, from which keys each query may see."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def masks_by_layer_type(config: Any, allowed: Callable[[int | None], Any], dtype: Any) -> Any:
+    """Attention mask(s) from ``allowed(window)``, a boolean tensor of the keys each query
+    may see (``window``: the sliding window, None on full-attention layers): one mask for a
+    model whose layers all attend alike, else one per layer type, as transformers takes
+    them. Additive in ``dtype`` (what eager attention adds to its scores), or the boolean
+    tensors themselves with ``dtype`` None (what SDPA takes as is)."""
+    import torch
+
+    def additive(window: int | None) -> Any:
+        keep = allowed(window)
+        if dtype is None:
+            return keep
+        return torch.zeros(keep.shape, dtype=dtype, device=keep.device).masked_fill_(~keep, torch.finfo(dtype).min)
+
+    layer_types = getattr(config, "layer_types", None)
+    if not layer_types:
+        return additive(getattr(config, "sliding_window", None))
+    return {kind: additive(config.sliding_window if kind == "sliding_attention" else None) for kind in set(layer_types)}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""The GPU benchmark's model: a seeded random-init Llama whose greedy answers two harnesses
+agree on, even in bfloat16.
+
+    python scripts/bench_gpu_model.py OUT --tokenizer DIR [--size full|tiny] [--device cuda]
+        [--dtype bfloat16|float32] [--seed 1234]
+
+``full`` is ~1.17 B parameters (TinyLlama's shape: hidden 2048, 22 layers, 32 query and 4
+key/value heads) over the tokenizer's vocabulary (SmolLM2's: 49,152 tokens); ``tiny`` is a
+2-layer model of the same vocabulary for the CPU rehearsal.
+
+A network at the usual random init gives near-uniform logits: the top two differ by less
+than bfloat16 rounding, and two harnesses that batch or pad differently pick different
+tokens. So the weights are shaped: the residual stream is mostly the current token's
+embedding (each layer adds a few percent), and the head gives every token one designated
+successor a logit of about 20 while the rest are N(0, 2.5^2) (their maximum is about 11).
+Successors follow one random cycle through the "word" tokens (a space and a lowercase
+word); every other token leads into it. The model never says end-of-sequence, and a walk
+of lowercase words never contains a stop string, so every greedy answer runs to its token
+budget (256 tokens in TruthfulQA-Multi's generation task), and the margin of each argmax
+is several nats: what the harnesses compute, not rounding, decides the answer. The layers
+still make every logit depend on the context, so MC log-likelihoods are real work.
+
+Prints one JSON line (parameters, vocabulary, seconds) and a teacher-forced self-check: how
+often the designed successor is the argmax, and the smallest top-two margin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SHAPES = {
+    "full": dict(hidden_size=2048, num_hidden_layers=22, num_attention_heads=32, num_key_value_heads=4,
+                 intermediate_size=5632),
+    "tiny": dict(hidden_size=256, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                 intermediate_size=512),
+}  # fmt: skip
+DESIGNED_LOGIT = 20.0
+OTHER_LOGIT_SD = 2.5
+LAYER_OUT_SD = 0.0015  # o_proj and down_proj: each layer adds a few percent to the residual
+WORD = re.compile(r"^Ġ[a-z]{3,12}$")  # byte-level BPE: a space and a lowercase word
+
+
+def build(out: Path, tokenizer_dir: Path, size: str, device: str, dtype: str, seed: int) -> None:
+    import torch
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    started = time.time()
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    vocab = len(tokenizer)
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    config = LlamaConfig(
+        vocab_size=vocab,
+        max_position_embeddings=4096,
+        rms_norm_eps=1e-5,
+        tie_word_embeddings=False,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=pad,
+        **SHAPES[size],
+    )
+    torch.manual_seed(seed)
+    with torch.device(device):
+        model = LlamaForCausalLM(config)
+    generator = torch.Generator(device=device).manual_seed(seed)
+
+    def normal(shape: tuple[int, ...], sd: float) -> Any:
+        return torch.randn(shape, generator=generator, device=device) * sd
+
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if parameter.dim() == 1:
+                parameter.fill_(1.0)
+            elif "embed_tokens" in name:
+                parameter.copy_(normal(parameter.shape, 1.0))
+            elif name.endswith(("o_proj.weight", "down_proj.weight")):
+                parameter.copy_(normal(parameter.shape, LAYER_OUT_SD))
+            elif "lm_head" not in name:
+                parameter.copy_(normal(parameter.shape, 0.02))
+        successor = designed_successors(tokenizer, generator, device)
+        set_head(model, successor, normal)
+    model = model.to(getattr(torch, dtype))
+    model.generation_config.pad_token_id = pad
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    parameters = sum(p.numel() for p in model.parameters())
+    print(json.dumps({"params": parameters, "size": size, "dtype": dtype, "vocab": vocab,
+                      "seconds": round(time.time() - started, 1)}))  # fmt: skip
+    self_check(model, tokenizer, successor.tolist(), device)
+
+
+def designed_successors(tokenizer: Any, generator: Any, device: str) -> Any:
+    """Each token's designed next token: one random cycle through the word tokens, and
+    every other token into a random place of it (special tokens have none: -1)."""
+    import torch
+
+    vocab = len(tokenizer)
+    pieces = tokenizer.convert_ids_to_tokens(list(range(vocab)))
+    specials = set(tokenizer.all_special_ids)
+    words = [i for i, piece in enumerate(pieces) if piece and WORD.match(piece) and i not in specials]
+    if len(words) < 500:  # not a byte-level BPE: any plain ASCII word piece
+        words = [i for i, p in enumerate(pieces) if p and re.match(r"^\W?[A-Za-z]{2,}$", p) and i not in specials]
+    word_set = set(words)
+    cycle = torch.tensor(words, device=device)[torch.randperm(len(words), generator=generator, device=device)]
+    successor = torch.full((vocab,), -1, dtype=torch.long, device=device)
+    successor[cycle] = cycle.roll(-1)
+    others = torch.tensor([i for i in range(vocab) if i not in word_set and i not in specials], device=device)
+    successor[others] = cycle[torch.randint(len(cycle), (len(others),), generator=generator, device=device)]
+    return successor
+
+
+def set_head(model: Any, successor: Any, normal: Callable[[tuple[int, ...], float], Any]) -> None:
+    """The output layer: N(0, 2.5^2)-sized logits for every token, plus about 20 for each
+    token's designed successor (the row loses its random part along the source's
+    embedding, so the designed logit is about 20 itself)."""
+    d = model.config.hidden_size
+    embed = model.model.embed_tokens.weight
+    unit = embed / embed.pow(2).mean(-1, keepdim=True).sqrt()
+    head = normal((embed.shape[0], d), OTHER_LOGIT_SD / math.sqrt(d))
+    sources = (successor >= 0).nonzero().squeeze(1)
+    targets = successor[sources]
+    along = (head[targets] * unit[sources]).sum(-1, keepdim=True) / d
+    head.index_add_(0, targets, (DESIGNED_LOGIT / d - along) * unit[sources])
+    model.lm_head.weight.copy_(head)
+
+
+def self_check(model: Any, tokenizer: Any, successor: list[int], device: str) -> None:
+    """Teacher-forced over a few question-shaped prompts: the designed walk after each, how
+    often the argmax is the designed token, the smallest and median top-two margins."""
+    import torch
+
+    hits = total = 0
+    margins: list[float] = []
+    with torch.no_grad():
+        for question in ("Q: Why do veins appear blue?\nA:", "Q: Where did fortune cookies originate?\nA:"):
+            prompt = tokenizer(question, add_special_tokens=False)["input_ids"]
+            walk, token = [], prompt[-1]
+            for _ in range(64):
+                token = successor[token]
+                walk.append(token)
+            ids = torch.tensor([prompt + walk[:-1]], device=device)
+            logits = model(ids).logits[0, len(prompt) - 1 :].float()
+            top = logits.topk(2, dim=-1)
+            hits += sum(int(a == b) for a, b in zip(top.indices[:, 0].tolist(), walk))
+            total += len(walk)
+            margins += (top.values[:, 0] - top.values[:, 1]).tolist()
+    margins.sort()
+    print(json.dumps({"designed_argmax": f"{hits}/{total}", "margin_min": round(margins[0], 2),
+                      "margin_median": round(margins[len(margins) // 2], 2)}))  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--tokenizer", type=Path, required=True)
+    parser.add_argument("--size", choices=sorted(SHAPES), default="full")
+    parser.add_argument("--device", default="cuda")
+    parser.add_argument("--dtype", choices=("bfloat16", "float32"), default="bfloat16")
+    parser.add_argument("--seed", type=int, default=1234)
+    args = parser.parse_args()
+    build(args.out, args.tokenizer, args.size, args.device, args.dtype, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""The GPU benchmark's summary: summary.md and summary.json from what bench_gpu.sh left in
+its work folder.
+
+    bench_gpu_summary.py WORK OUT
+
+Reads WORK/steps.jsonl (each step's exit status, wall time and start/end), the GPU samples
+(nvidia-smi every 0.5 s: memory used, utilisation), the comparisons, and the logs, from
+which it takes each harness's compute phase: lm-eval's progress bar over its requests, and
+mlbench's stage lines ("en done in 3.1 s · 5,120 tokens/s generated"). GPU busy is the
+mean utilisation over a step's last ``phase`` seconds (the compute phase ends just before
+the process does), as well as over the whole step.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+# (name, lm-eval step, mlbench step, lm-eval's progress bar)
+PAIRS = (
+    ("MC, English", "c_lmeval_mc", "c_mlbench_mc", "Running loglikelihood requests"),
+    ("generation, English", "d_lmeval_gen", "d_mlbench_gen", "Running generate_until requests"),
+    ("MC float32 parity", "e_lmeval_fp32", "e_mlbench_fp32", "Running loglikelihood requests"),
+)
+MLBENCH_STAGE = re.compile(r"done in (?:(\d+) h (\d+) min|(\d+) min (\d+) s|([\d.]+) s)(?: · ([\d,]+) tokens/s)?")
+
+
+def _load(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").replace("\r", "\n")
+    except OSError:
+        return ""
+
+
+def lm_eval_phase(log: str, bar: str) -> float | None:
+    """Seconds of lm-eval's progress bar ``bar`` when it reached 100%."""
+    found = re.findall(re.escape(bar) + r": 100%\|[^\[\n]*\[(?:(\d+):)?(\d+):(\d+)<", log)
+    if not found:
+        return None
+    hours, minutes, seconds = found[-1]
+    return float(int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds))
+
+
+def mlbench_phase(log: str) -> tuple[float | None, int | None]:
+    """The seconds of mlbench's stage lines (summed) and the last tokens/s they give."""
+    total, rate, seen = 0.0, None, False
+    for line in log.splitlines():
+        if not line.startswith("mlbench: ") or "judge" in line:
+            continue
+        match = MLBENCH_STAGE.search(line)
+        if match:
+            seen = True
+            h, hm, m, ms, s, tokens = match.groups()
+            total += float(s) if s else int(m) * 60 + int(ms) if m else int(h) * 3600 + int(hm) * 60
+            rate = int(tokens.replace(",", "")) if tokens else rate
+    return (round(total, 2) if seen else None), rate
+
+
+def gpu_samples(path: Path) -> list[tuple[float, float, float | None]]:
+    rows = []
+    for line in _text(path).splitlines():
+        parts = line.replace(",", " ").split()
+        try:
+            rows.append((float(parts[0]), float(parts[1]), float(parts[2]) if len(parts) > 2 else None))
+        except (IndexError, ValueError):
+            continue
+    return rows
+
+
+def gpu_use(samples: list, start: float, end: float) -> dict[str, float | None]:
+    inside = [(m, u) for t, m, u in samples if start <= t <= end]
+    busy = [u for _, u in inside if u is not None]
+    return {
+        "peak_mib": max((m for m, _ in inside), default=None),
+        "busy_pct": round(sum(busy) / len(busy), 1) if busy else None,
+    }
+
+
+def summarize(work: Path, out: Path) -> dict:
+    steps = {}
+    for line in _text(work / "steps.jsonl").splitlines():
+        record = json.loads(line)
+        steps[record["step"]] = record
+    settings = _load(work / "settings.json")
+    samples = gpu_samples(work / "logs" / "gpu-samples.txt")
+    rows = []
+    for name, record in steps.items():
+        usage = gpu_use(samples, record.get("t0", 0), record.get("t1", 0)) if record.get("t0") else {}
+        rows.append({"step": name, "rc": record.get("rc"), "wall_s": record.get("wall_s"), **usage})
+    pairs = []
+    for label, lm_step, mb_step, bar in PAIRS:
+        lm, mb = steps.get(lm_step, {}), steps.get(mb_step, {})
+        lm_phase = lm_eval_phase(_text(work / "logs" / f"{lm_step}.log"), bar)
+        mb_phase, rate = mlbench_phase(_text(work / "logs" / f"{mb_step}.log"))
+        pair = {
+            "what": label,
+            "lm_eval_s": lm.get("wall_s") if lm.get("rc") == 0 else None,
+            "mlbench_s": mb.get("wall_s") if mb.get("rc") == 0 else None,
+            "lm_eval_phase_s": lm_phase,
+            "mlbench_phase_s": mb_phase,
+            "mlbench_tokens_per_s": rate,
+        }
+        for who, step, phase in (("lm_eval", lm, lm_phase), ("mlbench", mb, mb_phase)):
+            if step.get("t1") and phase:
+                busy = gpu_use(samples, step["t1"] - phase - 1.0, step["t1"] - 0.5)["busy_pct"]
+                pair[f"{who}_phase_busy_pct"] = busy
+        if pair["lm_eval_s"] and pair["mlbench_s"]:
+            pair["ratio"] = round(pair["lm_eval_s"] / pair["mlbench_s"], 2)
+        pairs.append(pair)
+    everything = steps.get("f_mlbench_all", {})
+    all_phase, all_rate = mlbench_phase(_text(work / "logs" / "f_mlbench_all.log"))
+    summary = {
+        "settings": settings,
+        "machine": _text(work / "logs" / "machine.txt").strip(),
+        "model": [json.loads(x) for x in _text(work / "logs" / "b_model.log").splitlines() if x.startswith("{")],
+        "steps": rows,
+        "pairs": pairs,
+        "compare": {k: _load(work / f"compare-{k}.json") for k in ("mc", "gen", "fp32", "all")},
+        "all_languages": {"wall_s": everything.get("wall_s"), "phase_s": all_phase, "tokens_per_s": all_rate},
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False))
+    (out / "summary.md").write_text(markdown(summary))
+    return summary
+
+
+def _cell(value: object, digits: int = 1) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def markdown(summary: dict) -> str:
+    settings = summary["settings"]
+    lines = [
+        f"# bench_gpu.sh ({settings.get('size')}, {settings.get('dtype')}, {summary['machine'] or 'no GPU'})",
+        "",
+        "| | lm-eval s | mlbench s | ratio | lm-eval phase s | mlbench phase s | busy % (lm-eval / mlbench) |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for p in summary["pairs"]:
+        busy = f"{_cell(p.get('lm_eval_phase_busy_pct'))} / {_cell(p.get('mlbench_phase_busy_pct'))}"
+        lines.append(
+            f"| {p['what']} | {_cell(p['lm_eval_s'])} | {_cell(p['mlbench_s'])} | {_cell(p.get('ratio'), 2)}x "
+            f"| {_cell(p['lm_eval_phase_s'])} | {_cell(p['mlbench_phase_s'])} | {busy} |"
+        )
+    compare = summary["compare"]
+    gen, mc, fp32 = compare.get("gen") or {}, compare.get("mc") or {}, compare.get("fp32") or {}
+    gen_pair = summary["pairs"][1]
+    lm_rate = (
+        gen["lm_eval_output_tokens"] / gen_pair["lm_eval_phase_s"]
+        if gen.get("lm_eval_output_tokens") and gen_pair["lm_eval_phase_s"]
+        else None
+    )
+    every = summary["all_languages"]
+    lines += [
+        "",
+        f"- Generation phase, output tokens/s: lm-eval {_cell(lm_rate, 0)}, "
+        f"mlbench {_cell(gen_pair['mlbench_tokens_per_s'])} (its own count).",
+        f"- MC ({settings.get('dtype')}): MC1 equal {mc.get('mc1_equal')}/{mc.get('matched')}; largest MC2 difference "
+        f"{_cell((mc.get('mc2_absdiff') or {}).get('max'), 5)}, option log-likelihood "
+        f"{_cell((mc.get('option_ll_absdiff') or {}).get('max'), 5)}.",
+        f"- Generation: answers equal {gen.get('answers_equal')}/{gen.get('matched')}; output tokens lm-eval "
+        f"{gen.get('lm_eval_output_tokens')}, mlbench {gen.get('mlbench_output_tokens')}.",
+        f"- MC float32: MC1 equal {fp32.get('mc1_equal')}/{fp32.get('matched')}, largest option difference "
+        f"{_cell((fp32.get('option_ll_absdiff') or {}).get('max'), 7)}: "
+        f"{'within 1e-4' if fp32.get('within_tolerance') else 'NOT within 1e-4' if fp32 else 'not run'}.",
+        f"- mlbench alone, five languages, MC and generation: {_cell(every['wall_s'])} s "
+        f"({_cell(every['phase_s'])} s in its stages, {_cell(every['tokens_per_s'])} tokens/s generated).",
+        "",
+        "| step | exit | wall s | GPU peak MiB | GPU busy % (whole step) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for row in summary["steps"]:
+        lines.append(
+            f"| {row['step']} | {_cell(row['rc'])} | {_cell(row['wall_s'])} "
+            f"| {_cell(row.get('peak_mib'), 0)} | {_cell(row.get('busy_pct'))} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    summarize(Path(sys.argv[1]), Path(sys.argv[2]))
+    print((Path(sys.argv[2]) / "summary.md").read_text())

@@ -1,0 +1,51 @@
+"""The HF backend's GPU paths through a whole run, on the CPU: many questions to an MC
+forward, fixed-shape greedy decoding, whole chunks of samples per call. What they write is
+what the CPU paths write (MC scores within float rounding, the same answers)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mlbench.backends import hf
+from mlbench.backends.hf import GPU_SAMPLES_PER_CALL, HFBackend
+from mlbench.backends.packed_batches import BatchedScorer
+from mlbench.backends.static_decode import StaticDecoder
+from tests.cli.test_cli import run_model
+
+FLAGS = (
+    "--task truthfulqa_multi --lang en,es --mode all --sample --limit 6 --max-new-tokens 24 --no-cache -M device=cpu"
+)
+
+
+def samples(out, model, lang: str) -> dict[str, dict]:
+    path = out / model.name / "truthfulqa_multi" / f"samples_{lang}.jsonl"
+    return {row["id"]: row for row in map(json.loads, path.read_text().splitlines())}
+
+
+@pytest.fixture(scope="module")
+def cpu_run(tiny_model, tmp_path_factory):
+    out = tmp_path_factory.mktemp("cpu-paths")
+    result = run_model(tiny_model, out, FLAGS)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_gpu_paths_write_what_the_cpu_paths_write(tiny_model, cpu_run, tmp_path, monkeypatch):
+    monkeypatch.setattr(hf, "batches_whole_calls", lambda device: True)
+    backend = HFBackend(str(tiny_model), device="cpu")
+    assert isinstance(backend.decoder, StaticDecoder) and isinstance(backend.scorer.batched, BatchedScorer)
+    assert backend.samples_per_call == GPU_SAMPLES_PER_CALL
+    result = run_model(tiny_model, tmp_path, FLAGS)
+    assert result.exit_code == 0, result.output
+    assert "tokens/s generated" in result.output
+    for lang in ("en", "es"):
+        ours, theirs = samples(tmp_path, tiny_model, lang), samples(cpu_run, tiny_model, lang)
+        assert ours.keys() == theirs.keys() and len(ours) == 6
+        for qid, row in ours.items():
+            other = theirs[qid]
+            assert row["outputs"]["generation"] == other["outputs"]["generation"]
+            for field in ("mc1_loglikelihoods", "mc2_loglikelihoods"):
+                assert row["outputs"][field] == pytest.approx(other["outputs"][field], abs=1e-5)
+            assert row["metrics"]["mc1"] == other["metrics"]["mc1"]

@@ -1,0 +1,117 @@
+"""scripts/bench_gpu*: the GPU benchmark's pieces, without a GPU or lm-eval: the shell
+scripts parse, the model builder makes a model whose designed walks win, the comparisons
+and the summary read both harnesses' logs as they write them. (The whole script runs on the
+CPU with `scripts/bench_gpu.sh --tiny`, which needs its wheel bundle.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+def _python(*args: object) -> str:
+    done = subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.mark.parametrize("script", ["bench_gpu.sh", "bench_gpu_prepare.sh"])
+def test_the_shell_scripts_parse(script):
+    assert subprocess.run(["bash", "-n", SCRIPTS / script]).returncode == 0
+
+
+def test_the_model_is_built_with_designed_walks(tiny_model, tmp_path):
+    out = _python(
+        SCRIPTS / "bench_gpu_model.py",
+        tmp_path / "m",
+        "--tokenizer",
+        tiny_model,
+        "--size",
+        "tiny",
+        "--device",
+        "cpu",
+        "--dtype",
+        "float32",
+    )
+    built, check = (json.loads(line) for line in out.splitlines() if line.startswith("{"))
+    assert built["size"] == "tiny" and built["params"] > 0
+    hits, total = map(int, check["designed_argmax"].split("/"))
+    assert hits >= 0.9 * total and check["margin_median"] > 2
+    assert (tmp_path / "m" / "config.json").exists()
+
+
+def _lm_eval_log(folder: Path, task: str, rows: list[dict]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"samples_{task}_2026-11-27.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+
+
+def _mlbench_log(folder: Path, rows: list[dict]) -> None:
+    run = folder / "model" / "truthfulqa_multi"
+    run.mkdir(parents=True)
+    (run / "samples_en.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+
+
+def test_mc_runs_are_compared_question_by_question(tmp_path):
+    for metric, acc, lls in (("mc1", 1.0, [-1.0, -2.0]), ("mc2", 0.7, [-1.0, -2.0, -3.0])):
+        _lm_eval_log(
+            tmp_path / "lm",
+            f"hitz_{metric}_en",
+            [
+                {"doc": {"id": 7}, "acc": acc, "filtered_resps": [[v, False] for v in lls]},
+                {"doc": {"id": 8}, "acc": acc, "filtered_resps": [[v, False] for v in lls]},
+            ],
+        )
+    outputs = {"mc1_loglikelihoods": [-1.00002, -2.0], "mc2_loglikelihoods": [-1.0, -2.0, -3.0]}
+    _mlbench_log(
+        tmp_path / "mb",
+        [
+            {"id": "7", "metrics": {"mc1": 1.0, "mc2": 0.7}, "outputs": outputs},
+            {"id": "8", "metrics": {"mc1": 0.0, "mc2": 0.7}, "outputs": outputs},
+        ],
+    )
+    result = json.loads(
+        _python(SCRIPTS / "bench_gpu_tools.py", "compare-mc", tmp_path / "lm", tmp_path / "mb", "--exact")
+    )
+    assert result["matched"] == 2 and result["mc1_equal"] == 1 and result["mc1_differ_ids"] == ["8"]
+    assert result["option_ll_absdiff"]["max"] == pytest.approx(2e-5) and result["within_tolerance"] is False
+
+
+def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
+    work, logs = tmp_path / "work", tmp_path / "work" / "logs"
+    logs.mkdir(parents=True)
+    steps = [
+        ("c_lmeval_mc", 40.0, 100.0),
+        ("c_mlbench_mc", 8.0, 150.0),
+        ("d_lmeval_gen", 60.0, 200.0),
+        ("d_mlbench_gen", 12.0, 300.0),
+    ]
+    (work / "steps.jsonl").write_text(
+        "".join(json.dumps({"step": n, "rc": 0, "wall_s": w, "t0": end - w, "t1": end}) + "\n" for n, w, end in steps)
+    )
+    (work / "settings.json").write_text(json.dumps({"size": "full", "dtype": "bfloat16"}))
+    (logs / "machine.txt").write_text("NVIDIA H200, 580.1, 143771 MiB\n")
+    (logs / "c_lmeval_mc.log").write_text("Running loglikelihood requests: 100%|████| 10053/10053 [00:10<00:00]\n")
+    (logs / "c_mlbench_mc.log").write_text("mlbench: truthfulqa_multi: en done in 3.5 s\n")
+    (logs / "d_lmeval_gen.log").write_text("Running generate_until requests: 100%|██| 100/100 [00:48<00:00]\n")
+    (logs / "d_mlbench_gen.log").write_text("mlbench: truthfulqa_multi: en done in 5.0 s · 5,400 tokens/s generated\n")
+    (logs / "gpu-samples.txt").write_text("".join(f"{t} {1000 + t}, {50 if t > 140 else 5}\n" for t in range(60, 301)))
+    (work / "compare-gen.json").write_text(
+        json.dumps(
+            {"answers_equal": 99, "matched": 100, "lm_eval_output_tokens": 25600, "mlbench_output_tokens": 25600}
+        )
+    )
+    _python(SCRIPTS / "bench_gpu_summary.py", work, tmp_path / "out")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    mc, gen = summary["pairs"][0], summary["pairs"][1]
+    assert mc["ratio"] == 5.0 and mc["lm_eval_phase_s"] == 10.0 and mc["mlbench_phase_s"] == 3.5
+    assert mc["mlbench_phase_busy_pct"] == 50.0 and mc["lm_eval_phase_busy_pct"] == 5.0
+    assert gen["mlbench_tokens_per_s"] == 5400 and gen["ratio"] == 5.0
+    text = (tmp_path / "out" / "summary.md").read_text()
+    assert "NVIDIA H200" in text and "| MC, English | 40.0 | 8.0 | 5.00x |" in text
+    assert "lm-eval 533, mlbench 5400" in text  # 25,600 tokens in lm-eval's 48 s
