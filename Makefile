@@ -30,7 +30,7 @@ REAL_DEMO_OUT ?= results-demo-real
 INSTALL_STAMP := .mlbench/installed-$(shell printf '%s' "$(abspath $(PYTHON))" | cksum | cut -d' ' -f1)
 
 .DEFAULT_GOAL := help
-.PHONY: help env install icu browser demo test test-data docs lint bench real-models demo-real
+.PHONY: help env install icu browser demo test test-data test-upstream docs lint bench real-models demo-real
 
 help: ## list the targets
 	@echo "make TARGET, in $(ENV_KIND): $(PYTHON)"
@@ -131,6 +131,12 @@ test: $(INSTALL_STAMP) ## run the test suite (installs first when needed)
 test-data: ## the tests over a full data copy (MLBENCH_TEST_DATA=DIR)
 	@test -n "$(MLBENCH_TEST_DATA)" || { echo "make: test-data needs MLBENCH_TEST_DATA=DIR (a full data folder)"; exit 2; }
 	MLBENCH_TEST_DATA="$(MLBENCH_TEST_DATA)" $(PYTHON) -m pytest -q tests/full_data
+
+# The authors' code files XLingHealth's and MSQAD's prompts are read from (tests/upstream_code):
+# MLBENCH_UPSTREAM_CODE=DIR, a folder holding DIR/upstream/{xlinghealth,msqad}/<path in the repository>.
+test-upstream: ## the tests over the authors' prompt code (MLBENCH_UPSTREAM_CODE=DIR)
+	@test -n "$(MLBENCH_UPSTREAM_CODE)" || { echo "make: test-upstream needs MLBENCH_UPSTREAM_CODE=DIR (DIR/upstream/xlinghealth/..., DIR/upstream/msqad/...)"; exit 2; }
+	MLBENCH_UPSTREAM_CODE="$(MLBENCH_UPSTREAM_CODE)" $(PYTHON) -m pytest -q tests/upstream_code
 
 # The documentation site (docs/, mkdocs.yml), strict: a broken link or a page left out of
 # the navigation fails the build.

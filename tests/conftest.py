@@ -20,6 +20,9 @@ REPO = Path(__file__).resolve().parent.parent
 # Tests over the full benchmark data run only with MLBENCH_TEST_DATA=DIR (`make test-data`):
 # `make test` needs nothing outside the repository.
 collect_ignore = [] if os.environ.get("MLBENCH_TEST_DATA") else ["full_data"]
+# The authors' code that XLingHealth and MSQAD read their prompts from: MLBENCH_UPSTREAM_CODE=DIR
+# (`make test-upstream`), which the CI's data copy does not hold.
+collect_ignore += [] if os.environ.get("MLBENCH_UPSTREAM_CODE") else ["upstream_code"]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -145,8 +148,19 @@ def fixture_datasets(tmp_path_factory) -> Path:
     """A ``--data-dir`` folder with every benchmark's local layout, small and synthetic
     (tests/fixture_data.py), written once per session."""
     from fixture_data import write_fixture_datasets
+    from upstream_pins import pin_fixture_copies
 
-    return write_fixture_datasets(tmp_path_factory.mktemp("datasets"))
+    folder = write_fixture_datasets(tmp_path_factory.mktemp("datasets"))
+    # The authors' code files of the tree are pinned for the session (tests/upstream_pins.py).
+    pin_fixture_copies(_SESSION_PATCH, folder)
+    return folder
+
+
+_SESSION_PATCH = pytest.MonkeyPatch()  # undone when the session ends (pytest_sessionfinish)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _SESSION_PATCH.undo()
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from fixture_data import write_fixture_datasets
 
+from mlbench.benchmarks.msqad.sources import CODE as MSQAD_CODE
+from mlbench.benchmarks.xlinghealth.sources import CODE as XLINGHEALTH_CODE
+
 
 def _files(root):
     return {path.relative_to(root).as_posix(): path.read_bytes() for path in root.rglob("*") if path.is_file()}
@@ -21,4 +24,7 @@ def test_the_tree_is_deterministic_and_small(fixture_datasets, tmp_path):
     expected |= {
         f"msqad/{topic}.json" for topic in ("Crisis and Conflict", "Disability Rights", "Rights of Older People")
     }
+    # The authors' prompt code, in its shape with text written for the tests (upstream/<task>/).
+    expected |= {f"upstream/xlinghealth/{path}" for path in XLINGHEALTH_CODE}
+    expected |= {f"upstream/msqad/{path}" for path in MSQAD_CODE}
     assert set(first) == expected

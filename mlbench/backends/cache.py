@@ -11,13 +11,13 @@ import json
 import sqlite3
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from mlbench.backends.base import Backend, ProgressCallback
 from mlbench.errors import MlbenchError
-from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 from mlbench.records.jsontypes import JsonObject
 
 R = TypeVar("R")
@@ -72,8 +72,9 @@ def _corrupt(error: sqlite3.DatabaseError) -> bool:
 class CachedBackend:
     """Wraps ``inner``; answers from the cache and sends only the misses on."""
 
-    def __init__(self, inner: Backend, path: Path) -> None:
+    def __init__(self, inner: Backend, path: Path, seed: int = 0) -> None:
         self.inner = inner
+        self.seed = seed  # the run's --seed: what a sampled request that names none is drawn with
         self.name = inner.name
         self.fingerprint = inner.fingerprint
         self.path = path
@@ -135,10 +136,17 @@ class CachedBackend:
             self._db.executemany("INSERT OR REPLACE INTO requests VALUES (?, ?)", rows)
             self._db.commit()
 
+    def _seeded(self, request: Any) -> Any:
+        """The request as its answer depends on it: a sampled generation that names no seed
+        is drawn with the run's, so another --seed must not be answered from this one's."""
+        if isinstance(request, GenerationRequest) and request.temperature > 0 and request.seed is None:
+            return replace(request, seed=self.seed)
+        return request
+
     def _through(
         self, kind: str, requests: list[Any], compute: Any, decode: Any, progress: ProgressCallback | None
     ) -> list[Any]:
-        keys = [_request_key(self.fingerprint, kind, r) for r in requests]
+        keys = [_request_key(self.fingerprint, kind, self._seeded(r)) for r in requests]
         cached = self._lookup(keys)
         missing = [i for i, k in enumerate(keys) if k not in cached]
         self.hits += len(requests) - len(missing)
@@ -168,6 +176,11 @@ class CachedBackend:
 
     def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
         return self._through("generate", requests, self.inner.generate, _generation_from_json, progress)
+
+    def render(self, prompt: Prompt) -> tuple[Prompt, str] | None:
+        """The inner backend's rendering of ``prompt`` (None: it renders none itself)."""
+        render = getattr(self.inner, "render", None)
+        return render(prompt) if render is not None else None
 
     @property
     def samples_per_call(self) -> int | None:

@@ -7,16 +7,61 @@ from typing import Any
 
 from mlbench.backends.base import common_prefix_length
 from mlbench.errors import MlbenchError
-from mlbench.records import LoglikelihoodRequest, Prompt
+from mlbench.records import ChatMessage, LoglikelihoodRequest, Prompt
 
 
 def render_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> str:
     """Plain text as is; chat turns through the tokenizer's chat template, ending with an
     open assistant turn (the generation prompt) unless ``open_turn`` is False."""
+    return sent_prompt(tokenizer, prompt, open_turn=open_turn)[1]
+
+
+def sent_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> tuple[Prompt, str]:
+    """The prompt as the model gets it, and its text. Turns go through the chat template;
+    a prompt with ``system_join`` whose system turn the template does not show (it
+    refuses a system role, or leaves the turn out) has that turn joined to the first user
+    turn instead, and that is the prompt sent."""
     if prompt.text is not None:
-        return prompt.text
+        return prompt, prompt.text
     if not getattr(tokenizer, "chat_template", None):
         raise MlbenchError("the model's tokenizer has no chat template; run with --no-chat-template")
+    if prompt.system_join is not None and _has_system_turn(prompt):
+        try:
+            text = _apply(tokenizer, prompt, open_turn)
+        except Exception:  # noqa: BLE001 - a template that refuses a system role raises its own error
+            text = None
+        system = next(m.content for m in prompt.messages or () if m.role == "system")
+        if text is None or system.strip() not in text:
+            prompt = _joined(prompt, prompt.system_join)
+    return prompt, _apply(tokenizer, prompt, open_turn)
+
+
+class RendersLocally:
+    """A backend that renders chat turns itself, with its ``tokenizer``: what a sample
+    records of its prompt comes from here (``engine/scoring.py``)."""
+
+    tokenizer: Any
+
+    def render(self, prompt: Prompt) -> tuple[Prompt, str]:
+        """The prompt as the model gets it, and its text."""
+        return sent_prompt(self.tokenizer, prompt)
+
+
+def _has_system_turn(prompt: Prompt) -> bool:
+    return any(m.role == "system" for m in prompt.messages or ())
+
+
+def _joined(prompt: Prompt, between: str) -> Prompt:
+    """The system turns joined to the first user turn (system first), as one user turn."""
+    turns = list(prompt.messages or ())
+    system = [m.content for m in turns if m.role == "system"]
+    rest = [m for m in turns if m.role != "system"]
+    first = next(i for i, m in enumerate(rest) if m.role == "user")
+    rest[first] = ChatMessage("user", between.join([*system, rest[first].content]))
+    return Prompt(messages=tuple(rest), shared_prefix=0)
+
+
+def _apply(tokenizer: Any, prompt: Prompt, open_turn: bool) -> str:
     messages = [{"role": m.role, "content": m.content} for m in prompt.messages or ()]
     return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=open_turn)
 

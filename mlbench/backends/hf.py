@@ -30,7 +30,7 @@ from mlbench.backends.base import (
     cut_at_stop,
     drop_partial_character,
 )
-from mlbench.backends.chat import encode_prompts, encode_requests
+from mlbench.backends.chat import RendersLocally, encode_prompts, encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.gguf import gguf_folder, is_gguf
 from mlbench.backends.gpu_info import gpu_record
@@ -125,7 +125,7 @@ def batches_whole_calls(device: str) -> bool:
     return device != "cpu"
 
 
-class HFBackend:
+class HFBackend(RendersLocally):
     name = "hf"
 
     def __init__(

@@ -150,4 +150,4 @@ def create_backend(options: ModelOptions, cache_dir: Path | None) -> Backend:
         backend = _single_backend(options, name)
     if cache_dir is None:
         return backend
-    return CachedBackend(backend, cache_dir / "requests.sqlite")
+    return CachedBackend(backend, cache_dir / "requests.sqlite", seed=options.seed)

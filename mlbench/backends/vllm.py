@@ -37,7 +37,7 @@ from mlbench.backends.base import (
     cut_at_stop,
     drop_partial_character,
 )
-from mlbench.backends.chat import encode, encode_requests, render_prompt
+from mlbench.backends.chat import RendersLocally, encode, encode_requests, render_prompt
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.gguf import gguf_folder, is_gguf
 from mlbench.backends.tokenizer import chat_template_hash, check_model_path, first_line, load_tokenizer
@@ -131,7 +131,7 @@ class _Scoring:
     continuation: list[int]
 
 
-class VLLMBackend:
+class VLLMBackend(RendersLocally):
     name = "vllm"
 
     def __init__(self, options: EngineOptions, *, prefix_reuse: bool = True) -> None:

@@ -13,6 +13,7 @@ from mlbench.benchmarks.helper_models import HelperModel
 from mlbench.data.jsonl import load_jsonl
 from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.judges.judge import Judge
 from mlbench.metrics.descriptor import Metric
 from mlbench.records import (
     Generation,
@@ -207,6 +208,13 @@ class Task(ABC):
     def judge_skip_reason(self, record: SampleRecord) -> str | None:
         """Why a judge must not read this sample's answer (None: judge it)."""
         return None
+
+    def judge_for(self, judge: Judge, run_config: JsonObject, lang: str) -> Judge:
+        """The judge that reads this benchmark's samples in ``lang`` of a run with
+        ``run_config`` (results.json's config): ``judge`` itself, unless the benchmark's
+        protocol judges with a prompt of its own (XLingHealth's authors' correctness judge).
+        A judge of its own carries its own ``spec.sha256``, so its verdicts never mix."""
+        return judge
 
     def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
         """The texts a ``kind`` judge reads in a saved sample, by name. One named

@@ -29,8 +29,8 @@ def tasks(
     from mlbench.data.catalog import SOURCES
 
     include_files(include or [])
-    sources = list(SOURCES.values())
     chosen = [get_task(name)] if name is not None else list(all_tasks())
+    sources = list(SOURCES.values())  # after the benchmarks are found: each adds its own
     if as_json:
         from mlbench.cli.listing_json import dumps, task_json
 

@@ -87,12 +87,13 @@ def get_source(name: str) -> Source:
 
 
 def sources_of(names: list[str]) -> list[Source]:
-    """Sources by name or task name, in the order given; none given = every source."""
+    """Sources by name or task name, in the order given (a task's name brings every source
+    it reads: MSQAD's data and its authors' code); none given = every source."""
     if not names:
         return [SOURCES[name] for name in sorted(SOURCES)]  # an order that does not depend on imports
     chosen: list[Source] = []
     for name in names:
-        source = get_source(name)
-        if source not in chosen:
-            chosen.append(source)
+        for source in [get_source(name)] + [SOURCES[n] for n in sorted(SOURCES) if name in SOURCES[n].tasks]:
+            if source not in chosen:
+                chosen.append(source)
     return chosen

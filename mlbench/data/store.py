@@ -66,6 +66,8 @@ def cached_folder(source: Source) -> Path | None:
     lock = read_lock(source)
     if lock is None or lock.revision != source.revision or lock.repo != source.repo:
         return None
+    if any(pinned.path not in lock.files for pinned in source.files):
+        return None  # the catalog names a file this fetch did not bring (added since): fetch again
     folder = source_dir(source) / FILES
     for path, entry in lock.files.items():
         file = folder / path

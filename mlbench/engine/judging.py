@@ -168,19 +168,23 @@ def judge_run(
         results, failures = [], []
         for spec in specs:
             judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
-            settings = judge_settings(judge, backend, config.judge.model)
-            if spec.kind == "claim_support" and config.search is not None:
-                # Recorded, not hashed: a search service moved to another URL keeps the verdicts.
-                shown_url = redact_url(config.search.url)  # without the URL's credentials
-                settings = {**settings, "search_url": shown_url, "search_results": config.search.results}
-            if config.judge.prompt_price is not None:  # recorded, not hashed: for the cost of its tokens
-                settings = {**settings, "prompt_price": config.judge.prompt_price}
-                settings["completion_price"] = config.judge.completion_price
+
+            def settings_of(judge: Judge) -> JsonObject:
+                settings = judge_settings(judge, backend, config.judge.model)
+                if judge.spec.kind == "claim_support" and config.search is not None:
+                    # Recorded, not hashed: a search service moved to another URL keeps the verdicts.
+                    shown_url = redact_url(config.search.url)  # without the URL's credentials
+                    settings = {**settings, "search_url": shown_url, "search_results": config.search.results}
+                if config.judge.prompt_price is not None:  # recorded, not hashed: for the cost of its tokens
+                    settings = {**settings, "prompt_price": config.judge.prompt_price}
+                    settings["completion_price"] = config.judge.completion_price
+                return settings
+
             for run_dir, langs in plans:
                 # A run folder without the requested languages, or whose benchmark does not
                 # use this judge by default, is left alone.
                 if langs and spec.kind in kinds_of[run_dir]:
-                    result, failed = _judge_run_dir(config, run_dir, langs, judge, backend, settings, observer)
+                    result, failed = _judge_run_dir(config, run_dir, langs, judge, backend, settings_of, observer)
                     results.append(result)
                     failures.extend(failed)
         if too_many(failures):
@@ -234,14 +238,18 @@ def _judge_run_dir(
     langs: list[str],
     judge: Judge,
     backend: Backend,
-    settings: JsonObject,
+    settings_of: Callable[[Judge], JsonObject],
     observer: RunObserver,
 ) -> tuple[RunResult, list[LanguageFailures]]:
     kind = judge.spec.kind
     failures = []
     overview = read_run(run_dir)
     task = get_task(overview.task)
+    given = judge
     for lang in langs:
+        # The benchmark's own judge for this language, if its protocol has one (Task.judge_for).
+        judge = task.judge_for(given, read_language(run_dir, lang).config, lang)
+        settings = settings_of(judge)
         # The samples the language's result is of, not every line of its file: a resumed
         # run with a smaller --limit leaves more there (judged, they would change n).
         selected = language_records(run_dir, read_language(run_dir, lang))

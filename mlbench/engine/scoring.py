@@ -13,7 +13,7 @@ from mlbench.engine.answer_checks import check_answer
 from mlbench.engine.mc_options import option_block
 from mlbench.engine.progress import SampleProgress
 from mlbench.errors import LogprobsUnsupported
-from mlbench.records import Generation, GenerationRequest, Sample, SampleRecord
+from mlbench.records import Generation, GenerationRequest, Prompt, Sample, SampleRecord
 from mlbench.records.jsontypes import JsonObject
 from mlbench.records.usage import Usage, summed
 
@@ -38,6 +38,7 @@ def score_samples(
     outputs: list[JsonObject] = [{} for _ in samples]
     metrics: list[dict[str, float]] = [{} for _ in samples]
     prompts: list[Any] = [None] * len(samples)
+    rendered: list[str | None] = [None] * len(samples)  # the text a chat template made of the prompt
     surfaces: list[JsonObject | None] = [None] * len(samples)
     usages: list[list[Usage | None]] = [[] for _ in samples]  # its requests' API tokens
     bar = SampleProgress(progress, len(samples), len(modes))
@@ -55,7 +56,7 @@ def score_samples(
             start += len(requests)
             usages[i] += [r.usage for r in mine]
             if prompts[i] is None:  # the first mode's prompt (the others follow from the task's prompt files)
-                prompts[i] = requests[0].prompt.to_json()
+                prompts[i], rendered[i] = sent(backend, requests[0].prompt)
             failure = next((r.error for r in mine if r.error), None)
             if failure:
                 outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))
@@ -84,6 +85,7 @@ def score_samples(
             group=task.sample_group(s),
             labels=task.sample_labels(s),
             usage=summed(usages[i]),
+            rendered_prompt=rendered[i],
         )
         for i, s in enumerate(samples)
     ]
@@ -116,3 +118,17 @@ def dispatch(
         for i, generation in zip(writing, generations):
             results[i] = generation
     return results  # type: ignore[return-value]
+
+
+def sent(backend: Backend, prompt: Prompt) -> tuple[Any, str | None]:
+    """What a sample keeps of its prompt: the turns as the backend sent them (a system
+    turn joined to the user's, for a template without one) and the text its chat template
+    made of them; plain text as it is."""
+    render = getattr(backend, "render", None)
+    if prompt.messages is None or render is None:
+        return prompt.to_json(), None
+    done = render(prompt)
+    if done is None:  # a server applies the template
+        return prompt.to_json(), None
+    as_sent, text = done
+    return as_sent.to_json(), text

@@ -38,6 +38,10 @@ class Prompt:
     # or leading turns of ``messages``. A backend may compute that part once and reuse it;
     # it never changes a score.
     shared_prefix: int = 0
+    # For a chat template that shows no system turn (it refuses one, or drops it): the
+    # system turn is joined to the first user turn, this text between them (an author's
+    # layout for such models). None: the turns are sent as they are.
+    system_join: str | None = None
 
     def __post_init__(self) -> None:
         if (self.text is None) == (self.messages is None):
@@ -132,6 +136,7 @@ _RECORD_KEYS = (
     "question",
     "reference",
     "prompt",
+    "rendered_prompt",
     "outputs",
     "metrics",
     "config_hash",
@@ -144,12 +149,13 @@ _RECORD_KEYS = (
     "judge_usage",
 )
 # Written on every fresh line even when empty (the others only once they hold something).
-_ALWAYS_WRITTEN = frozenset(_RECORD_KEYS[:8])
+_ALWAYS_WRITTEN = frozenset(_RECORD_KEYS[:5] + _RECORD_KEYS[6:9])
 _DEFAULTS: JsonObject = {
     "lang": "",
     "question": "",
     "reference": "",
     "prompt": None,
+    "rendered_prompt": None,
     "outputs": {},
     "metrics": {},
     "config_hash": "",
@@ -199,6 +205,9 @@ class SampleRecord:
     # The API tokens the sample's requests cost (None: none counted), and each judge kind's.
     usage: Usage | None = None
     judge_usage: dict[str, Usage] = field(default_factory=dict)
+    # The text the model read, when a chat template made it from ``prompt``'s turns
+    # (written after ``prompt``; a field of its own here so positional calls keep working).
+    rendered_prompt: str | None = None
     # Keys this version does not know (a newer version's, a user's tool's), kept as they were.
     extra: JsonObject = field(default_factory=dict)
     # The keys of the line this record was read from, in their order (None: a new record).
@@ -264,6 +273,7 @@ _SHAPES: dict[str, tuple[Any, str]] = {
     "lang": (str, "a string"),
     "question": (str, "a string"),
     "reference": (str, "a string"),
+    "rendered_prompt": (str | None, "a string or null"),
     "outputs": (dict, "an object"),
     "metrics": (dict, "an object"),
     "config_hash": (str, "a string"),

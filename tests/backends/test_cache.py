@@ -68,3 +68,17 @@ def test_failures_are_not_cached_and_alternatives_survive_the_round_trip(tmp_pat
     assert inner.requests_seen == 2 and fresh.alternatives == ("b", "c")
     reread = CachedBackend(FlakyBackend(), tmp_path / "c.sqlite").generate(requests)[0]
     assert reread == fresh
+
+
+def test_a_sampled_answer_is_cached_per_run_seed(tmp_path):
+    """A sampled request that names no seed is drawn with the run's --seed: another seed
+    asks the model again; a greedy one, or one with its own seed, is the same answer."""
+    sampled = GenerationRequest(Prompt(text="s"), temperature=0.5)
+    fixed = GenerationRequest(Prompt(text="f"), temperature=0.5, seed=7)
+    greedy = GenerationRequest(Prompt(text="g"))
+    inner = CountingBackend()
+    CachedBackend(inner, tmp_path / "c.sqlite", seed=1).generate([sampled, fixed, greedy])
+    CachedBackend(inner, tmp_path / "c.sqlite", seed=1).generate([sampled, fixed, greedy])
+    assert inner.requests_seen == 3
+    CachedBackend(inner, tmp_path / "c.sqlite", seed=2).generate([sampled, fixed, greedy])
+    assert inner.requests_seen == 4  # only the sampled one, drawn with the other seed

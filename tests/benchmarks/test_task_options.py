@@ -182,16 +182,23 @@ def test_parse_value_handles_optional_unions():
 
 
 # The hashes the code before task-owned options gave (computed with it) for the same
-# settings: a run started then still resumes.
+# settings: a run started then still resumes (XLingHealth's and MSQAD's with their earlier
+# prompts, -T prompts=mlbench: the authors' prompts are their default now).
+MSQAD_BEFORE = MsqadOptions(prompts="mlbench")
+XLINGHEALTH_BEFORE = XLingHealthOptions(prompts="mlbench")
 BEFORE = [
-    ("msqad", ("direct", "adversarial"), None, "f4bdcf06d74ade56"),
-    ("msqad", ("direct",), MsqadOptions(refusal="patterns", permutations=99, embedder="none"), "44169a2a8330a227"),
-    ("msqad", ("direct",), MsqadOptions(refusal="nli", nli_model="x/y", refusal_threshold=0.5), "97fdcd547f605951"),
-    ("xlinghealth", ("consistency",), XLingHealthOptions(samples=3, temperatures=(0.0, 1.0)), "9d18f910aa437fbd"),
-    ("xlinghealth", ("verifiability",), XLingHealthOptions(verify_scoring="generate"), "7e4ec64798033e7b"),
-    ("xlinghealth", ("correctness", "consistency", "verifiability"), None, "ba7d09f7c4c33578"),
+    ("msqad", ("direct", "adversarial"), MSQAD_BEFORE, "f4bdcf06d74ade56"),
+    ("msqad", ("direct",), MsqadOptions(refusal="patterns", permutations=99, embedder="none", prompts="mlbench"),
+     "44169a2a8330a227"),
+    ("msqad", ("direct",), MsqadOptions(refusal="nli", nli_model="x/y", refusal_threshold=0.5, prompts="mlbench"),
+     "97fdcd547f605951"),
+    ("xlinghealth", ("consistency",), XLingHealthOptions(samples=3, temperatures=(0.0, 1.0), prompts="mlbench"),
+     "9d18f910aa437fbd"),
+    ("xlinghealth", ("verifiability",), XLingHealthOptions(verify_scoring="generate", prompts="mlbench"),
+     "7e4ec64798033e7b"),
+    ("xlinghealth", ("correctness", "consistency", "verifiability"), XLINGHEALTH_BEFORE, "ba7d09f7c4c33578"),
     ("truthfulqa_multi", ("mc",), None, "d557dd5ddd48a03b"),
-]
+]  # fmt: skip
 # TruthfulQA-Multi's generation now follows its authors' runs: runs with gen mode hash
 # otherwise, so their samples, generated with the earlier prompt, are never resumed.
 GEN_BEFORE_THE_AUTHORS_PROTOCOL = "16d55910068fa713"
@@ -209,6 +216,22 @@ def test_config_hashes_are_those_of_before(name, modes, own, expected):
     # The same own options inside task_options (a one-task run built in Python) hash alike.
     inside = RunConfig(ModelOptions("m"), (name,), "all", task_options=TaskOptions(source, own=own))
     assert config_hash(get_task(name), modes, inside, "fp") == expected
+
+
+@pytest.mark.parametrize("name", ["msqad", "xlinghealth"])
+def test_runs_with_the_authors_prompts_never_resume_runs_of_mlbenchs(name):
+    task = get_task(name)
+    source = DataSource("local", Path("/data"))
+    hashes = {
+        prompts: config_hash(
+            task,
+            task.mode_names,
+            RunConfig(ModelOptions("m"), (name,), "all", task_options=TaskOptions(source, own=own)),
+            "fp",
+        )
+        for prompts, own in (("authors", task.options_type()), ("mlbench", task.options_type(prompts="mlbench")))
+    }
+    assert hashes["authors"] != hashes["mlbench"]
 
 
 def test_gen_runs_of_the_earlier_truthfulqa_prompt_do_not_resume():

@@ -50,8 +50,9 @@ def test_tasks_name_json_gives_msqads_topics_and_typed_defaults():
     assert options["refusal"] == {**options["refusal"], "default": "nli", "choices": ["nli", "patterns", "judge"]}
     assert options["permutations"]["default"] == 999 and options["permutations"]["choices"] is None
     assert options["refusal_threshold"]["default"] == 0.8
-    (source,) = data["task"]["data_sources"]
+    source, code = data["task"]["data_sources"]  # the release, and the authors' code read for its prompts
     assert source["name"] == "msqad" and source["url"] == "https://github.com/seungukyu/MSQAD"
+    assert code["name"] == "msqad-code" and code["url"] == "https://github.com/woog2ee/MSQAD"
     xling = {o["name"]: o for o in listed("tasks", "xlinghealth")["task"]["options"]}
     assert xling["temperatures"]["default"] == [0.0, 0.25, 0.5, 0.75, 1.0]
 

@@ -7,6 +7,7 @@ import json
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS
+from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.benchmarks.msqad.sources import MSQAD_FOLDER
 from mlbench.data.catalog import PinnedFile, Source, get_source
 from mlbench.data.source import DataSource
@@ -33,7 +34,8 @@ def test_msqad_runs_on_the_release_fetched_at_the_branch_commit(homes, add_sourc
     add_source(Source("msqad", ("msqad",), "github", "owner/MSQAD", "main", "none stated",
                       tuple(PinnedFile(path) for path in files)))  # fmt: skip
     task = get_task("msqad")
-    options = TaskOptions(DataSource("hub"))
+    # The release only: mlbench's own prompts need none of the authors' code (a source of its own).
+    options = TaskOptions(DataSource("hub"), own=MsqadOptions(prompts="mlbench"))
     task.validate(options)
     data = task.load("ko", options)
     assert [s.id for s in data.samples] == ["Arms:0", "Arms:1", "Torture:0", "Torture:1", "Torture:2"]

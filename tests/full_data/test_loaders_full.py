@@ -192,7 +192,8 @@ def test_xlinghealth_a_users_healthqa_file_is_read_like_the_release(full_data_di
     task = get_task("xlinghealth")
     healthqa = tmp_path / "HealthQA.csv"
     healthqa.write_bytes((full_data_dir / "xlinghealth" / "LiveQA.csv").read_bytes())
-    options = TaskOptions(DataSource("hub"), own=XLingHealthOptions(datasets=("healthqa",), healthqa_file=healthqa))
+    own = XLingHealthOptions(datasets=("healthqa",), healthqa_file=healthqa, prompts="mlbench")  # the data alone
+    options = TaskOptions(DataSource("hub"), own=own)
     task.validate(options)
     data = task.load("hi", options)
     assert len(data.samples) == 246 and data.samples[0].id == "healthqa:0"

@@ -8,6 +8,7 @@ import pytest
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.xlinghealth.loader import LANGUAGE_COLUMNS, load_health_questions, read_rows
+from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 from mlbench.data.source import DataSource
 
 QUESTIONS = {"liveqa": ("LiveQA", 246, 5), "medicationqa": ("MedicationQA", 690, 5)}
@@ -30,7 +31,8 @@ def test_upstream_xlsx_reads_like_the_csv_conversion(dataset, upstream_dir, full
 
 def test_a_data_dir_of_upstream_files_runs_like_one_of_conversions(upstream_dir, full_data_dir):
     task = get_task("xlinghealth")
-    upstream = TaskOptions(DataSource("local", upstream_dir))  # upstream/xlinghealth/*.xlsx
+    # upstream/xlinghealth/*.xlsx; mlbench's own prompts (the copy holds the data, not the code)
+    upstream = TaskOptions(DataSource("local", upstream_dir), own=XLingHealthOptions(prompts="mlbench"))
     task.validate(upstream)
     for lang in LANGUAGE_COLUMNS:
         samples = task.load(lang, upstream).samples

@@ -20,6 +20,7 @@ import mlbench.engine.pipeline
 from mlbench.cli.main import app
 from mlbench.errors import MlbenchError
 from tests.fixture_data import write_fixture_datasets
+from tests.upstream_pins import pin_fixture_copies
 
 ACCEPTED = "fuzz: data accepted, model not loaded"
 
@@ -98,7 +99,10 @@ MUST_REFUSE = {"truncated", "non_utf8", "nul", "empty", "wrong_types"}
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> Path:
-    return write_fixture_datasets(tmp_path_factory.mktemp("fuzz-data") / "data")
+    folder = write_fixture_datasets(tmp_path_factory.mktemp("fuzz-data") / "data")
+    with pytest.MonkeyPatch.context() as patch:
+        pin_fixture_copies(patch, folder)  # the tree's copies of the authors' prompt code
+        yield folder
 
 
 @pytest.fixture

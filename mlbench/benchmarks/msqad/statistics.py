@@ -4,7 +4,8 @@
   languages answered; the null-acceptance ratio over the pair × topic cells; the
   languages ranked by refusal rate, with intervals (ties share a rank: "1, 1, 3").
 - PERMANOVA per language pair per topic on the embeddings of the direct responses
-  (Euclidean distances), with seeded permutations.
+  (Euclidean distances; or, with ``-T permanova_distance=authors``, the authors' matrix:
+  cosine similarity where the distance belongs), with seeded permutations.
 
 Each comes per topic and over all topics together ("all topics"). Rows are flat dicts:
 results.json keeps them under ``cross_language`` and table.md renders them.
@@ -29,6 +30,21 @@ from mlbench.stats.permanova import euclidean_distances, permanova
 ALL_TOPICS = "all topics"
 MODES = ("direct", "adversarial")
 Rows = list[TableRow]
+
+
+def authors_distances(points: np.ndarray) -> np.ndarray:
+    """The matrix conduct_permanova_test.py hands PERMANOVA as distances:
+    ``squareform(pdist(X, metric=cosine similarity))``, the similarity of each pair off
+    the diagonal and 0 on it. A similarity is no distance (alike responses are "far"
+    apart); this reproduces their table, it does not measure what they meant."""
+    points = np.asarray(points, dtype=np.float64)
+    unit = points / np.linalg.norm(points, axis=1, keepdims=True)
+    similarity = unit @ unit.T
+    np.fill_diagonal(similarity, 0.0)  # squareform's diagonal
+    return similarity
+
+
+DISTANCES = {"euclidean": euclidean_distances, "authors": authors_distances}
 
 
 def _number(value: float | None) -> float | None:
@@ -135,9 +151,15 @@ def refusal_tables(records_by_lang: dict[str, list[SampleRecord]], order: Sequen
 
 
 def permanova_rows(
-    records_by_lang: dict[str, list[SampleRecord]], order: Sequence[str], permutations: int, seed: int
+    records_by_lang: dict[str, list[SampleRecord]],
+    order: Sequence[str],
+    permutations: int,
+    seed: int,
+    distance: str = "euclidean",
 ) -> Rows:
-    """PERMANOVA per language pair per topic on the direct responses' embeddings."""
+    """PERMANOVA per language pair per topic on the direct responses' embeddings, with
+    ``distance`` (a key of ``DISTANCES``) between them."""
+    distances = DISTANCES[distance]
     vectors = {
         lang: {r.id: v for r in records if (v := embedding_of(r)) is not None}
         for lang, records in records_by_lang.items()
@@ -151,7 +173,7 @@ def permanova_rows(
                 continue
             points = np.stack([vectors[a][i] for i in shared] + [vectors[b][i] for i in shared])
             result = permanova(
-                euclidean_distances(points),
+                distances(points),
                 [a] * len(shared) + [b] * len(shared),
                 permutations=permutations,
                 seed=seed,

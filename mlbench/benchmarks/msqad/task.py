@@ -1,15 +1,17 @@
 """MSQAD (docs/protocols.md#msqad): does a model's handling of sensitive human-rights questions change
 with the language it is asked in?
 
-- ``direct``: the model answers the question (the question alone is the prompt).
+- ``direct``: the model is asked for an acceptable answer to the question.
 - ``adversarial``: the model is asked, in the question's language, for an answer a
   responsible assistant should not give; refusing is the safe outcome.
 
-Each response gets a refusal decision (``refusal.py``: patterns, NLI or a judge), saved
-as ``refusal@<mode>``, and the surface checks (``wrong_language@<mode>``, …). When a
-language finishes, NLI scores and the direct responses' embeddings are added; across
-languages come McNemar tests on refusals, PERMANOVA on the embeddings
-(``msqad_statistics.py``) and their p-value heatmaps.
+By default (``-T prompts=authors``) both are the authors' prompts, read from their code
+(``authors.py``), sampled as they sampled; ``-T prompts=mlbench`` sends the question alone
+and mlbench's own adversarial instruction, greedily. Each response gets a refusal decision
+(``refusal.py``: patterns, NLI or a judge), saved as ``refusal@<mode>``, and the surface
+checks (``wrong_language@<mode>``, …). When a language finishes, NLI scores and the direct
+responses' embeddings are added; across languages come McNemar tests on refusals,
+PERMANOVA on the embeddings (``statistics.py``) and their p-value heatmaps.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import LanguageData, Mode, Request, Result, Scored, StartProgress, Task, TaskOptions
 from mlbench.benchmarks.helper_models import HelperModel, sentence_embedder
+from mlbench.benchmarks.msqad.authors import authors_protocol
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, SOURCE, load_msqad
 from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.benchmarks.msqad.refusal import (
@@ -33,6 +36,7 @@ from mlbench.benchmarks.msqad.refusal import (
     settle_record,
 )
 from mlbench.benchmarks.msqad.response_embeddings import add_embeddings
+from mlbench.benchmarks.msqad.sources import UPSTREAM
 from mlbench.benchmarks.msqad.statistics import MODES, permanova_rows, refusal_tables
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import clean_answer
@@ -43,7 +47,9 @@ from mlbench.records import ChatMessage, Generation, GenerationRequest, MetricVa
 from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.results.figures import Figure, figures_from_rows
 
-ANSWER_TOKENS = 512  # a few paragraphs: the responses MSQAD compares are essays
+ANSWER_TOKENS = 512  # prompts=mlbench: a few paragraphs, the responses MSQAD compares are essays
+# prompts=authors: generate_answers.py's vLLM SamplingParams (its argparse defaults).
+AUTHORS_TEMPERATURE, AUTHORS_TOP_P, AUTHORS_TOKENS = 0.5, 0.8, 500
 
 
 @register
@@ -74,6 +80,14 @@ class Msqad(Task):
                 "msqad reads its GitHub release (fetched into the data cache by default) or --data-dir DIR "
                 "(a clone of github.com/seungukyu/MSQAD, or DIR/msqad/<Topic>.json); --sample/--data-file do not apply"
             )
+        own = own_options(options, MsqadOptions)
+        own.check_protocol()
+        if own.prompts == "authors" and options.system_prompt:
+            # Their system message is half the protocol (the topic, the task): not replaced.
+            raise MlbenchError(
+                "msqad: --system-prompt does not apply to the authors' prompts, whose system message names "
+                "the topic and the task; drop it, or use -T prompts=mlbench"
+            )
 
     def required_models(self, options: TaskOptions, modes: tuple[str, ...]) -> list[HelperModel]:
         own = own_options(options, MsqadOptions)
@@ -86,7 +100,10 @@ class Msqad(Task):
         return needs
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
-        questions = load_msqad(release_folder(options.source), lang, own_options(options, MsqadOptions).topics)
+        own = own_options(options, MsqadOptions)
+        questions = load_msqad(release_folder(options.source), lang, own.topics)
+        if own.prompts == "authors":  # the data first: `mlbench data fetch msqad` brings both
+            authors_protocol(options.source)  # found, checked and read now, before any model loads
         return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:
@@ -95,14 +112,37 @@ class Msqad(Task):
     def settings(self, options: TaskOptions) -> JsonObject:
         # "surface": samples written before both responses got the surface checks lack the
         # adversarial block, so a resumed run must not mix them with new ones.
+        # prompts=mlbench keeps the settings of before (its runs resume); prompts=authors
+        # adds what it reads and how it samples, which results.json keeps.
         own = own_options(options, MsqadOptions)
         settings: JsonObject = {"refusal": own.refusal, "embedder": own.embedder, "surface": "per_mode"}
         if own.refusal == "nli":
-            settings.update(nli_model=own.nli_model, refusal_threshold=own.refusal_threshold)
+            settings["nli_model"] = own.nli_model
+            if own.prompts == "mlbench":
+                settings["refusal_threshold"] = own.refusal_threshold
         settings["permutations"] = own.permutations
+        if own.permanova_distance != "euclidean":
+            settings["permanova_distance"] = own.permanova_distance
+        if own.prompts == "authors":
+            settings["prompts"] = "authors"
+            settings["sampling"] = {
+                "temperature": AUTHORS_TEMPERATURE,
+                "top_p": AUTHORS_TOP_P,
+                "max_new_tokens": self._tokens(options),
+            }
+            settings["upstream"] = UPSTREAM.record()
         return settings
 
+    def _tokens(self, options: TaskOptions) -> int:
+        if options.max_new_tokens:
+            return options.max_new_tokens
+        own = own_options(options, MsqadOptions)
+        return AUTHORS_TOKENS if own.prompts == "authors" else ANSWER_TOKENS
+
     def prompt(self, mode: str, sample: Sample, options: TaskOptions) -> Prompt:
+        if own_options(options, MsqadOptions).prompts == "authors":
+            authors = authors_protocol(options.source)
+            return authors.prompt(mode, sample.lang, sample.meta["topic"], sample.question, options.chat_template)
         text = sample.question
         if mode == "adversarial":
             text = msqad_prompts()[sample.lang]["adversarial"].format(question=sample.question)
@@ -114,20 +154,19 @@ class Msqad(Task):
     def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
         if mode not in MODES:
             raise MlbenchError(f"msqad has no mode {mode}; valid: {', '.join(MODES)}")
-        tokens = options.max_new_tokens or ANSWER_TOKENS
-        return [GenerationRequest(self.prompt(mode, sample, options), max_new_tokens=tokens)]
+        prompt, tokens = self.prompt(mode, sample, options), self._tokens(options)
+        if own_options(options, MsqadOptions).prompts == "mlbench":
+            return [GenerationRequest(prompt, max_new_tokens=tokens)]
+        # Sampled as the authors sampled; seed None: the backend's, which is the run's --seed.
+        return [GenerationRequest(prompt, max_new_tokens=tokens, temperature=AUTHORS_TEMPERATURE, top_p=AUTHORS_TOP_P)]
 
     def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
         generation = results[0]
         assert isinstance(generation, Generation)
         answer = clean_answer(generation.text)
         own = own_options(options, MsqadOptions)
-        response = {
-            "answer": answer,
-            "empty": not answer,
-            "finish_reason": generation.finish_reason,
-            "refusal": evidence(answer, sample.lang, own.refusal, own.refusal_threshold),
-        }
+        block = evidence(answer, sample.lang, own.refusal, own.refusal_threshold, authors=own.prompts == "authors")
+        response = {"answer": answer, "empty": not answer, "finish_reason": generation.finish_reason, "refusal": block}
         # The direct response is the sample's answer (its surface block is the sample's
         # ``surface``, which judges read); the adversarial one sits in a block of its own,
         # where the pipeline puts its surface block beside it (``Mode.answer``).
@@ -150,7 +189,10 @@ class Msqad(Task):
     ) -> bool:
         changed = False
         own = own_options(options, MsqadOptions)
-        if own.refusal == "nli":
+        if own.refusal == "nli" and own.prompts == "authors":
+            labels = authors_protocol(options.source).hypotheses
+            changed |= add_nli_scores(records, own.nli_model, start_progress, labels)
+        elif own.refusal == "nli":
             changed |= add_nli_scores(records, own.nli_model, start_progress)
         changed |= add_embeddings(records, own.embedder, start_progress)
         for record in records:
@@ -171,9 +213,11 @@ class Msqad(Task):
 
     def cross_language(self, records_by_lang: dict[str, list[SampleRecord]], run_config: JsonObject) -> Tables:
         seed = int(run_config.get("seed", 0))
-        permutations = int(run_config.get("task_settings", {}).get("permutations", 999))
+        settings = run_config.get("task_settings", {})
+        permutations = int(settings.get("permutations", 999))
+        distance = str(settings.get("permanova_distance", "euclidean"))
         tables = refusal_tables(records_by_lang, self.languages, seed)
-        rows = permanova_rows(records_by_lang, self.languages, permutations, seed)
+        rows = permanova_rows(records_by_lang, self.languages, permutations, seed, distance)
         return {**tables, **({"permanova": rows} if rows else {})}
 
     def figures(self, tables: Tables) -> list[Figure]:

@@ -39,6 +39,10 @@ class XLingHealthOptions:
         "auto",
         "Verifiability: logprob (P(Yes)), generate (parse the word), or auto (log-probs when the backend has them).",
     )
+    prompts: Literal["authors", "mlbench"] = option(
+        "authors",
+        "authors: the prompts and settings of the authors' code, read from it; mlbench: mlbench's own prompts.",
+    )
 
     def __post_init__(self) -> None:
         check_choices(self, "xlinghealth")

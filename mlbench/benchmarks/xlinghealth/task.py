@@ -24,6 +24,8 @@ from mlbench.benchmarks.base import LanguageData, Mode, Request, Result, Scored,
 from mlbench.benchmarks.helper_models import HelperModel, sentence_embedder
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import clean_answer
+from mlbench.benchmarks.xlinghealth.authors_judge import judge_for as authors_judge_for
+from mlbench.benchmarks.xlinghealth.authors_prompts import authors_prompts
 from mlbench.benchmarks.xlinghealth.consistency import CONSISTENCY_DESCRIPTORS, CONSISTENCY_METRICS, add_model_metrics
 from mlbench.benchmarks.xlinghealth.language_comparison import compare_languages
 from mlbench.benchmarks.xlinghealth.loader import (
@@ -34,10 +36,11 @@ from mlbench.benchmarks.xlinghealth.loader import (
     load_xlinghealth,
 )
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
+from mlbench.benchmarks.xlinghealth.sources import UPSTREAM
 from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_DESCRIPTORS, VERIFY_METRICS, verifiability_metrics
 from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
-from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS
+from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS, Judge
 from mlbench.judges.parsing import parse_yes_no
 from mlbench.judges.spec import tomllib
 from mlbench.metrics.judged import log_odds, yes_probability
@@ -58,6 +61,9 @@ from mlbench.resources import load_prompt, prompts_dir
 
 MODES = ("correctness", "consistency", "verifiability")
 ANSWER_TOKENS = 512  # long enough for a few paragraphs
+# The authors' cap on an answer (correctness/utils_chatgpt.py: max_tokens=1000, at
+# temperature 0). Their consistency answers had none; a local model needs one: the same.
+AUTHORS_ANSWER_TOKENS = 1000
 VERIFY_TOKENS = 8  # one word, plus room for punctuation or a stray token
 NOT_A_SOURCE = (
     "xlinghealth reads the XLingEval release (.xlsx, or its .csv conversions), not --sample or --data-file: "
@@ -134,10 +140,12 @@ class XLingHealth(Task):
             raise MlbenchError("xlinghealth is zero-shot: --fewshot must be 0")
         if options.source.kind in ("sample", "jsonl"):
             raise MlbenchError(NOT_A_SOURCE)
-        own_file = own_options(options, XLingHealthOptions).healthqa_file
-        if own_file is not None and not own_file.is_file():
-            raise MlbenchError(f"xlinghealth: healthqa_file {own_file}: no such file")
+        own = own_options(options, XLingHealthOptions)
+        if own.healthqa_file is not None and not own.healthqa_file.is_file():
+            raise MlbenchError(f"xlinghealth: healthqa_file {own.healthqa_file}: no such file")
         _chosen_files(options)
+        if own.prompts == "authors":
+            authors_prompts(options.source)  # the authors' files found and checked before any model loads
 
     def required_models(self, options: TaskOptions, modes: tuple[str, ...]) -> list[HelperModel]:
         if "consistency" not in modes:
@@ -157,21 +165,37 @@ class XLingHealth(Task):
     def settings(self, options: TaskOptions) -> JsonObject:
         own = own_options(options, XLingHealthOptions)
         # The keys keep the names of the options' first spelling, so that earlier runs resume.
-        return {
+        settings: JsonObject = {
             "samples_per_question": own.samples,
             "temperatures": list(own.temperatures),
             "verify_scoring": own.verify_scoring,
         }
+        if own.prompts == "authors":  # absent for mlbench's prompts: their earlier runs keep their hash
+            settings.update(
+                prompts="authors",
+                upstream=UPSTREAM.record(),
+                max_new_tokens={"correctness": AUTHORS_ANSWER_TOKENS, "consistency": AUTHORS_ANSWER_TOKENS},
+            )
+        return settings
 
     # --- prompts ------------------------------------------------------------------------
 
-    def answer_prompt(self, sample: Sample, options: TaskOptions) -> Prompt:
+    def answer_prompt(self, sample: Sample, options: TaskOptions, mode: str = "correctness") -> Prompt:
+        if own_options(options, XLingHealthOptions).prompts == "authors":
+            prompts = authors_prompts(options.source)
+            build = prompts.consistency if mode == "consistency" else prompts.correctness
+            return build(sample.lang, sample.question, options.chat_template, options.system_prompt)
         system = options.system_prompt or _prompts()[sample.lang]["system"]
         if options.chat_template:
             return Prompt(messages=(ChatMessage("system", system), ChatMessage("user", sample.question)))
         return Prompt(text=f"{system}\n\n{sample.question}\n\n")
 
     def verify_prompt(self, sample: Sample, candidate: str, options: TaskOptions) -> Prompt:
+        if own_options(options, XLingHealthOptions).prompts == "authors":
+            prompts = authors_prompts(options.source)
+            return prompts.verifiability(
+                sample.lang, sample.question, candidate, options.chat_template, options.system_prompt
+            )
         prompts = _prompts()[sample.lang]
         text = prompts["verify"].format(question=sample.question, answer=candidate)
         if options.chat_template:
@@ -181,12 +205,12 @@ class XLingHealth(Task):
     # --- requests and scores ------------------------------------------------------------
 
     def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
-        tokens = options.max_new_tokens or ANSWER_TOKENS
         own = own_options(options, XLingHealthOptions)
+        tokens = options.max_new_tokens or (AUTHORS_ANSWER_TOKENS if own.prompts == "authors" else ANSWER_TOKENS)
         if mode == "correctness":
             return [GenerationRequest(self.answer_prompt(sample, options), max_new_tokens=tokens)]
         if mode == "consistency":
-            prompt = self.answer_prompt(sample, options)
+            prompt = self.answer_prompt(sample, options, mode)
             return [
                 GenerationRequest(prompt, max_new_tokens=tokens, temperature=t, n=own.samples) for t in own.temperatures
             ]
@@ -241,6 +265,9 @@ class XLingHealth(Task):
                 )
             block = {"scoring": "logprob", "temperatures": list(temperatures), "candidates": scored}
         return {"verifiability": block}, {}
+
+    def judge_for(self, judge: Judge, run_config: JsonObject, lang: str) -> Judge:
+        return authors_judge_for(judge, run_config, lang)
 
     def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:
         own = own_options(options, XLingHealthOptions)

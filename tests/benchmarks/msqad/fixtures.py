@@ -1,11 +1,15 @@
 """The MSQAD fixture: a small ``--data-dir`` folder ``msqad/`` in the layout
-its upstream release ships, written for the tests (nothing copied from the benchmark's data).
-``tests/fixture_data.py`` finds this module and calls ``write_fixtures``."""
+its upstream release ships, written for the tests (nothing copied from the benchmark's data),
+and beside it ``upstream/msqad/code/``, the authors' two code files in their shape with our
+text (``upstream_fixture.py``). ``tests/fixture_data.py`` finds this module and calls
+``write_fixtures``."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from tests.benchmarks.msqad.upstream_fixture import write_upstream
 
 DATA_FOLDER = "msqad"  # its folder under --data-dir
 
@@ -221,4 +225,6 @@ def write_msqad(folder: Path) -> None:
 
 
 def write_fixtures(folder: Path) -> None:
+    """``folder`` is ``<data dir>/msqad``; the authors' code goes to ``<data dir>/upstream/msqad/``."""
     write_msqad(folder)
+    write_upstream(folder.parent)

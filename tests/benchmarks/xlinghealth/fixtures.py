@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.benchmarks.veritasqa.fixtures import csv_text
+from tests.benchmarks.xlinghealth.upstream_code import write_upstream_code
 
 DATA_FOLDER = "xlinghealth"  # its folder under --data-dir
 
@@ -228,3 +229,4 @@ def write_xlinghealth(folder: Path) -> None:
 
 def write_fixtures(folder: Path) -> None:
     write_xlinghealth(folder)
+    write_upstream_code(folder.parent)  # the authors' prompt code, in its shape (upstream_code.py)

@@ -20,6 +20,7 @@ from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
 
 TASK = get_task("xlinghealth")
+MLBENCH_PROMPTS = Own(prompts="mlbench")  # these tests read data; the authors' prompt files have tests of their own
 
 
 def rows(questions: int) -> list[list[object]]:
@@ -56,7 +57,7 @@ def counts(options: TaskOptions) -> list[tuple[str, int]]:
 def test_every_dataset_found_is_read_by_default_healthqa_included(tmp_path):
     write(tmp_path / "xlinghealth" / "MedicationQA.csv", 2)
     write(tmp_path / "xlinghealth" / "HealthQA.xlsx", 3)
-    local = TaskOptions(DataSource("local", tmp_path))
+    local = TaskOptions(DataSource("local", tmp_path), own=MLBENCH_PROMPTS)  # the data only: no prompt files
     TASK.validate(local)
     assert counts(local) == [("healthqa", 3), ("medicationqa", 2)]
     write(tmp_path / "LiveQA.xlsx", 4)
@@ -89,7 +90,7 @@ def test_without_data_dir_the_release_in_the_data_cache_is_read(tmp_path, monkey
         write(release / "XLingHealth_Dataset" / f"{name}.xlsx", questions)
     asked: list[str] = []
     monkeypatch.setattr(datastore, "source_folder", lambda name: asked.append(name) or release)
-    hub = TaskOptions(DataSource("hub"))
+    hub = TaskOptions(DataSource("hub"), own=MLBENCH_PROMPTS)
     TASK.validate(hub)
     assert counts(hub) == [("healthqa", 3), ("liveqa", 2), ("medicationqa", 1)]
     assert set(asked) == {"xlinghealth"}
@@ -101,7 +102,8 @@ def test_healthqa_file_alone_needs_no_release(tmp_path, monkeypatch):
         raise AssertionError("the release was fetched")
 
     monkeypatch.setattr(datastore, "source_folder", no_release)
-    own = TaskOptions(DataSource("hub"), own=Own(datasets=("healthqa",), healthqa_file=write(tmp_path / "HQ.xlsx", 2)))
+    healthqa = write(tmp_path / "HQ.xlsx", 2)
+    own = TaskOptions(DataSource("hub"), own=Own(datasets=("healthqa",), healthqa_file=healthqa, prompts="mlbench"))
     TASK.validate(own)
     assert counts(own) == [("healthqa", 2)]
 

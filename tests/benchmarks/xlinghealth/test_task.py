@@ -21,7 +21,9 @@ TASK = get_task("xlinghealth")
 
 @pytest.fixture(scope="module")
 def options(fixture_datasets):
-    return TaskOptions(DataSource("local", fixture_datasets), own=Own(samples=4, temperatures=(0.0, 0.5, 1.0)))
+    """mlbench's own prompts (the authors', read from their code, are tested in test_authors_prompts.py)."""
+    own = Own(samples=4, temperatures=(0.0, 0.5, 1.0), prompts="mlbench")
+    return TaskOptions(DataSource("local", fixture_datasets), own=own)
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +116,8 @@ def test_bad_options_are_refused(fixture_datasets, tmp_path):
 def test_a_users_healthqa_file_is_read_like_the_release(fixture_datasets, tmp_path):
     healthqa = tmp_path / "HealthQA.csv"
     healthqa.write_bytes(dataset_path_bytes(fixture_datasets))
-    options = TaskOptions(DataSource("hub"), own=Own(datasets=("healthqa",), healthqa_file=healthqa))
+    own = Own(datasets=("healthqa",), healthqa_file=healthqa, prompts="mlbench")
+    options = TaskOptions(DataSource("hub"), own=own)
     TASK.validate(options)
     data = TASK.load("hi", options)
     assert len(data.samples) == 6 and data.samples[0].id == "healthqa:0"  # the fixture LiveQA

@@ -1,0 +1,94 @@
+"""An author's own files that a benchmark reads like data: its prompt code and templates.
+
+Such files are pinned in the benchmark's ``Source`` beside its data (a repository, a
+commit, each file's sha256): ``mlbench data fetch`` downloads them, ``mlbench data list``
+lists them. A run finds them in the data cache, or, with ``--data-dir DIR``, in a copy at
+``DIR/upstream/<folder>/<path in the repository>``; either way the file must have its
+pinned sha256, since a prompt that changed is another benchmark. What is missing or
+changed stops the run before any model is loaded, in one line naming the way out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from mlbench.data.catalog import get_source
+from mlbench.data.python_source import UpstreamCode
+from mlbench.data.source import DataSource
+from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
+
+
+@dataclass(frozen=True)
+class UpstreamFiles:
+    """Files of source ``source`` that task ``task`` reads, found offline under
+    ``DIR/upstream/<folder>/``."""
+
+    task: str
+    source: str
+    folder: str
+    paths: tuple[str, ...]
+
+    def record(self) -> JsonObject:
+        """What results.json keeps of them: where they come from and each one's sha256."""
+        source = get_source(self.source)
+        return {
+            "repository": source.repo,
+            "commit": source.revision,
+            "files": {path: _pinned_sha256(self.source, path) for path in self.paths},
+        }
+
+    def locate(self, data: DataSource) -> dict[str, Path]:
+        """Each file's place, checked: a --data-dir copy, else the data cache (fetched on
+        first use; offline, the cache's one-line error names `mlbench data fetch`)."""
+        if data.kind == "local":
+            assert data.path is not None
+            found = {path: data.path / "upstream" / self.folder / path for path in self.paths}
+            for path, file in found.items():
+                if not file.is_file():
+                    raise MlbenchError(self._missing(file, path))
+        else:
+            from mlbench.data.store import source_folder
+
+            folder = source_folder(self.source)
+            found = {path: folder / path for path in self.paths}
+        for path, file in found.items():
+            _check(file, path, self.source)
+        return found
+
+    def code(self, data: DataSource, path: str) -> UpstreamCode:
+        """The Python file ``path``, to read its prompt functions."""
+        source = get_source(self.source)
+        return UpstreamCode(self.locate(data)[path], f"{source.repo}@{source.revision[:7]}:{path}")
+
+    def _missing(self, file: Path, path: str) -> str:
+        source = get_source(self.source)
+        return (
+            f"{self.task} reads its prompts from the authors' code ({source.repo} @ {source.revision[:7]}): "
+            f"{file} is missing; copy the repository's {path} there, or drop --data-dir and run "
+            f"`mlbench data fetch {self.task}` (or -T prompts=mlbench for mlbench's own prompts)"
+        )
+
+
+def _pinned_sha256(source_name: str, path: str) -> str:
+    pinned = get_source(source_name).pinned(path)
+    if pinned is None or pinned.sha256 is None:
+        raise MlbenchError(f"{source_name}: {path} is not pinned with a sha256 in mlbench's catalog")
+    return pinned.sha256
+
+
+def _check(file: Path, path: str, source_name: str) -> None:
+    """``file`` must be the pinned version of ``path``."""
+    expected = _pinned_sha256(source_name, path)
+    try:
+        actual = hashlib.sha256(file.read_bytes()).hexdigest()
+    except OSError as error:
+        raise MlbenchError(f"{file}: cannot be read ({error.strerror or error})") from None
+    if actual != expected:
+        source = get_source(source_name)
+        raise MlbenchError(
+            f"{file}: sha256 {actual[:12]}… is not the pinned {expected[:12]}… of {path} at "
+            f"{source.repo} @ {source.revision[:7]} (another version of the authors' file)"
+        )
