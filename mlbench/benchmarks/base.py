@@ -128,6 +128,9 @@ class Task(ABC):
     metric_descriptors: ClassVar[tuple[Metric, ...]] = ()
     # What `--judge` judges when no -J kind is given.
     default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
+    # Whether each mode's prompt is saved (``outputs.mode_prompts``), not the first mode's
+    # alone: for benchmarks whose modes send prompts of their own (XLingHealth, MSQAD).
+    saves_every_prompt: ClassVar[bool] = False
     prompt_files: ClassVar[tuple[str, ...]]
     # The lm-eval tasks whose sample logs `mlbench import lm-eval` reads into this benchmark.
     lm_eval_tasks: ClassVar[tuple[LmEvalTask, ...]] = ()
@@ -208,6 +211,12 @@ class Task(ABC):
     def judge_skip_reason(self, record: SampleRecord) -> str | None:
         """Why a judge must not read this sample's answer (None: judge it)."""
         return None
+
+    def seeds_outputs(self, options: TaskOptions, modes: tuple[str, ...]) -> bool:
+        """Whether the run's --seed changes what the model writes (the protocol samples):
+        then the seed joins the resume hash, so answers drawn with two seeds never mix.
+        (False by default, and for earlier protocols: their runs keep their hash.)"""
+        return False
 
     def judge_for(self, judge: Judge, run_config: JsonObject, lang: str) -> Judge:
         """The judge that reads this benchmark's samples in ``lang`` of a run with

@@ -35,16 +35,26 @@ class UpstreamShapeError(MlbenchError):
 
 @dataclass(frozen=True)
 class UpstreamCode:
-    """One upstream Python file: where it is (``path``) and how to name it in messages
-    (``label``: the repository path, with the commit it is pinned to)."""
+    """One upstream Python file: where it is (``path``), how to name it in messages
+    (``label``: the repository path, with the commit it is pinned to), and its ``text`` as
+    read once (the bytes whose sha256 was checked are the ones parsed; read from ``path``
+    when not given)."""
 
     path: Path
     label: str
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            try:
+                object.__setattr__(self, "text", self.path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as error:
+                raise UpstreamShapeError(f"{self.label}: cannot be read as UTF-8 text ({error})") from None
 
     def function(self, name: str) -> ast.FunctionDef:
         """Top-level function ``name``, or a function defined inside one (``outer.inner``)."""
         outer, *inner = name.split(".")
-        found = _functions(self.path, self.path.stat().st_mtime_ns).get(outer)
+        found = _functions(self.text).get(outer)
         if found is None:
             raise UpstreamShapeError(f"{self.label}: no function {outer}() (the file changed shape)")
         if isinstance(found, str):  # the function's own text does not parse
@@ -96,7 +106,10 @@ class UpstreamCode:
         """What ``name(**arguments)`` returns, by evaluating its body."""
         function = self.function(name)
         scope = _bind(self, function, arguments)
-        returned = _Interpreter(self, name).run(function.body, scope)
+        try:
+            returned = _Interpreter(self, name).run(function.body, scope)
+        except RecursionError:
+            raise UpstreamShapeError(f"{self.label}: {name}() nests too deep to read") from None
         if returned is _NOTHING:
             raise UpstreamShapeError(f"{self.label}: {name}() returned nothing for {_shown(arguments)}")
         return returned
@@ -119,7 +132,7 @@ class UpstreamCode:
         """The items of the list literal iterated by ``for target in [...]`` in ``name``
         (the temperatures an author's script loops over)."""
         function = self.function(name) if name != "<module>" else None
-        nodes = ast.walk(function) if function is not None else ast.walk(_module(self.path, self.label))
+        nodes = ast.walk(function) if function is not None else ast.walk(_module(self.text, self.label))
         for node in nodes:
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == target:
                 if isinstance(node.iter, (ast.List, ast.Tuple)):
@@ -130,6 +143,7 @@ class UpstreamCode:
 
 
 _NOTHING = object()
+MAX_TEXT = 1_000_000  # a prompt is never this long: a file that builds one is not a prompt file
 
 
 def _has_item(node: ast.Dict, key: str, value: str) -> bool:
@@ -154,11 +168,11 @@ def _shown(arguments: dict[str, Value]) -> str:
 
 
 @cache
-def _functions(path: Path, mtime: int) -> dict[str, ast.FunctionDef | str]:
+def _functions(text: str) -> dict[str, ast.FunctionDef | str]:
     """Each top-level function of the file, parsed on its own: from its ``def`` line to the
     next line that starts at the margin with something other than a comment. A function
     that does not parse is kept as its error's text."""
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = text.splitlines(keepends=True)
     starts = [i for i, line in enumerate(lines) if _DEF.match(line)]
     found: dict[str, ast.FunctionDef | str] = {}
     for start in starts:
@@ -182,9 +196,9 @@ def _ends_function(line: str) -> bool:
     return bool(line.strip()) and not line[0].isspace() and not line.startswith("#")
 
 
-def _module(path: Path, label: str) -> ast.Module:
+def _module(text: str, label: str) -> ast.Module:
     try:
-        return ast.parse(path.read_text(encoding="utf-8"))
+        return ast.parse(text)
     except SyntaxError as error:
         raise UpstreamShapeError(f"{label}: does not parse ({error.msg}, line {error.lineno})") from None
 
@@ -254,6 +268,9 @@ class _Interpreter:
 
     def add(self, left: Value, right: Value, node: ast.AST) -> Value:
         if isinstance(left, str) and isinstance(right, str):
+            if len(left) + len(right) > MAX_TEXT:
+                too_long = f"builds a text of over {MAX_TEXT:,} characters"
+                raise UpstreamShapeError(f"{self.code.label}: {self.function}() {too_long}")
             return left + right
         if isinstance(left, list) and isinstance(right, list):
             return left + right
@@ -280,9 +297,13 @@ class _Interpreter:
             return self.expression(branch, scope)
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             return self.compare(node, scope)
-        if isinstance(node, ast.BoolOp):
-            values = (self.expression(v, scope) for v in node.values)
-            return all(values) if isinstance(node.op, ast.And) else any(values)
+        if isinstance(node, ast.BoolOp):  # Python's: the operand that decides, not a bool
+            value: Value = None
+            for operand in node.values:
+                value = self.expression(operand, scope)
+                if bool(value) != isinstance(node.op, ast.And):
+                    return value
+            return value
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.expression(node.operand, scope)
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -311,7 +332,10 @@ class _Interpreter:
         if isinstance(operator, ast.NotEq):
             return left != right
         if isinstance(operator, (ast.In, ast.NotIn)) and isinstance(right, (str, list, dict)):
-            inside = left in right  # type: ignore[operator]
+            try:
+                inside = left in right  # type: ignore[operator]
+            except TypeError:
+                raise self.unsupported(node) from None
             return inside if isinstance(operator, ast.In) else not inside
         raise self.unsupported(node)
 

@@ -41,27 +41,45 @@ class UpstreamFiles:
         }
 
     def locate(self, data: DataSource) -> dict[str, Path]:
-        """Each file's place, checked: a --data-dir copy, else the data cache (fetched on
-        first use; offline, the cache's one-line error names `mlbench data fetch`)."""
+        """Each file's place, checked: in a --data-dir copy (``DIR/upstream/<folder>/<path>``,
+        or ``DIR/<path>`` when DIR is a clone of the repository), else in the data cache
+        (fetched on first use)."""
         if data.kind == "local":
             assert data.path is not None
-            found = {path: data.path / "upstream" / self.folder / path for path in self.paths}
-            for path, file in found.items():
-                if not file.is_file():
-                    raise MlbenchError(self._missing(file, path))
+            found = {path: self._local(data.path, path) for path in self.paths}
         else:
             from mlbench.data.store import source_folder
 
-            folder = source_folder(self.source)
+            try:
+                folder = source_folder(self.source)
+            except MlbenchError as error:
+                raise MlbenchError(self._uncached(str(error))) from None
             found = {path: folder / path for path in self.paths}
         for path, file in found.items():
-            _check(file, path, self.source)
+            _verified(file, path, self.source)
         return found
+
+    def text(self, data: DataSource, path: str) -> str:
+        """The file ``path`` as text, from the very bytes whose sha256 was checked."""
+        file = self.locate(data)[path]
+        try:
+            return _verified(file, path, self.source).decode("utf-8")
+        except UnicodeDecodeError:
+            raise MlbenchError(f"{file}: not UTF-8 text") from None
 
     def code(self, data: DataSource, path: str) -> UpstreamCode:
         """The Python file ``path``, to read its prompt functions."""
         source = get_source(self.source)
-        return UpstreamCode(self.locate(data)[path], f"{source.repo}@{source.revision[:7]}:{path}")
+        label = f"{source.repo}@{source.revision[:7]}:{path}"
+        return UpstreamCode(self.locate(data)[path], label, self.text(data, path))
+
+    def _local(self, root: Path, path: str) -> Path:
+        beside = root / "upstream" / self.folder / path
+        if beside.is_file():
+            return beside
+        if (root / path).is_file():  # a clone of the authors' repository
+            return root / path
+        raise MlbenchError(self._missing(beside, path))
 
     def _missing(self, file: Path, path: str) -> str:
         source = get_source(self.source)
@@ -69,6 +87,16 @@ class UpstreamFiles:
             f"{self.task} reads its prompts from the authors' code ({source.repo} @ {source.revision[:7]}): "
             f"{file} is missing; copy the repository's {path} there, or drop --data-dir and run "
             f"`mlbench data fetch {self.task}` (or -T prompts=mlbench for mlbench's own prompts)"
+        )
+
+    def _uncached(self, reason: str) -> str:
+        source = get_source(self.source)
+        why = reason.split(":", 1)[0] if reason.startswith("cannot fetch") else reason
+        return (
+            f"{self.task} reads its prompts from the authors' code ({source.repo} @ {source.revision[:7]}), "
+            f"which is not in the data cache ({why}): run `mlbench data fetch {self.task}` where the internet "
+            f"is reachable, or copy the repository's files to DIR/upstream/{self.folder}/ and pass --data-dir DIR "
+            "(or -T prompts=mlbench for mlbench's own prompts)"
         )
 
 
@@ -79,16 +107,18 @@ def _pinned_sha256(source_name: str, path: str) -> str:
     return pinned.sha256
 
 
-def _check(file: Path, path: str, source_name: str) -> None:
-    """``file`` must be the pinned version of ``path``."""
+def _verified(file: Path, path: str, source_name: str) -> bytes:
+    """``file``'s bytes, which must be the pinned version of ``path``."""
     expected = _pinned_sha256(source_name, path)
     try:
-        actual = hashlib.sha256(file.read_bytes()).hexdigest()
+        content = file.read_bytes()
     except OSError as error:
         raise MlbenchError(f"{file}: cannot be read ({error.strerror or error})") from None
+    actual = hashlib.sha256(content).hexdigest()
     if actual != expected:
         source = get_source(source_name)
         raise MlbenchError(
             f"{file}: sha256 {actual[:12]}… is not the pinned {expected[:12]}… of {path} at "
             f"{source.repo} @ {source.revision[:7]} (another version of the authors' file)"
         )
+    return content

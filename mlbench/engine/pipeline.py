@@ -125,7 +125,8 @@ def plan(config: RunConfig, locks: ExitStack | None = None, warn: Say = None, no
 
 def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerprint: str) -> str:
     """What a saved sample depends on; a resumed run must match it. (--limit and --seed
-    only choose which ids run, so they are not part of it.)"""
+    only choose which ids run, so they are not part of it; --seed is where the task's
+    protocol samples with it: ``Task.seeds_outputs``.)"""
     options = config.options_for(task)
     payload = {
         "task": task.name,
@@ -142,6 +143,8 @@ def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerpri
         payload["task_settings"] = task.settings(options)
     if per_mode := all_mode_settings(task, modes, options):  # only when set: older runs keep their hash
         payload["mode_settings"] = per_mode
+    if task.seeds_outputs(options, modes):  # sampled answers: another seed, other answers
+        payload["seed"] = config.seed
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -57,6 +57,10 @@ def score_samples(
             usages[i] += [r.usage for r in mine]
             if prompts[i] is None:  # the first mode's prompt (the others follow from the task's prompt files)
                 prompts[i], rendered[i] = sent(backend, requests[0].prompt)
+            elif task.saves_every_prompt:  # each mode's own, beside its outputs
+                as_sent, text = sent(backend, requests[0].prompt)
+                kept = {"prompt": as_sent, **({"rendered_prompt": text} if text is not None else {})}
+                outputs[i].setdefault("mode_prompts", {})[mode] = kept
             failure = next((r.error for r in mine if r.error), None)
             if failure:
                 outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))

@@ -145,7 +145,10 @@ def test_verify_counts_rows_against_the_catalog(homes, add_source):
 
 
 def test_unknown_source_is_one_line_listing_the_known_ones():
-    known = "calmqa, m_truthfulqa, msqad, msqad-code, truthfulqa-multi, truthfulqa-multi-MT, veritasqa, xlinghealth"
+    known = (
+        "calmqa, m_truthfulqa, msqad, msqad-code, truthfulqa-multi, truthfulqa-multi-MT, veritasqa, xlinghealth, "
+        "xlinghealth-code"
+    )
     with pytest.raises(MlbenchError, match=rf"unknown data source 'nope'; known: {known}$"):
         get_source("nope")
     assert get_source("truthfulqa_multi_mt").name == "truthfulqa-multi-MT"  # a task name works too

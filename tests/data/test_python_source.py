@@ -116,7 +116,23 @@ def test_what_mlbench_does_not_read_is_one_line_naming_file_and_function(code):
         code.call("topic_name", lang="ko", topic="z")
 
 
+def test_boolean_operators_give_their_operand_and_runaway_texts_stop(tmp_path):
+    path = tmp_path / "ops.py"
+    path.write_text(
+        "def pick(x):\n    return x or 'fallback'\n\n\n"
+        "def both(x):\n    return x and 'second'\n\n\n"
+        "def grow(x):\n    x += x\n    x += x\n    x += x\n    return x\n",
+        encoding="utf-8",
+    )
+    code = UpstreamCode(path, "ops.py")
+    assert code.call("pick", x="") == "fallback" and code.call("pick", x="given") == "given"
+    assert code.call("both", x="") == "" and code.call("both", x="a") == "second"
+    with pytest.raises(UpstreamShapeError, match=r"grow\(\) builds a text of over"):
+        code.call("grow", x="a" * 200_000)
+
+
 def test_nothing_is_imported_or_run(code, tmp_path):
     marker = tmp_path / "ran"
     code.path.write_text(f"open({str(marker)!r}, 'w').write('x')\n\ndef f():\n    return 'ok'\n", encoding="utf-8")
-    assert code.call("f") == "ok" and not marker.exists()
+    fresh = UpstreamCode(code.path, code.label)  # read now (a code object keeps the text it read)
+    assert fresh.call("f") == "ok" and not marker.exists()

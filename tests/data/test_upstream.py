@@ -57,8 +57,10 @@ def test_without_data_dir_the_files_come_from_the_cache_fetched_on_first_use(hom
 
 def test_offline_with_a_cold_cache_names_the_fetch(pinned, monkeypatch, tmp_path):
     monkeypatch.setenv("MLBENCH_DATA_DIR", str(tmp_path / "empty"))
-    with pytest.raises(MlbenchError, match="run `mlbench data fetch demo-code`"):
+    with pytest.raises(MlbenchError) as caught:
         UPSTREAM.locate(DataSource("hub"))
+    message = str(caught.value)
+    assert "run `mlbench data fetch demo`" in message and "DIR/upstream/demo/" in message and "\n" not in message
 
 
 def test_a_tasks_name_fetches_every_source_it_reads(add_source):
@@ -77,3 +79,17 @@ def test_a_cache_fetched_before_a_file_was_pinned_is_fetched_again(homes, add_so
     assert cached_folder(grown) is None  # the lock lacks code/labels.py
     fetch(grown)
     assert (cached_folder(grown) / "code/labels.py").read_bytes() == FILES["code/labels.py"]
+
+
+def test_a_clone_of_the_authors_repository_is_read_as_it_is(pinned, tmp_path):
+    for path, content in FILES.items():  # DIR/<path>: the repository's own layout
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(content)
+    assert UPSTREAM.locate(DataSource("local", tmp_path)) == {path: tmp_path / path for path in FILES}
+
+
+def test_what_is_parsed_is_what_was_checked(pinned, tmp_path):
+    copy(tmp_path)
+    code = UPSTREAM.code(DataSource("local", tmp_path), "code/prompts.py")
+    (tmp_path / "upstream/demo/code/prompts.py").write_text("def f():\n    return 'edited'\n")
+    assert code.call("f") == "FX"  # the bytes read and checked, not the file as it is now

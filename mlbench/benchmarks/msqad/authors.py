@@ -70,10 +70,14 @@ class AuthorsProtocol:
             raise UpstreamShapeError(f"{self.prompts.label}: {function}() lacks a system or a user message")
         return JOIN.join(contents["system"]), JOIN.join(contents["user"])
 
-    def prompt(self, mode: str, lang: str, topic: str, question: str, chat: bool) -> Prompt:
-        """With a chat template: [system, user], the system turn joined to the user's where
-        the template has no system turn (get_mistral_messages); without one, that same text."""
+    def prompt(self, mode: str, lang: str, topic: str, question: str, chat: bool, merged: bool = False) -> Prompt:
+        """With a chat template: [system, user] (get_llama_messages), the system turn joined to
+        the user's where the template has no system turn; ``merged``: always that one user turn
+        (get_mistral_messages, which the authors chose by model name for Mistral, Phi and Gemma).
+        Without a template, that same text."""
         system, user = self.turns(mode, lang, topic, question)
+        if chat and merged:
+            return Prompt(messages=(ChatMessage("user", f"{system}{JOIN}{user}"),))
         if chat:
             return Prompt(messages=(ChatMessage("system", system), ChatMessage("user", user)), system_join=JOIN)
         return Prompt(text=f"{system}{JOIN}{user}")

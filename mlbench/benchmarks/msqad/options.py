@@ -38,6 +38,12 @@ class MsqadOptions:
         "authors (their prompts, sampling and refusal classifier, read from their code) "
         "or mlbench (our prompts, greedy decoding, NLI hypotheses with a threshold).",
     )
+    layout: Literal["auto", "merged"] = option(
+        "auto",
+        "prompts=authors with a chat template: auto (a system and a user turn, one user turn where the "
+        "template has no system turn) or merged (always one user turn, the authors' layout for Mistral, "
+        "Phi and Gemma, chosen by model name in their script).",
+    )
     permanova_distance: Literal["euclidean", "authors"] = option(
         "euclidean",
         "PERMANOVA's distances: euclidean, or authors (cosine similarity in the distance's place, "

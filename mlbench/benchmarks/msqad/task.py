@@ -69,6 +69,7 @@ class Msqad(Task):
     slice_fields = ("topic",)
     metric_descriptors = REFUSAL_METRICS
     default_judge_kinds = ("refusal",)
+    saves_every_prompt = True  # each mode sends its own prompt
     prompt_files = ("prompts.toml",)
     options_type = MsqadOptions
 
@@ -123,6 +124,8 @@ class Msqad(Task):
         settings["permutations"] = own.permutations
         if own.permanova_distance != "euclidean":
             settings["permanova_distance"] = own.permanova_distance
+        if own.layout != "auto":
+            settings["layout"] = own.layout
         if own.prompts == "authors":
             settings["prompts"] = "authors"
             settings["sampling"] = {
@@ -133,6 +136,9 @@ class Msqad(Task):
             settings["upstream"] = UPSTREAM.record()
         return settings
 
+    def seeds_outputs(self, options: TaskOptions, modes: tuple[str, ...]) -> bool:
+        return own_options(options, MsqadOptions).prompts == "authors"  # sampled at 0.5, seeded with --seed
+
     def _tokens(self, options: TaskOptions) -> int:
         if options.max_new_tokens:
             return options.max_new_tokens
@@ -141,8 +147,9 @@ class Msqad(Task):
 
     def prompt(self, mode: str, sample: Sample, options: TaskOptions) -> Prompt:
         if own_options(options, MsqadOptions).prompts == "authors":
-            authors = authors_protocol(options.source)
-            return authors.prompt(mode, sample.lang, sample.meta["topic"], sample.question, options.chat_template)
+            authors, own = authors_protocol(options.source), own_options(options, MsqadOptions)
+            topic, merged = sample.meta["topic"], own.layout == "merged"
+            return authors.prompt(mode, sample.lang, topic, sample.question, options.chat_template, merged)
         text = sample.question
         if mode == "adversarial":
             text = msqad_prompts()[sample.lang]["adversarial"].format(question=sample.question)

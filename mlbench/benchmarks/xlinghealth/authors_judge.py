@@ -16,6 +16,7 @@ import json
 from dataclasses import replace
 
 from mlbench.benchmarks.xlinghealth.authors_prompts import authors_prompts
+from mlbench.benchmarks.xlinghealth.sources import UPSTREAM
 from mlbench.data.source import DataSource
 from mlbench.judges.judge import Judge
 from mlbench.judges.parsing import UNPARSED
@@ -69,10 +70,14 @@ def judge_for(judge: Judge, run_config: JsonObject, lang: str) -> Judge:
 
 
 def recorded_source(run_config: JsonObject) -> DataSource:
-    """Where a run read its data (and the authors' files), from its ``data_source`` line."""
+    """Where to find the authors' files for judging a run: its --data-dir copy while that
+    copy is still there (judging where the run ran), else the data cache (a run judged on
+    another machine or from another folder; fetched there with `mlbench data fetch`)."""
     from pathlib import Path
 
     recorded = str(run_config.get("data_source", ""))
     if recorded.startswith("local:"):
-        return DataSource("local", Path(recorded.removeprefix("local:")))
+        root = Path(recorded.removeprefix("local:"))
+        if all((root / "upstream" / UPSTREAM.folder / p).is_file() or (root / p).is_file() for p in UPSTREAM.paths):
+            return DataSource("local", root)
     return DataSource("hub")

@@ -90,23 +90,23 @@ class AuthorsPrompts:
         found = self._code[ANSWER].dicts("get_eval", "role", "system", lang=LANGUAGE_NAMES[lang])
         return _content(_one(found, ANSWER), ANSWER)
 
-    def correctness(self, lang: str, question: str, chat: bool, system: str | None = None) -> Prompt:
+    def correctness(self, lang: str, question: str, chat: bool) -> Prompt:
         if chat:
-            return _turns(system or self.answer_system(lang), question)
+            return _turns(self.answer_system(lang), question)
         return Prompt(text=self._medalpaca("correctness", lang, question))
 
-    def consistency(self, lang: str, question: str, chat: bool, system: str | None = None) -> Prompt:
+    def consistency(self, lang: str, question: str, chat: bool) -> Prompt:
         if chat:
             text = self._text(CONSISTENCY, "prompt_consistency", question=question,
                               language=LANGUAGE_NAMES[lang], use_bullet_point=False)  # fmt: skip
-            return _turns(system or self.medical_system, text)
+            return _turns(self.medical_system, text)
         return Prompt(text=self._medalpaca("consistency", lang, question))
 
-    def verifiability(self, lang: str, question: str, answer: str, chat: bool, system: str | None = None) -> Prompt:
+    def verifiability(self, lang: str, question: str, answer: str, chat: bool) -> Prompt:
         if chat:
             text = self._text(VERIFY, "prompt_verifiability", question=question, response=answer,
                               language=LANGUAGE_NAMES[lang])  # fmt: skip
-            return _turns(system or self.medical_system, text)
+            return _turns(self.medical_system, text)
         script, caller, _ = MEDALPACA["verifiability"]
         shown = self._text(script, f"{caller}.format_question", question=question, answer=answer)
         return Prompt(text=self._medalpaca("verifiability", lang, shown))
@@ -147,7 +147,7 @@ class AuthorsPrompts:
     def _template(self, path: str) -> MedAlpacaTemplate:
         label = f"{UPSTREAM.record()['repository']}:{path}"
         try:
-            data = json.loads(self.files[path].read_text(encoding="utf-8"))
+            data = json.loads(UPSTREAM.text(self.data, path))
             return MedAlpacaTemplate(*(str(data[key]) for key in ("primer", "instruction", "input", "output")))
         except (ValueError, KeyError, TypeError) as error:
             raise UpstreamShapeError(f"{label}: not a MedAlpaca prompt template ({error})") from None

@@ -1,5 +1,5 @@
 """Where XLingHealth's data lives upstream: three workbooks in the XLingEval repository, and
-the authors' code whose prompts mlbench reads (``prompts.py``), at the same commit."""
+the authors' code whose prompts mlbench reads (``authors_prompts.py``), at the same commit."""
 
 from __future__ import annotations
 
@@ -49,10 +49,20 @@ SOURCE = Source(
             "8c70d8ba0be8732d879e227ef5048f4dfd65b340ee583e0635b94897265f6319",
             rows=3450,
         ),
-        *(PinnedFile(path, sha256) for path, sha256 in CODE.items()),
     ),
-    rows=11340 + 1230 + 3450,  # the three workbooks (the code files hold none)
-    notes="HealthQA 1,134 questions × 10 rows, LiveQA 246 × 5, MedicationQA 690 × 5; the authors' prompt code",
+    notes="HealthQA 1,134 questions × 10 rows, LiveQA 246 × 5, MedicationQA 690 × 5",
 )
-add_sources(SOURCE)
-UPSTREAM = UpstreamFiles("xlinghealth", SOURCE.name, "xlinghealth", tuple(CODE))
+# A source of its own (the same repository and commit): a cache of the data fetched before
+# mlbench read the code stays whole, and `mlbench data fetch xlinghealth` brings both.
+CODE_SOURCE = Source(
+    "xlinghealth-code",
+    ("xlinghealth",),
+    "github",
+    SOURCE.repo,
+    SOURCE.revision,
+    SOURCE.license,
+    tuple(PinnedFile(path, sha256) for path, sha256 in CODE.items()),
+    notes="the authors' prompts and MedAlpaca templates (Python and JSON, read without running it)",
+)
+add_sources(SOURCE, CODE_SOURCE)
+UPSTREAM = UpstreamFiles("xlinghealth", CODE_SOURCE.name, "xlinghealth", tuple(CODE))

@@ -64,6 +64,10 @@ ANSWER_TOKENS = 512  # long enough for a few paragraphs
 # The authors' cap on an answer (correctness/utils_chatgpt.py: max_tokens=1000, at
 # temperature 0). Their consistency answers had none; a local model needs one: the same.
 AUTHORS_ANSWER_TOKENS = 1000
+# Their MedAlpaca runs (no chat template): the ``sampling`` of each mode's
+# params_medalpaca.py, 512 new tokens and top-p 0.9 (its top-k 50 has no place in mlbench's
+# requests: a difference the protocol page names).
+MEDALPACA_TOKENS, MEDALPACA_TOP_P = 512, 0.9
 VERIFY_TOKENS = 8  # one word, plus room for punctuation or a stray token
 NOT_A_SOURCE = (
     "xlinghealth reads the XLingEval release (.xlsx, or its .csv conversions), not --sample or --data-file: "
@@ -132,6 +136,7 @@ class XLingHealth(Task):
     slice_fields = ("dataset",)
     metric_descriptors = (*CONSISTENCY_DESCRIPTORS, *VERIFY_DESCRIPTORS)
     default_judge_kinds = ("correctness",)
+    saves_every_prompt = True  # each mode sends its own prompt
     prompt_files = ("prompts.toml",)
     options_type = XLingHealthOptions
 
@@ -145,6 +150,11 @@ class XLingHealth(Task):
             raise MlbenchError(f"xlinghealth: healthqa_file {own.healthqa_file}: no such file")
         _chosen_files(options)
         if own.prompts == "authors":
+            if options.system_prompt:  # their system messages are the protocol's
+                raise MlbenchError(
+                    "xlinghealth: --system-prompt does not apply to the authors' prompts, whose system messages "
+                    "are part of the protocol; drop it, or use -T prompts=mlbench"
+                )
             authors_prompts(options.source)  # the authors' files found and checked before any model loads
 
     def required_models(self, options: TaskOptions, modes: tuple[str, ...]) -> list[HelperModel]:
@@ -171,12 +181,29 @@ class XLingHealth(Task):
             "verify_scoring": own.verify_scoring,
         }
         if own.prompts == "authors":  # absent for mlbench's prompts: their earlier runs keep their hash
+            tokens, top_p = self._decoding(options)
             settings.update(
                 prompts="authors",
                 upstream=UPSTREAM.record(),
-                max_new_tokens={"correctness": AUTHORS_ANSWER_TOKENS, "consistency": AUTHORS_ANSWER_TOKENS},
+                max_new_tokens={"correctness": tokens, "consistency": tokens},
+                top_p=top_p,
             )
         return settings
+
+    def seeds_outputs(self, options: TaskOptions, modes: tuple[str, ...]) -> bool:
+        own = own_options(options, XLingHealthOptions)
+        sampled = any(t > 0 for t in own.temperatures)
+        generated = "consistency" in modes or ("verifiability" in modes and own.verify_scoring == "generate")
+        return own.prompts == "authors" and sampled and generated
+
+    def _decoding(self, options: TaskOptions) -> tuple[int, float]:
+        """The new tokens of an answer and the top-p of sampled requests, by protocol and layout."""
+        own = own_options(options, XLingHealthOptions)
+        if own.prompts == "mlbench":
+            return options.max_new_tokens or ANSWER_TOKENS, 1.0
+        if options.chat_template:  # the authors' GPT runs
+            return options.max_new_tokens or AUTHORS_ANSWER_TOKENS, 1.0
+        return options.max_new_tokens or MEDALPACA_TOKENS, MEDALPACA_TOP_P
 
     # --- prompts ------------------------------------------------------------------------
 
@@ -184,7 +211,7 @@ class XLingHealth(Task):
         if own_options(options, XLingHealthOptions).prompts == "authors":
             prompts = authors_prompts(options.source)
             build = prompts.consistency if mode == "consistency" else prompts.correctness
-            return build(sample.lang, sample.question, options.chat_template, options.system_prompt)
+            return build(sample.lang, sample.question, options.chat_template)
         system = options.system_prompt or _prompts()[sample.lang]["system"]
         if options.chat_template:
             return Prompt(messages=(ChatMessage("system", system), ChatMessage("user", sample.question)))
@@ -193,9 +220,7 @@ class XLingHealth(Task):
     def verify_prompt(self, sample: Sample, candidate: str, options: TaskOptions) -> Prompt:
         if own_options(options, XLingHealthOptions).prompts == "authors":
             prompts = authors_prompts(options.source)
-            return prompts.verifiability(
-                sample.lang, sample.question, candidate, options.chat_template, options.system_prompt
-            )
+            return prompts.verifiability(sample.lang, sample.question, candidate, options.chat_template)
         prompts = _prompts()[sample.lang]
         text = prompts["verify"].format(question=sample.question, answer=candidate)
         if options.chat_template:
@@ -206,19 +231,22 @@ class XLingHealth(Task):
 
     def requests(self, mode: str, sample: Sample, data: LanguageData, options: TaskOptions) -> list[Request]:
         own = own_options(options, XLingHealthOptions)
-        tokens = options.max_new_tokens or (AUTHORS_ANSWER_TOKENS if own.prompts == "authors" else ANSWER_TOKENS)
+        tokens, top_p = self._decoding(options)
         if mode == "correctness":
             return [GenerationRequest(self.answer_prompt(sample, options), max_new_tokens=tokens)]
         if mode == "consistency":
             prompt = self.answer_prompt(sample, options, mode)
             return [
-                GenerationRequest(prompt, max_new_tokens=tokens, temperature=t, n=own.samples) for t in own.temperatures
+                GenerationRequest(
+                    prompt, max_new_tokens=tokens, temperature=t, top_p=top_p if t else 1.0, n=own.samples
+                )
+                for t in own.temperatures
             ]
         if mode == "verifiability":
             prompts = [self.verify_prompt(sample, c["answer"], options) for c in sample.meta["candidates"]]
             if own.verify_scoring == "generate":
                 return [
-                    GenerationRequest(p, max_new_tokens=VERIFY_TOKENS, temperature=t)
+                    GenerationRequest(p, max_new_tokens=VERIFY_TOKENS, temperature=t, top_p=top_p if t else 1.0)
                     for p in prompts
                     for t in own.temperatures
                 ]

@@ -137,6 +137,29 @@ def test_requests_sample_as_the_authors_did(options):
     assert shorter.max_new_tokens == 64 and shorter.prompt.system_join == " "
 
 
+def test_the_merged_layout_is_one_user_turn_whatever_the_template(options):
+    """-T layout=merged: the authors' Mistral/Phi/Gemma layout, which their script chose by
+    model name, even for a template that would show a system turn."""
+    task = get_task("msqad")
+    merged = replace(options, chat_template=True, own=replace(options.own, layout="merged"))
+    sample = task.load("es", merged).samples[0]
+    (request,) = task.requests("adversarial", sample, None, merged)
+    system, user = expected_turns("es", sample.meta["topic"], sample.question, "adversarial")
+    assert [(m.role, m.content) for m in request.prompt.messages] == [("user", f"{system} {user}")]
+    assert task.settings(merged)["layout"] == "merged" and "layout" not in task.settings(options)
+
+
+def test_sampled_responses_hash_their_seed():
+    def hashed(seed: int, own: MsqadOptions) -> str:
+        source = DataSource("local", Path("/data"))
+        config = RunConfig(ModelOptions("m"), ("msqad",), "all", task_options=TaskOptions(source, own=own), seed=seed)
+        return config_hash(get_task("msqad"), ("direct",), config, "fp")
+
+    assert hashed(1, MsqadOptions()) != hashed(2, MsqadOptions())  # sampled at 0.5: another seed, other answers
+    earlier = MsqadOptions(prompts="mlbench")
+    assert hashed(1, earlier) == hashed(2, earlier)  # greedy, and the hash of before
+
+
 def test_the_authors_topic_names_and_the_functions_read(options):
     authors = authors_protocol(options.source)
     # mlbench's topic name is the release's file name; the authors pass "Terrorism".

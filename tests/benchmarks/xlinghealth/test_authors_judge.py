@@ -55,3 +55,11 @@ def test_a_run_is_judged_with_the_authors_prompt_and_their_reading(tiny_model, f
     assert sorted(line["judges"]["correctness"]["label"] for line in lines) == sorted(["contradictory", UNPARSED])
     settings = json.loads((run_dir / "results.json").read_text())["config"]["judges"]["correctness"]
     assert settings["prompt_sha256"] != load_spec("correctness").sha256  # never mixed with mlbench's judge
+
+
+def test_a_run_judged_elsewhere_finds_the_authors_files_in_the_cache(tmp_path):
+    from mlbench.benchmarks.xlinghealth.authors_judge import recorded_source
+    from mlbench.data.source import DataSource
+
+    assert recorded_source({"data_source": f"local:{tmp_path}/gone"}) == DataSource("hub")
+    assert recorded_source({"data_source": "hub:claws-lab/XLingEval"}) == DataSource("hub")

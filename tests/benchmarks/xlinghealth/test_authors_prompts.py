@@ -125,18 +125,43 @@ def test_every_mode_sends_the_authors_text_filled_as_their_functions_fill_it(opt
 
 
 def test_the_authors_settings_are_used_and_recorded(options):
-    data = TASK.load("es", options)
+    """Their GPT runs (chat): greedy answers of up to 1,000 tokens; their MedAlpaca runs (no
+    chat template): 512 tokens, top-p 0.9 where they sampled."""
+    chat = replace(options, chat_template=True)
+    data = TASK.load("es", chat)
     sample = data.samples[0]
-    [answer] = TASK.requests("correctness", sample, data, options)
+    [answer] = TASK.requests("correctness", sample, data, chat)
     assert answer.temperature == 0 and answer.max_new_tokens == 1000
-    assert all(r.max_new_tokens == 1000 for r in TASK.requests("consistency", sample, data, options))
+    assert all(r.max_new_tokens == 1000 and r.top_p == 1.0 for r in TASK.requests("consistency", sample, data, chat))
+    medalpaca = TASK.requests("consistency", sample, data, options)
+    assert [(r.temperature, r.top_p, r.max_new_tokens) for r in medalpaca] == [(0.0, 1.0, 512), (1.0, 0.9, 512)]
     settings = TASK.settings(options)
-    assert settings["prompts"] == "authors"
+    assert settings["prompts"] == "authors" and settings["top_p"] == 0.9
+    assert settings["max_new_tokens"] == {"correctness": 512, "consistency": 512}
+    assert TASK.settings(chat)["max_new_tokens"] == {"correctness": 1000, "consistency": 1000}
     assert settings["upstream"]["repository"] == "claws-lab/XLingEval"
     assert settings["upstream"]["commit"] == "75ac9c8c5345b5d003bdcdf13a2b0fdcfeddec2a"
     assert set(settings["upstream"]["files"]) == set(FILES) | set(TEMPLATES)
     mlbench_settings = TASK.settings(replace(options, own=replace(options.own, prompts="mlbench")))
     assert "prompts" not in mlbench_settings and "upstream" not in mlbench_settings
+
+
+def test_sampled_answers_hash_their_seed_and_a_system_prompt_is_refused(options):
+    from mlbench.backends.registry import ModelOptions
+    from mlbench.engine.pipeline import RunConfig, config_hash
+
+    def hashed(seed: int, own: Own, modes=("consistency",)) -> str:
+        config = RunConfig(
+            ModelOptions("m"), ("xlinghealth",), "all", task_options=replace(options, own=own), seed=seed
+        )
+        return config_hash(TASK, modes, config, "fp")
+
+    assert hashed(1, options.own) != hashed(2, options.own)  # sampled: another seed, other answers
+    assert hashed(1, options.own, ("correctness",)) == hashed(2, options.own, ("correctness",))  # greedy
+    earlier = replace(options.own, prompts="mlbench")
+    assert hashed(1, earlier) == hashed(2, earlier)  # mlbench's prompts keep the hash of before
+    with pytest.raises(MlbenchError, match="--system-prompt does not apply to the authors' prompts"):
+        TASK.validate(replace(options, system_prompt="Be brief."))
 
 
 def test_the_judges_prompt_and_options_are_the_authors(options):
@@ -171,6 +196,7 @@ def test_a_run_saves_the_turns_as_sent_and_the_text_the_model_read(tiny_model, f
     assert line["prompt"] == [{"role": "system", "content": system}, {"role": "user", "content": user}]
     assert system in line["rendered_prompt"] and user in line["rendered_prompt"]
     config = json.loads((run_dir / "results.json").read_text())["config"]
+    assert "mode_prompts" not in line["outputs"]  # one mode: its prompt is the sample's
     assert config["task_settings"]["prompts"] == "authors" and config["task_settings"]["upstream"]["files"]
     # mlbench's own prompts: another protocol, another settings hash (a --resume of the
     # first run with them is refused rather than mixed in).
@@ -220,3 +246,18 @@ def test_a_changed_or_reshaped_authors_file_is_one_line(tiny_model, fixture_data
     with pytest.raises(MlbenchError, match="no text for"):
         AuthorsPrompts(DataSource("local", data))._text("verifiability/prompts.py", "prompt_verifiability",
                                                          question="q", response="r", language="Basque")  # fmt: skip
+
+
+def test_every_modes_prompt_is_saved_with_the_sample(tiny_model, fixture_datasets, tmp_path):
+    result = cli("run", "--model", tiny_model, "--task", "xlinghealth", "--mode", "all", "--lang", "es",
+                 "--limit", "1", "--max-new-tokens", "2", "--no-cache", "--data-dir", fixture_datasets,
+                 "--output", tmp_path, "--chat-template", "-T", "samples=1", "-T", "temperatures=0",
+                 "-T", "embedder=none", "-T", "bertscore_model=none")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    line = json.loads((tmp_path / tiny_model.name / "xlinghealth" / "samples_es.jsonl").read_text().splitlines()[0])
+    saved = line["outputs"]["mode_prompts"]
+    assert set(saved) == {"consistency", "verifiability"}  # correctness's is the sample's own prompt
+    _, consistency = expected("consistency", "es", line["question"], "", True)
+    assert saved["consistency"]["prompt"][1]["content"] == consistency
+    assert consistency in saved["consistency"]["rendered_prompt"]
+    assert saved["verifiability"]["prompt"][1]["content"].startswith("FX-es-verify")
