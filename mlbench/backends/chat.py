@@ -31,8 +31,9 @@ def sent_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> tu
         except Exception:  # noqa: BLE001 - a template that refuses a system role raises its own error
             text = None
         system = next(m.content for m in prompt.messages or () if m.role == "system")
-        if text is None or system.strip() not in text:
-            prompt = _joined(prompt, prompt.system_join)
+        if text is not None and system.strip() in text:
+            return prompt, text
+        prompt = _joined(prompt, prompt.system_join)
     return prompt, _apply(tokenizer, prompt, open_turn)
 
 

@@ -169,6 +169,7 @@ class GreedyDecoder:
         self.batch_size = batch_size  # rows per batch, given the slots a row may need
         self.config = model.config.get_text_config()
         self.end_tokens = end_token_ids(model, tokenizer)
+        self.text_of = functools.partial(tokenizer.decode, skip_special_tokens=True)  # token ids -> text
         self.forwards: list[tuple[int, int]] = []  # the last call's forwards: (rows, tokens per row)
 
     def generate(self, prompts: list[GreedyPrompt], progress: ProgressCallback | None = None) -> list[Generation]:
@@ -309,8 +310,7 @@ class GreedyDecoder:
     def _finished(self, row: Row, text: str) -> Generation | None:
         """The row's result once it is done (``row_end``: an end token, a stop string, its
         budget), looked at after each token; ``text`` is its new tokens' text."""
-        decode = functools.partial(self.tokenizer.decode, skip_special_tokens=True)
-        known = RowText(row.new, decode, {len(row.new): text})
+        known = RowText(row.new, self.text_of, {len(row.new): text})
         end = row_end(known, len(row.new) - 1, row.prompt.max_new_tokens, row.prompt.stop, self.end_tokens)
         return None if end is None else end[0]
 

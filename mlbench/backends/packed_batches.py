@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from mlbench.backends.attention_masks import masks_by_layer_type
+from mlbench.backends.attention_masks import masks_by_layer_type, windows
 from mlbench.backends.kv_cache import cache_keyword, prefilled_cache
 from mlbench.backends.option_tree import PackedOptions, allowed_keys
 from mlbench.backends.prefix_cache import LayerKV
@@ -99,7 +99,7 @@ class _Batch:
 
     ids: Any  # [rows, length]
     positions: Any
-    allowed: Any  # numpy bool [rows, length, prefix + length] per window: see _masks
+    allowed: Any  # numpy bool [rows, length, prefix + length] per window: see _batch
     scored: Any  # flat row indices (row * length + position) whose logits are needed
     pair_rows: Any  # per (option, token): its row in ``scored``
     pair_tokens: Any
@@ -145,8 +145,7 @@ class BatchedScorer:
         rows, length = len(packs), max(len(p.tokens) for p in packs)
         ids = np.zeros((rows, length), dtype=np.int64)
         positions = np.zeros((rows, length), dtype=np.int64)
-        windows = self._windows()
-        allowed = {w: np.zeros((rows, length, prefix_length + length), dtype=bool) for w in windows}
+        allowed = {w: np.zeros((rows, length, prefix_length + length), dtype=bool) for w in windows(self.config)}
         scored, pair_rows, pair_tokens, option_starts = [], [], [], []
         for row, packed in enumerate(packs):
             size = len(packed.tokens)
@@ -177,12 +176,6 @@ class BatchedScorer:
             np.asarray(option_starts),
             [len(p.targets) for p in packs],
         )
-
-    def _windows(self) -> list[int | None]:
-        kinds = set(getattr(self.config, "layer_types", None) or [])
-        if not kinds:
-            return [getattr(self.config, "sliding_window", None)]
-        return sorted({self.config.sliding_window if k == "sliding_attention" else None for k in kinds}, key=str)
 
     # -- device side ---------------------------------------------------------------------
 

@@ -308,9 +308,8 @@ class StaticDecoder(GreedyDecoder):
         decoded in one call up to where a stop string could be."""
         tokens = {index: out[index][: row.prompt.max_new_tokens] for index, row in live.items()}
         ends = {i: text_end(tokens[i], 0, row.prompt.max_new_tokens, self.end_tokens) for i, row in live.items()}
-        decode = functools.partial(self.tokenizer.decode, skip_special_tokens=True)
         texts = self.tokenizer.batch_decode([tokens[i][: ends[i]] for i in live], skip_special_tokens=True)
-        return {i: RowText(tokens[i], decode, {ends[i]: text}) for i, text in zip(live, texts)}
+        return {i: RowText(tokens[i], self.text_of, {ends[i]: text}) for i, text in zip(live, texts)}
 
     def _compact(self, slots: _Slots, live: dict[int, Row]) -> tuple[_Slots, dict[int, Row]]:
         """The live rows moved to buffers of the bucket they fit (pad rows repeat the first)."""

@@ -41,37 +41,36 @@ class UpstreamFiles:
         }
 
     def locate(self, data: DataSource) -> dict[str, Path]:
-        """Each file's place, checked: in a --data-dir copy (``DIR/upstream/<folder>/<path>``,
-        or ``DIR/<path>`` when DIR is a clone of the repository), else in the data cache
-        (fetched on first use)."""
-        if data.kind == "local":
-            assert data.path is not None
-            found = {path: self._local(data.path, path) for path in self.paths}
-        else:
-            from mlbench.data.store import source_folder
-
-            try:
-                folder = source_folder(self.source)
-            except MlbenchError as error:
-                raise MlbenchError(self._uncached(str(error))) from None
-            found = {path: folder / path for path in self.paths}
+        """Each file's place (see ``_find``), every one checked against its pin."""
+        found = {path: self._find(data, path) for path in self.paths}
         for path, file in found.items():
-            _verified(file, path, self.source)
+            _verified_text(file, path, self.source)
         return found
 
     def text(self, data: DataSource, path: str) -> str:
         """The file ``path`` as text, from the very bytes whose sha256 was checked."""
-        file = self.locate(data)[path]
-        try:
-            return _verified(file, path, self.source).decode("utf-8")
-        except UnicodeDecodeError:
-            raise MlbenchError(f"{file}: not UTF-8 text") from None
+        return _verified_text(self._find(data, path), path, self.source)
 
     def code(self, data: DataSource, path: str) -> UpstreamCode:
-        """The Python file ``path``, to read its prompt functions."""
+        """The Python file ``path``, to read its prompt functions (found and read once)."""
         source = get_source(self.source)
         label = f"{source.repo}@{source.revision[:7]}:{path}"
-        return UpstreamCode(self.locate(data)[path], label, self.text(data, path))
+        file = self._find(data, path)
+        return UpstreamCode(file, label, _verified_text(file, path, self.source))
+
+    def _find(self, data: DataSource, path: str) -> Path:
+        """The file's place: in a --data-dir copy (``DIR/upstream/<folder>/<path>``, or
+        ``DIR/<path>`` when DIR is a clone of the repository), else in the data cache
+        (fetched on first use)."""
+        if data.kind == "local":
+            assert data.path is not None
+            return self._local(data.path, path)
+        from mlbench.data.store import source_folder
+
+        try:
+            return source_folder(self.source) / path
+        except MlbenchError as error:
+            raise MlbenchError(self._uncached(str(error))) from None
 
     def _local(self, root: Path, path: str) -> Path:
         beside = root / "upstream" / self.folder / path
@@ -107,8 +106,8 @@ def _pinned_sha256(source_name: str, path: str) -> str:
     return pinned.sha256
 
 
-def _verified(file: Path, path: str, source_name: str) -> bytes:
-    """``file``'s bytes, which must be the pinned version of ``path``."""
+def _verified_text(file: Path, path: str, source_name: str) -> str:
+    """``file``'s text, which must be the pinned version of ``path``."""
     expected = _pinned_sha256(source_name, path)
     try:
         content = file.read_bytes()
@@ -121,4 +120,7 @@ def _verified(file: Path, path: str, source_name: str) -> bytes:
             f"{file}: sha256 {actual[:12]}… is not the pinned {expected[:12]}… of {path} at "
             f"{source.repo} @ {source.revision[:7]} (another version of the authors' file)"
         )
-    return content
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MlbenchError(f"{file}: not UTF-8 text") from None

@@ -75,10 +75,12 @@ class AuthorsPrompts:
     """The authors' prompts, from the files found for one data source."""
 
     def __init__(self, data: DataSource) -> None:
-        self.data = data
-        self.files = UPSTREAM.locate(data)  # every file checked now: a missing one stops the run here
-        self._code = {path: UPSTREAM.code(data, path) for path in self.files if path.endswith(".py")}
-        # Read once now, so that a file of the wrong shape stops the run before a model loads.
+        # Every file found, checked against its pin and read once, now: a missing, changed or
+        # wrongly shaped one stops the run before a model loads.
+        self._code = {path: UPSTREAM.code(data, path) for path in UPSTREAM.paths if path.endswith(".py")}
+        self._templates = {
+            path: _template(path, UPSTREAM.text(data, path)) for path in UPSTREAM.paths if path.endswith(".json")
+        }
         self.medical_system = _content(self._code[SYSTEM].dicts("get_response", "role", "system")[0], SYSTEM)
         self.judge_system = _content(_one(self._code[JUDGE].dicts("get_eval", "role", "system"), JUDGE), JUDGE)
         for lang in LANGUAGE_NAMES:
@@ -136,7 +138,7 @@ class AuthorsPrompts:
         names = {"target_language": LANGUAGE_NAMES[lang], "args.target_language": LANGUAGE_NAMES[lang]}
         instruction = self._code[script].keyword(caller, "batch_inference", "instruction", **names)
         output = self._code[script].keyword(caller, "batch_inference", "output", **names)
-        template = self._template(template_path)
+        template = self._templates[template_path]
         # The consistency template's primer names the answer's language as LANGUAGE_NAME. The
         # released Inferer calls str.replace on it and drops the result, so its runs kept the
         # placeholder; mlbench puts the language in, as that line meant to.
@@ -144,19 +146,20 @@ class AuthorsPrompts:
         filled = MedAlpacaTemplate(primer, template.instruction, template.input, template.output)
         return filled.text(str(instruction), input_text, str(output))
 
-    def _template(self, path: str) -> MedAlpacaTemplate:
-        label = f"{UPSTREAM.record()['repository']}:{path}"
-        try:
-            data = json.loads(UPSTREAM.text(self.data, path))
-            return MedAlpacaTemplate(*(str(data[key]) for key in ("primer", "instruction", "input", "output")))
-        except (ValueError, KeyError, TypeError) as error:
-            raise UpstreamShapeError(f"{label}: not a MedAlpaca prompt template ({error})") from None
-
 
 @functools.cache
 def authors_prompts(data: DataSource) -> AuthorsPrompts:
     """The prompts of ``data``'s copy of the authors' files (read and checked once)."""
     return AuthorsPrompts(data)
+
+
+def _template(path: str, text: str) -> MedAlpacaTemplate:
+    try:
+        data = json.loads(text)
+        return MedAlpacaTemplate(*(str(data[key]) for key in ("primer", "instruction", "input", "output")))
+    except (ValueError, KeyError, TypeError) as error:
+        label = f"{UPSTREAM.record()['repository']}:{path}"
+        raise UpstreamShapeError(f"{label}: not a MedAlpaca prompt template ({error})") from None
 
 
 def _turns(system: str, user: str) -> Prompt:
