@@ -46,6 +46,7 @@ Script = Literal[
     "Malayalam",
     "Tamil",
     "Telugu",
+    "Greek",
 ]
 Resource = Literal["high", "mid", "low"]
 
@@ -120,9 +121,33 @@ _LANGUAGES = (
     Language("te", "Telugu", "Telugu", "low", iso639_3="tel", py3langid="te", cld2="te"),
     Language("uk", "Ukrainian", "Cyrillic", "mid", iso639_3="ukr", py3langid="uk", cld2="uk"),
     Language("vi", "Vietnamese", "Latin", "high", iso639_3="vie", py3langid="vi", cld2="vi"),
+    # NorEval's two written standards of Norwegian; py3langid calls Bokmål "no".
+    Language("nb", "Norwegian Bokmål", "Latin", "mid", iso639_3="nob", py3langid="no", cld2="no"),
+    Language("nn", "Norwegian Nynorsk", "Latin", "low", iso639_3="nno", py3langid="nn", cld2="nn"),
+    # AraDiCE's varieties of Arabic, which no detector tells apart (see VARIETY_OF).
+    Language("arz", "Egyptian Arabic", "Arabic", "low", iso639_3="arz", py3langid="ar", cld2="ar"),
+    Language("apc", "Levantine Arabic", "Arabic", "low", iso639_3="apc", py3langid="ar", cld2="ar"),
+    Language("arb", "Modern Standard Arabic", "Arabic", "mid", iso639_3="arb", py3langid="ar", cld2="ar"),
 )
 
-LANGUAGES: dict[str, Language] = {lang.code: lang for lang in _LANGUAGES}
+# openGPT-X's TruthfulQA-X (truthfulqax) adds these European languages.
+_EU20 = (
+    Language("bg", "Bulgarian", "Cyrillic", "mid", iso639_3="bul", py3langid="bg", cld2="bg"),
+    Language("cs", "Czech", "Latin", "mid", iso639_3="ces", py3langid="cs", cld2="cs"),
+    Language("el", "Greek", "Greek", "mid", iso639_3="ell", py3langid="el", cld2="el"),
+    Language("et", "Estonian", "Latin", "mid", iso639_3="est", py3langid="et", cld2="et"),
+    Language("fi", "Finnish", "Latin", "mid", iso639_3="fin", py3langid="fi", cld2="fi"),
+    Language("lt", "Lithuanian", "Latin", "mid", iso639_3="lit", py3langid="lt", cld2="lt"),
+    Language("lv", "Latvian", "Latin", "mid", iso639_3="lav", py3langid="lv", cld2="lv"),
+    Language("pl", "Polish", "Latin", "high", iso639_3="pol", py3langid="pl", cld2="pl"),
+    Language("sl", "Slovenian", "Latin", "mid", iso639_3="slv", py3langid="sl", cld2="sl"),
+)
+
+# Varieties whose detector label is their language's: a detector's "ar" is read as Arabic,
+# and an answer detected as Arabic counts as written in the variety that was asked for.
+VARIETY_OF = {"arz": "ar", "apc": "ar", "arb": "ar"}
+
+LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (*_LANGUAGES, *_EU20)}
 
 
 def get_language(code: str) -> Language:
@@ -161,6 +186,7 @@ SCRIPT_SUBTAGS: dict[str, Script] = {
     "mlym": "Malayalam",
     "taml": "Tamil",
     "telu": "Telugu",
+    "grek": "Greek",
 }
 
 

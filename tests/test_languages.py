@@ -10,7 +10,7 @@ from typing import get_args
 import pytest
 
 from mlbench.benchmarks import all_tasks
-from mlbench.languages import LANGUAGES, Script, get_language, language_hint, match_language, pick_languages
+from mlbench.languages import LANGUAGES, VARIETY_OF, Script, get_language, language_hint, match_language, pick_languages
 from mlbench.metrics.langid import CLD2_FIRST, UNRELIABLE, judging_detector, our_code
 
 # Okapi's machine-translated TruthfulQA (m_truthfulqa), listed here as well as read from
@@ -71,10 +71,12 @@ def test_cld2_label_exists_and_none_means_cld2_lacks_the_language(lang):
 
 def test_detector_labels_map_back_to_our_codes():
     for lang in LANGUAGES.values():
+        # A variety no detector tells apart maps back to its language (arz → ar).
+        expected = VARIETY_OF.get(lang.code, lang.code)
         if lang.cld2 is not None:
-            assert our_code(lang.cld2, "cld2") == lang.code
+            assert our_code(lang.cld2, "cld2") == expected
         if lang.py3langid is not None:
-            assert our_code(lang.py3langid, "py3langid") == lang.code
+            assert our_code(lang.py3langid, "py3langid") == expected
     assert our_code("iw", "cld2") == "he" and LANGUAGES["he"].cld2 == "iw"
     assert our_code("zh-Hant", "cld2") == "zh" and our_code("yue", "py3langid") == "zh"
     assert our_code("bs", "cld2") == "bs"  # not in the table: reported as it is
@@ -123,7 +125,8 @@ def test_routing_of_the_existing_languages_is_the_papers():
     # CaLMQA's split: CLD2 for these (bal and hil: no detector knows them, and they are
     # not judged anyway), py3langid for the rest.
     for lang in LANGUAGES:
-        expected = "cld2" if lang in CLD2_FIRST else "py3langid"
+        # An Arabic variety is routed as Arabic is.
+        expected = "cld2" if VARIETY_OF.get(lang, lang) in CLD2_FIRST else "py3langid"
         if lang in ("bal", "hil", "pap"):
             expected = None
         assert judging_detector(lang) == expected, lang
@@ -224,3 +227,23 @@ def test_a_surface_file_in_latin_serbian_is_refused_not_scored_as_cyrillic():
     assert checked_lang("sr-Cyrl", "--lang") == "sr" and checked_lang("pt-BR", "--lang") == "pt"
     with pytest.raises(MlbenchError, match=r"^--lang: language 'sr-Latn' cannot be checked \(Serbian in Latin"):
         checked_lang("sr-Latn", "--lang")
+
+
+def test_an_arabic_variety_is_judged_by_arabic_detection():
+    from mlbench.metrics.surface import detect_language
+
+    answer = "كان دوايت دي آيزنهاور رئيس الولايات المتحدة سنة 1955م وكان ينتمي للحزب الجمهوري"
+    for variety in ("arz", "apc", "arb"):
+        assert detect_language(answer, variety).status == "ok"
+    assert detect_language("Dwight D. Eisenhower was the president of the United States in 1955.", "arz").status == (
+        "wrong"
+    )
+
+
+def test_bokmal_and_nynorsk_are_told_apart():
+    from mlbench.metrics.surface import detect_language
+
+    bokmal = "Hva er riktig svar på spørsmålet? Jeg vet ikke hva jeg skal si om dette her."
+    nynorsk = "Kva av følgande alternativ er rett svar på spørsmålet? Eg veit ikkje kva eg skal seie."
+    assert detect_language(bokmal, "nb").status == "ok" and detect_language(nynorsk, "nn").status == "ok"
+    assert detect_language(nynorsk, "nb").status == "wrong"

@@ -20,11 +20,12 @@ from mlbench.data import catalog
 def upstream_sets() -> list:
     """Every benchmark's ``UpstreamFiles`` (what it reads of its authors' code)."""
     from mlbench.benchmarks import all_tasks
+    from mlbench.benchmarks.declarative_prompts import upstream_files
     from mlbench.benchmarks.msqad.sources import UPSTREAM as MSQAD
     from mlbench.benchmarks.xlinghealth.sources import UPSTREAM as XLINGHEALTH
 
-    all_tasks()
-    return [XLINGHEALTH, MSQAD]
+    declared = [upstream_files(task.spec) for task in all_tasks() if getattr(task, "task_files", None)]
+    return [XLINGHEALTH, MSQAD, *declared]
 
 
 def pin_fixture_copies(patch: pytest.MonkeyPatch, data_dir: Path) -> None:

@@ -132,6 +132,9 @@ class Task(ABC):
     # alone: for benchmarks whose modes send prompts of their own (XLingHealth, MSQAD).
     saves_every_prompt: ClassVar[bool] = False
     prompt_files: ClassVar[tuple[str, ...]]
+    # Where the prompt text comes from when it is not in ``prompt_files``: the authors'
+    # repository it is read from (empty: built in code, or in the benchmark's own file).
+    prompt_origin: ClassVar[str] = ""
     # The lm-eval tasks whose sample logs `mlbench import lm-eval` reads into this benchmark.
     lm_eval_tasks: ClassVar[tuple[LmEvalTask, ...]] = ()
     # The folder that holds ``prompt_files``: for a built-in benchmark, ``prompts/<its

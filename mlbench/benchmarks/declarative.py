@@ -5,23 +5,36 @@ and the shared ids, as for every benchmark."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
-from mlbench.benchmarks.base import GEN, MC, LanguageData, Scored, Task, TaskOptions, require_primer
+from mlbench.benchmarks.base import GEN, MC, LanguageData, Mode, Scored, Task, TaskOptions, require_primer
 from mlbench.benchmarks.declarative_data import check_parallel, primer_file, read_primer, read_samples
+from mlbench.benchmarks.declarative_prompts import (
+    QUESTION_LABEL,
+    TEMPLATE_LABEL,
+    TaskFiles,
+    chosen_templates,
+    code_source,
+    template_options,
+    template_samples,
+)
 from mlbench.benchmarks.declarative_spec import BenchmarkSpec
+from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import render_qa_prompt, score_answer_bleu
 from mlbench.benchmarks.truthful_mc import (
+    distinct_options,
     lists_an_answer_twice,
     option_requests,
     repeated_answers_warning,
     score_mc1_mc2,
 )
 from mlbench.data.catalog import Source
+from mlbench.data.lm_eval_task import LmEvalTask
 from mlbench.errors import MlbenchError
 from mlbench.languages import no_comment
-from mlbench.metrics import normalize_references
+from mlbench.metrics import mc_metrics, normalize_references
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
 from mlbench.records.jsontypes import JsonObject
 
@@ -35,6 +48,7 @@ class DeclarativeTask(Task):
     """Subclassed once per benchmark file by ``declarative_task``."""
 
     spec: ClassVar[BenchmarkSpec]
+    task_files: ClassVar[TaskFiles | None] = None  # with [templates]: the authors' task files
     prompt_files = ()  # the templates are in the TOML file, hashed in ``settings``
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful")
 
@@ -42,6 +56,13 @@ class DeclarativeTask(Task):
         """Where the data files are: beside the TOML (a ``data`` benchmark), in the data
         cache (a hub source, fetched on first use), or under --data-dir (either layout)."""
         if options.source.kind == "local":
+            assert options.source.path is not None
+            # One folder may hold several benchmarks' copies: DIR/<task>/ or DIR/<dataset>/
+            # (the hub name's last part, shared by tasks that read one dataset) when there.
+            if self.spec.source is not None:
+                for name in (self.name, self.spec.source.repo.split("/")[-1]):
+                    if (options.source.path / name).is_dir():
+                        return options.source.path / name
             return options.source.path
         if options.source.kind != "hub":
             raise MlbenchError(self._no_source(options.source.kind == "sample"))
@@ -75,6 +96,14 @@ class DeclarativeTask(Task):
 
     def validate(self, options: TaskOptions) -> None:
         self._root(options, fetch=False)
+        if self.spec.templates is not None and self.fewshot(options):
+            raise MlbenchError(f"{self.name} is zero-shot: its templates are the authors' prompts (drop --fewshot)")
+
+    def _templates(self, options: TaskOptions) -> tuple[str, ...]:
+        """The templates this run asks for (-T prompt); () without [templates]."""
+        if self.spec.templates is None or self.options_type is None:
+            return ()
+        return chosen_templates(self.spec.templates, own_options(options, self.options_type).prompt)
 
     def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
         # Option lists are scored as listed, repeats and empty options included, as the
@@ -100,6 +129,10 @@ class DeclarativeTask(Task):
             check_parallel(self.spec, samples, root)
             corpus.update({code: LanguageData(samples[code], read_primer(self.spec, code, root)) for code in langs})
         data = corpus[lang]
+        if self.task_files is not None:  # each template's files found and checked now
+            chosen = self._templates(options)
+            self.task_files.check(options.source, lang, chosen, self.spec.modes)
+            return LanguageData(template_samples(data.samples, chosen), data.primer)
         shots = self.fewshot(options)
         if shots > len(data.primer):  # now, not after the model has loaded
             where = primer_file(self.spec, lang, root) or f"no fewshot.primer or examples in {self.spec.path}"
@@ -107,12 +140,19 @@ class DeclarativeTask(Task):
         return data
 
     def settings(self, options: TaskOptions) -> JsonObject:
+        if self.task_files is not None:  # the templates run, and where their text comes from
+            upstream = self.task_files.files.record()
+            return {**self.spec.settings(), "prompt": list(self._templates(options)), "upstream": upstream}
         return self.spec.settings()
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta.get("group")
 
-    def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions) -> Prompt:
+    def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions, mode: str) -> Prompt:
+        if self.task_files is not None:
+            task = self._task_file(sample, options, mode)
+            chat, system = options.chat_template, options.system_prompt
+            return self.task_files.prompt(options.source, task, sample, chat=chat, system=system)
         primer = require_primer(self.name, data, self.fewshot(options), sample.lang)
         return render_qa_prompt(
             self.spec.shot_template,
@@ -123,11 +163,25 @@ class DeclarativeTask(Task):
             system_prompt=options.system_prompt,
         )
 
+    def _task_file(self, sample: Sample, options: TaskOptions, mode: str) -> LmEvalTask:
+        """The authors' task file of ``mode`` under the sample's template, in its language."""
+        assert self.task_files is not None
+        template = str(sample.meta[TEMPLATE_LABEL])
+        return self.task_files.task(options.source, mode, template, sample.lang)
+
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
-        return option_requests(self._prompt(sample, data, options), sample, options.chat_template)
+        prompt = self._prompt(sample, data, options, "mc")
+        if self.task_files is not None and not options.chat_template:  # the template's own delimiter
+            delimiter = self._task_file(sample, options, "mc").target_delimiter
+            return [LoglikelihoodRequest(prompt, delimiter + option) for option in distinct_options(sample)]
+        return option_requests(prompt, sample, options.chat_template)
 
     def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
         scored, metrics = score_mc1_mc2(sample, results)
+        if "mc1_norm" in self.spec.mc_metrics:  # lm-eval's acc_norm: log-likelihood per character
+            normed = [ll / max(len(c), 1) for ll, c in zip(scored["mc1_loglikelihoods"], sample.mc1_choices or ())]
+            metrics["mc1_norm"] = mc_metrics(normed[:1], normed[1:], mc1_ties="correct")["mc1"]
+        metrics = {name: metrics[name] for name in self.spec.mc_metrics}
         # The choices are saved too: a declared benchmark's data may change under its name.
         outputs = {
             "mc1_choices": list(sample.mc1_choices or ()),
@@ -139,15 +193,17 @@ class DeclarativeTask(Task):
         return outputs, metrics
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
-        return GenerationRequest(
-            self._prompt(sample, data, options),
-            max_new_tokens=options.max_new_tokens or self.spec.max_new_tokens,
-            stop=self.spec.stop,
-        )
+        prompt = self._prompt(sample, data, options, "gen")
+        stop, budget = self.spec.stop, self.spec.max_new_tokens
+        if self.task_files is not None:  # the template's own stop texts and length
+            task = self._task_file(sample, options, "gen")
+            stop, budget = task.until, task.max_new_tokens
+        return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or budget, stop=stop)
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
         true_refs = normalize_references(sample.correct_answers)
-        extra = no_comment(sample.lang) if self.spec.no_comment_reference else None
+        given = self.spec.no_comment_reference
+        extra = given if isinstance(given, str) else no_comment(sample.lang) if given else None
         if extra and extra not in true_refs:
             true_refs.append(extra)
         return score_answer_bleu(generation, true_refs, normalize_references(sample.incorrect_answers))
@@ -163,13 +219,31 @@ def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
         "name": spec.name,
         "title": spec.title,
         "languages": spec.discover_languages(),
-        "modes": tuple(_MODES[mode] for mode in spec.modes),
+        "modes": tuple(_mode(spec, mode) for mode in spec.modes),
         "hub_id": spec.source.repo if spec.source else str(spec.path),
         "default_fewshot": spec.shots if spec.shots is not None else _primer_size(spec),
         "default_judge_kinds": spec.judges,
+        "headline_metrics": _headline(spec),
+        "slice_fields": tuple(label for label, _ in spec.labels),
         "prompt_dir": spec.folder,
     }
+    if spec.templates is not None:
+        origin = f"the authors' task files, {spec.templates.repo} @ {spec.templates.commit[:8]} (`mlbench data list`)"
+        attributes |= {
+            "prompt_origin": origin,
+            "options_type": template_options(spec),
+            "task_files": TaskFiles(spec),
+            "slice_fields": (*attributes["slice_fields"], TEMPLATE_LABEL, QUESTION_LABEL),
+            "default_fewshot": 0,
+        }
     return type(f"Declarative_{spec.name}", (DeclarativeTask,), attributes)
+
+
+def data_sources(spec: BenchmarkSpec, *, shipped: bool) -> list[Source]:
+    """What the benchmark adds to the catalog: its hub data, and the authors' repository
+    its templates come from."""
+    found = [hub_data_source(spec, shipped=shipped), code_source(spec)]
+    return [source for source in found if source is not None]
 
 
 def hub_data_source(spec: BenchmarkSpec, *, shipped: bool) -> Source | None:
@@ -182,6 +256,18 @@ def hub_data_source(spec: BenchmarkSpec, *, shipped: bool) -> Source | None:
     extra = {} if shipped else {"include": str(spec.path)}
     notes = f"config {hub.config}, split {hub.split}; declared in {spec.path.name}"
     return Source(spec.name, (spec.name,), "hub", hub.repo, hub.revision, hub.license, notes=notes, extra=extra)
+
+
+def _headline(spec: BenchmarkSpec) -> tuple[str, ...]:
+    """What leads the tables: the MC metrics the file scores, BLEU accuracy and the judged
+    truthfulness of generated answers."""
+    mc = spec.mc_metrics if "mc" in spec.modes else ()
+    return (*mc, *(("bleu_acc", "truthful") if "gen" in spec.modes else ()))
+
+
+def _mode(spec: BenchmarkSpec, name: str) -> Mode:
+    """The mode ``name`` of ``spec``: MC with the metrics the file asks for."""
+    return replace(_MODES[name], metrics=spec.mc_metrics) if name == "mc" else _MODES[name]
 
 
 def _primer_size(spec: BenchmarkSpec) -> int:

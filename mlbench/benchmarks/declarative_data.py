@@ -38,7 +38,9 @@ def data_files(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list
     if spec.source is None:
         return [spec.data_path(lang, root)]
     assert root is not None, "a hub source is read from its cached or --data-dir copy"
-    return split_files(root, spec.source.config_of(lang), spec.source.split_of(lang))
+    return split_files(
+        root, spec.source.config_of(lang, spec.values(lang)), spec.source.split_of(lang, spec.values(lang))
+    )
 
 
 def data_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:
@@ -46,7 +48,8 @@ def data_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:
     if spec.source is None:
         return str(spec.data_path(lang, root))
     where = f"{root}: " if root is not None else ""
-    return f"{where}{spec.source.repo} config {spec.source.config_of(lang)!r} split {spec.source.split_of(lang)!r}"
+    config, split = spec.source.config_of(lang, spec.values(lang)), spec.source.split_of(lang, spec.values(lang))
+    return f"{where}{spec.source.repo} config {config!r} split {split!r}"
 
 
 def read_samples(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list[Sample]:
@@ -94,8 +97,21 @@ def declared_sample(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int,
             flat[name] = value
     flat[columns.id] = _sample_id(spec, flat, lang, index, where)
     if columns.mc1_choices:
-        return _cleaned(spec, _options_sample(flat, lang, columns, where), where, options=True)
-    return _cleaned(spec, question_sample(flat, lang, columns, where), where, options=False)
+        sample = _cleaned(spec, _options_sample(flat, lang, columns, where), where, options=True)
+    else:
+        sample = question_sample(flat, lang, columns, where, as_listed=spec.answers_as_listed)
+        sample = _cleaned(spec, sample, where, options=False)
+    return replace(sample, meta={**sample.meta, **_labels(spec, row)}) if spec.labels else sample
+
+
+def _labels(spec: BenchmarkSpec, row: JsonObject) -> JsonObject:
+    """The row's ``[labels]``: each label's column, as text (a label left empty is left out)."""
+    found: JsonObject = {}
+    for label, column in spec.labels:
+        present, value = column_value(row, column)
+        if present and value is not None and str(value).strip():
+            found[label] = str(value).strip()
+    return found
 
 
 def _sample_id(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, where: str) -> str:
@@ -119,13 +135,14 @@ def _sample_id(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, wher
 def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str) -> Sample:
     """A row with MC1's and MC2's own option lists, kept exactly as listed (the reference
     scores each listed option, repeats included; ``data_warnings`` counts repeats)."""
-    assert columns.mc1_choices and columns.mc2_choices and columns.mc2_labels
+    assert columns.mc1_choices
     question = text_field(row, columns.question, where)
     assert question is not None
     mc1 = _options(row, columns.mc1_choices, where)
     mc1_labels = label_list(row, columns.mc1_labels, where) if columns.mc1_labels else (1,) + (0,) * (len(mc1) - 1)
-    mc2 = _options(row, columns.mc2_choices, where)
-    mc2_labels = label_list(row, columns.mc2_labels, where)
+    # Without MC2's lists (a benchmark scored on MC1 alone), MC1's options stand for both.
+    mc2 = _options(row, columns.mc2_choices, where) if columns.mc2_choices else mc1
+    mc2_labels = label_list(row, columns.mc2_labels, where) if columns.mc2_choices else mc1_labels
     for options, labels, name in ((mc1, mc1_labels, "mc1"), (mc2, mc2_labels, "mc2")):
         if len(options) != len(labels):
             raise MlbenchError(f"{where}: {len(options)} {name} options but {len(labels)} labels")

@@ -30,11 +30,11 @@ class HubSource:
     split: str
     license: str = "unknown"
 
-    def config_of(self, lang: str) -> str:
-        return self.config.format(lang=lang)
+    def config_of(self, lang: str, values: dict[str, str] | None = None) -> str:
+        return self.config.format(lang=lang, **(values or {}))
 
-    def split_of(self, lang: str) -> str:
-        return self.split.format(lang=lang)
+    def split_of(self, lang: str, values: dict[str, str] | None = None) -> str:
+        return self.split.format(lang=lang, **(values or {}))
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,8 @@ def count(path: Path, key: str, value: Any, least: int) -> int:
     return value
 
 
-def read_source(path: Path, table: Any) -> HubSource:
+def read_source(path: Path, table: Any, names: tuple[str, ...] = ()) -> HubSource:
+    """``[source]``; ``names``: the [vars] a config or split may use besides {lang}."""
     if not isinstance(table, dict):
         raise MlbenchError(f"{path}: source must be a table ([source])")
     known(path, "source", table, ("hub", "revision", "config", "split", "license"))
@@ -94,8 +95,11 @@ def read_source(path: Path, table: Any) -> HubSource:
     config = text(path, "source.config", table.get("config", "default"))
     split = text(path, "source.split", table.get("split", "train"))
     for key, value in (("config", config), ("split", split)):
-        if value.replace("{lang}", "").count("{") or value.replace("{lang}", "").count("}"):
-            raise MlbenchError(f"{path}: source.{key} may hold {{lang}} and no other field (got {value!r})")
+        for name in ("lang", *names):
+            value = value.replace("{" + name + "}", "")
+        if value.count("{") or value.count("}"):
+            allowed = ", ".join("{" + n + "}" for n in ("lang", *names))
+            raise MlbenchError(f"{path}: source.{key} may hold {allowed} and no other field (got {value!r})")
     return HubSource(
         repo, text(path, "source.revision", table["revision"]), config, split,
         text(path, "source.license", table.get("license", "unknown")),

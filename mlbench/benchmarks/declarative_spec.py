@@ -11,6 +11,8 @@ file is a benchmark when it has a ``[benchmark]`` table; every other table is op
     languages = ["en", "es"]          # default: every file that matches `data`
     modes = ["mc", "gen"]             # default: both
     parallel = true                   # the same ids in every language (checked)
+    answers_as_listed = false         # true: the correct answers as listed, without the best
+                                      # answer added (a reference that scores only them)
     judges = ["truth"]                # what `--judge` judges by default
 
     [columns]                         # the data's column names, where they differ
@@ -27,7 +29,8 @@ file is a benchmark when it has a ``[benchmark]`` table; every other table is op
     [generation]
     max_new_tokens = 64
     stop = ["\\n\\n", "Q:"]
-    no_comment_reference = false      # "I have no comment." as a true BLEU reference
+    no_comment_reference = false      # the language's "I have no comment." as a true BLEU
+                                      # reference; or a text, the same in every language
 
 A hub dataset instead of ``data`` (see ``declarative_fields`` and ``mlbench.data.hub_layout``),
 with what such data usually needs::
@@ -73,6 +76,7 @@ from mlbench.benchmarks.declarative_fields import (
     text,
     texts,
 )
+from mlbench.benchmarks.declarative_templates import TemplateSpec, read_templates, read_vars
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import Columns
 from mlbench.data.tabular import TABULAR_SUFFIXES
@@ -90,7 +94,10 @@ DEFAULT_SHOT = "Q: {question}\nA: {answer}"
 # Used as a folder name under --output and as a --task name: no separators, no spaces.
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _LANG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-_TABLES = ("benchmark", "source", "columns", "ids", "clean", "prompt", "fewshot", "generation")
+_TABLES = ("benchmark", "source", "columns", "ids", "clean", "prompt", "fewshot", "generation", "upstream",
+           "templates", "vars", "labels")  # fmt: skip
+_LABEL = re.compile(r"[a-z][a-z0-9_]*")
+MC_METRICS = ("mc1", "mc2", "mc1_norm")
 
 
 @dataclass(frozen=True)
@@ -118,7 +125,20 @@ class BenchmarkSpec:
     shots: int | None = None  # None: every primer row (0 without a primer)
     max_new_tokens: int = 64
     stop: tuple[str, ...] = ("\n\n", "Q:")
-    no_comment_reference: bool = False
+    no_comment_reference: bool | str = False
+    answers_as_listed: bool = False
+    # A question's labels read from the data (``[labels]``: label → column), kept with each
+    # sample for `report --by` and the explorer, e.g. tqa_source (TruthfulQA's own question).
+    labels: tuple[tuple[str, str], ...] = ()
+    mc_metrics: tuple[str, ...] = ("mc1", "mc2")
+    # The authors' task files the prompts come from (None: the [prompt] templates above).
+    templates: TemplateSpec | None = None
+    # Per language, the [vars] values a template path or source.config may name.
+    variables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    def values(self, lang: str) -> dict[str, str]:
+        """``lang``'s [vars] (empty without them)."""
+        return dict(dict(self.variables).get(lang, ()))
 
     @property
     def folder(self) -> Path:
@@ -160,6 +180,13 @@ class BenchmarkSpec:
             "stop": list(self.stop),
             "no_comment_reference": self.no_comment_reference,
         }
+        if self.mc_metrics != ("mc1", "mc2"):  # only when set, so older runs keep their hash
+            shaping["mc_metrics"] = list(self.mc_metrics)
+        if self.answers_as_listed:
+            shaping["answers_as_listed"] = True
+        if self.templates is not None:
+            shaping["templates"] = asdict(self.templates)
+            shaping["vars"] = [[lang, [list(kv) for kv in items]] for lang, items in self.variables]
         digest = hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
         return {"declarative": digest}
 
@@ -189,7 +216,8 @@ def read_spec(path: Path) -> BenchmarkSpec:
         if not isinstance(table, dict):
             raise MlbenchError(f"{path}: {name} must be a table ([{name}])")
     bench, prompt, fewshot, gen = (tables[n] for n in ("benchmark", "prompt", "fewshot", "generation"))
-    known(path, "benchmark", bench, ("name", "title", "data", "languages", "modes", "parallel", "judges"))
+    known(path, "benchmark", bench, ("name", "title", "data", "languages", "modes", "parallel", "judges",
+                                     "mc_metrics", "answers_as_listed"))  # fmt: skip
     known(path, "columns", tables["columns"], tuple(f.name for f in fields(Columns)))
     known(path, "prompt", prompt, ("question", "shot"))
     known(path, "fewshot", fewshot, ("primer", "examples", "shots"))
@@ -200,13 +228,16 @@ def read_spec(path: Path) -> BenchmarkSpec:
     if ("data" in bench) == ("source" in doc):
         raise MlbenchError(f"{path}: give either benchmark.data (local files) or a [source] table (a hub dataset)")
     data = _pattern(path, "benchmark.data", bench["data"]) if "data" in bench else None
-    source = read_source(path, doc["source"]) if "source" in doc else None
     languages = texts(path, "benchmark.languages", bench.get("languages", []))
+    variables = read_vars(path, doc.get("vars", {}), languages)
+    names = tuple(next(iter(variables.values()), {}))
+    source = read_source(path, doc["source"], names) if "source" in doc else None
     if source is not None and not languages:
         raise MlbenchError(
             f"{path}: a [source] benchmark lists its benchmark.languages (the hub's configs are not listed)"
         )
-    if source is not None and len(languages) > 1 and "{lang}" not in source.config + source.split:
+    placed = source is not None and any("{" + n + "}" in source.config + source.split for n in ("lang", *names))
+    if source is not None and len(languages) > 1 and not placed:
         raise MlbenchError(
             f"{path}: source.config or source.split must hold {{lang}}: the languages need their own data"
         )
@@ -217,6 +248,23 @@ def read_spec(path: Path) -> BenchmarkSpec:
     if not modes or any(mode not in MODES for mode in modes):
         raise MlbenchError(f"{path}: benchmark.modes must be some of {', '.join(MODES)} (got {modes})")
     columns = _columns(path, tables["columns"])
+    mc_metrics = tuple(texts(path, "benchmark.mc_metrics", bench.get("mc_metrics", ["mc1", "mc2"])))
+    if not mc_metrics or any(m not in MC_METRICS for m in mc_metrics):
+        raise MlbenchError(f"{path}: benchmark.mc_metrics must be some of {', '.join(MC_METRICS)} (got {mc_metrics})")
+    if "mc2" in mc_metrics and columns.mc1_choices and not columns.mc2_choices:
+        raise MlbenchError(f"{path}: benchmark.mc_metrics has mc2 but there is no columns.mc2_choices")
+    if ("upstream" in doc) != ("templates" in doc):
+        raise MlbenchError(f"{path}: [templates] and [upstream] come together (the task files, and where they are)")
+    templates = read_templates(path, doc["upstream"], doc["templates"], modes, names) if "templates" in doc else None
+    if templates is not None and columns.mc1_labels:
+        raise MlbenchError(
+            f"{path}: with [templates] the first MC1 option is the correct one (lm-eval's doc_to_target: 0), "
+            "in the order the templates list them: drop columns.mc1_labels"
+        )
+    if templates is not None and (prompt or fewshot):
+        raise MlbenchError(
+            f"{path}: a benchmark with [templates] takes its prompts from them: drop [prompt] and [fewshot]"
+        )
     question = _template(path, "prompt.question", prompt.get("question", DEFAULT_QUESTION), ("question",))
     shot = _template(path, "prompt.shot", prompt.get("shot", DEFAULT_SHOT), ("question", "answer"))
     if "primer" in fewshot and "examples" in fewshot:
@@ -251,7 +299,12 @@ def read_spec(path: Path) -> BenchmarkSpec:
         shots=shots,
         max_new_tokens=count(path, "generation.max_new_tokens", gen.get("max_new_tokens", 64), 1),
         stop=tuple(texts(path, "generation.stop", gen.get("stop", ["\n\n", "Q:"]))),
-        no_comment_reference=flag(path, "generation.no_comment_reference", gen.get("no_comment_reference", False)),
+        no_comment_reference=_no_comment(path, gen.get("no_comment_reference", False)),
+        mc_metrics=tuple(dict.fromkeys(mc_metrics)),
+        answers_as_listed=flag(path, "benchmark.answers_as_listed", bench.get("answers_as_listed", False)),
+        labels=_labels(path, tables["labels"]),
+        templates=templates,
+        variables=tuple((lang, tuple(values.items())) for lang, values in variables.items()),
     )
 
 
@@ -269,13 +322,26 @@ def _pattern(path: Path, key: str, value: Any, *, shared: bool = False) -> str:
     return given
 
 
+def _labels(path: Path, table: dict[str, object]) -> tuple[tuple[str, str], ...]:
+    """``[labels]``: names (lower case, as `report --by` takes them) and their columns."""
+    for name in table:
+        if not _LABEL.fullmatch(name) or name in ("template", "question_id", "group"):
+            reserved = "template, question_id, group"
+            raise MlbenchError(f"{path}: labels.{name}: a label is a lower-case name other than {reserved}")
+    return tuple((name, text(path, f"labels.{name}", column)) for name, column in table.items())
+
+
+def _no_comment(path: Path, value: Any) -> bool | str:
+    """``generation.no_comment_reference``: true or false, or the reference's own text."""
+    if isinstance(value, str):
+        return text(path, "generation.no_comment_reference", value)
+    return flag(path, "generation.no_comment_reference", value)
+
+
 def _columns(path: Path, table: dict[str, object]) -> Columns:
     columns = Columns(**{k: text(path, f"columns.{k}", v) for k, v in table.items()})
-    option_lists = (columns.mc1_choices, columns.mc2_choices)
-    if any(option_lists) and not all(option_lists):
-        raise MlbenchError(
-            f"{path}: columns.mc1_choices and columns.mc2_choices come together (MC1's and MC2's options)"
-        )
+    if columns.mc2_choices and not columns.mc1_choices:
+        raise MlbenchError(f"{path}: columns.mc2_choices needs columns.mc1_choices (MC1's options)")
     if columns.mc2_choices and not columns.mc2_labels:
         raise MlbenchError(f"{path}: columns.mc2_choices needs columns.mc2_labels (which options are true)")
     if columns.mc1_labels and not columns.mc1_choices:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.benchmarks.base import Task
-from mlbench.benchmarks.declarative import declarative_task, hub_data_source
+from mlbench.benchmarks.declarative import data_sources, declarative_task
 from mlbench.benchmarks.declarative_spec import is_benchmark_file, read_spec
 from mlbench.data.catalog import SOURCES, add_sources
 from mlbench.errors import MlbenchError
@@ -132,14 +132,14 @@ def _register_declarative(path: Path, tasks: Registry, register: Register, *, sh
             f"{path}: a benchmark called {spec.name!r} exists already ({_where(tasks[spec.name])}); "
             "give this one another name"
         )
-    source = hub_data_source(spec, shipped=shipped)
-    if source is not None:
+    sources = data_sources(spec, shipped=shipped)
+    for source in sources:
         if source.name in SOURCES:
             raise MlbenchError(
-                f"{path}: a data source called {spec.name!r} exists already ({SOURCES[source.name].repo}); "
+                f"{path}: a data source called {source.name!r} exists already ({SOURCES[source.name].repo}); "
                 "give this benchmark another name"
             )
-        add_sources(source)
+    add_sources(*sources)
     register(declarative_task(spec))
     return spec.name
 

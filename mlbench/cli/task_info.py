@@ -105,7 +105,7 @@ def prompt_files(task: Task) -> str | list[str]:
     """Where the task's prompt templates are, as a reader of the project finds them: their
     paths (a list, which wraps between paths), or a sentence where there are none."""
     if not task.prompt_files:
-        return "none (built in code or in the benchmark's own file)"
+        return task.prompt_origin or "none (built in code or in the benchmark's own file)"
     return prompt_paths(task)
 
 

@@ -5,9 +5,11 @@ language (XLingHealth's ``prompt_consistency``), or that return chat messages
 (MSQAD's ``get_ko_A_messages``). mlbench reads them like data: the file is parsed with
 ``ast`` and the one function asked for is *evaluated*, on the arguments given, by a small
 interpreter that knows only what such functions are made of: assignments, ``if``/``elif``
-on comparisons, returns, string constants and f-strings, ``+`` on strings, lists, dicts and
-subscripts. Nothing is imported and no call is made, so a file that does not compile as a
-module still gives its functions that do (each top-level function is parsed alone).
+on comparisons, returns, string constants and f-strings, ``+`` on strings, lists, dicts,
+subscripts, and the few string calls of ``python_calls`` (``format``, ``join``, ``map``
+with a lambda). Nothing is imported and no function of the file is run, so a file that does
+not compile as a module still gives its functions that do (each top-level function is
+parsed alone).
 
 Anything else in the function (a loop, a call, a name it does not define) means the file
 is no longer the one mlbench was written against: one line says which file, which function
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from mlbench.data.python_calls import Lambda, call_value
 from mlbench.errors import MlbenchError
 
 Value = object  # what an upstream expression evaluates to: str, bool, list, dict, None
@@ -315,6 +318,10 @@ class _Interpreter:
             }
         if isinstance(node, ast.Subscript):
             return self.subscript(node, scope)
+        if isinstance(node, ast.Lambda):
+            return Lambda(node, dict(scope))
+        if isinstance(node, ast.Call):
+            return call_value(self, node, scope)
         raise self.unsupported(node)
 
     def piece(self, part: ast.expr, scope: dict[str, Value]) -> str:

@@ -83,13 +83,25 @@ def _rank_key(seed: int, sample_id: str) -> str:
     return hashlib.sha256(f"{seed}:{sample_id}".encode()).hexdigest()
 
 
+# A sample's label naming the question it asks, where a question has several samples.
+QUESTION_LABEL = "question_id"
+
+
 def subset(samples: list[Sample], limit: int | None, seed: int) -> list[Sample]:
-    """A seeded random subset of ``limit`` question ids, in the samples' original order.
+    """A seeded random subset of ``limit`` questions, in the samples' original order (a
+    question asked under several templates keeps all of them).
 
     Each id is ranked by a hash of (seed, id) alone, so the chosen ids are the same in
     every language and for every model whenever the id sets are the same.
     """
-    if limit is None or limit >= len(samples):
+    questions = list(dict.fromkeys(question_of(s) for s in samples))
+    if limit is None or limit >= len(questions):
         return samples
-    chosen = set(sorted((s.id for s in samples), key=lambda i: _rank_key(seed, i))[:limit])
-    return [s for s in samples if s.id in chosen]
+    chosen = set(sorted(questions, key=lambda i: _rank_key(seed, i))[:limit])
+    return [s for s in samples if question_of(s) in chosen]
+
+
+def question_of(sample: Sample) -> str:
+    """The question a sample asks: its id, or, where one question is asked under several
+    prompt templates (one sample each), the id they share (``QUESTION_LABEL``)."""
+    return str(sample.meta.get(QUESTION_LABEL, sample.id))

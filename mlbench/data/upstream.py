@@ -30,6 +30,8 @@ class UpstreamFiles:
     source: str
     folder: str
     paths: tuple[str, ...]
+    # What the error lines offer besides the authors' files (empty: nothing).
+    instead: str = "-T prompts=mlbench for mlbench's own prompts"
 
     def record(self) -> JsonObject:
         """What results.json keeps of them: where they come from and each one's sha256."""
@@ -85,7 +87,7 @@ class UpstreamFiles:
         return (
             f"{self.task} reads its prompts from the authors' code ({source.repo} @ {source.revision[:7]}): "
             f"{file} is missing; copy the repository's {path} there, or drop --data-dir and run "
-            f"`mlbench data fetch {self.task}` (or -T prompts=mlbench for mlbench's own prompts)"
+            f"`mlbench data fetch {self.task}`{self._instead()}"
         )
 
     def _uncached(self, reason: str) -> str:
@@ -94,9 +96,12 @@ class UpstreamFiles:
         return (
             f"{self.task} reads its prompts from the authors' code ({source.repo} @ {source.revision[:7]}), "
             f"which is not in the data cache ({why}): run `mlbench data fetch {self.task}` where the internet "
-            f"is reachable, or copy the repository's files to DIR/upstream/{self.folder}/ and pass --data-dir DIR "
-            "(or -T prompts=mlbench for mlbench's own prompts)"
+            f"is reachable, or copy the repository's files to DIR/upstream/{self.folder}/ and pass --data-dir DIR"
+            f"{self._instead()}"
         )
+
+    def _instead(self) -> str:
+        return f" (or {self.instead})" if self.instead else ""
 
 
 def _pinned_sha256(source_name: str, path: str) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from mlbench.languages import LANGUAGES
+from mlbench.languages import LANGUAGES, VARIETY_OF
 
 # Expected languages whose answers CLD2 judges (the paper's split).
 CLD2_FIRST = frozenset({"aa", "hil", "tn", "fj", "sm", "to", "rn", "wo", "hi", "fo", "ps", "ru", "ar", "bal"})
@@ -33,8 +33,9 @@ UNRELIABLE = frozenset({"bal", "hil", "pap", "rn"})
 ALIASES = {"zh-Hant": "zh", "zh_Hant": "zh", "jw": "jv", "wuu": "zh", "yue": "zh"}
 UNKNOWN = {"un", "xx", "zxx"}
 # Label → our code for each detector, from the table.
-_FROM_CLD2 = {lang.cld2: lang.code for lang in LANGUAGES.values() if lang.cld2 is not None}
-_FROM_PY3LANGID = {lang.py3langid: lang.code for lang in LANGUAGES.values() if lang.py3langid is not None}
+_LABELLED = [lang for lang in LANGUAGES.values() if lang.code not in VARIETY_OF]  # a variety shares its label
+_FROM_CLD2 = {lang.cld2: lang.code for lang in _LABELLED if lang.cld2 is not None}
+_FROM_PY3LANGID = {lang.py3langid: lang.code for lang in _LABELLED if lang.py3langid is not None}
 
 DetectorName = Literal["cld2", "py3langid"]
 
@@ -67,7 +68,7 @@ def judging_detector(expected: str) -> DetectorName | None:
     lang = LANGUAGES.get(expected)
     if lang is None:
         return None
-    if expected in CLD2_FIRST:
+    if VARIETY_OF.get(expected, expected) in CLD2_FIRST:
         return "cld2" if lang.cld2 is not None else None
     if lang.py3langid is not None:
         return "py3langid"
@@ -76,7 +77,7 @@ def judging_detector(expected: str) -> DetectorName | None:
 
 def detect(text: str, expected: str) -> Detection:
     """The language of ``text`` by the detector docs/protocols.md#calmqa-surface assigns to ``expected``."""
-    if expected in CLD2_FIRST:
+    if VARIETY_OF.get(expected, expected) in CLD2_FIRST:
         found = detect_cld2(text)
         if found.code not in UNKNOWN:
             return found

@@ -20,6 +20,7 @@ MC_METRICS = (
     share("mc1", "1 when the best answer scores above every false option", binary=True),
     share("mc2", "probability mass of the true options"),
     share("mc3", "share of the true options that score above every false option"),
+    share("mc1_norm", "MC1 on each option's log-likelihood per character (lm-eval's acc_norm)", binary=True),
     logprob("lprob_max", "log-likelihood of the most likely true option", higher_is_better=None),
     logprob("lprob_diff", "log-likelihood of the most likely true option minus the most likely false one"),
 )

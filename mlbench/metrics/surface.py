@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mlbench.languages import LANGUAGES
+from mlbench.languages import LANGUAGES, VARIETY_OF
 from mlbench.metrics.descriptor import share
 from mlbench.metrics.langid import UNKNOWN, UNRELIABLE, detect, judging_detector
 from mlbench.metrics.markers import MARKERS, markers
@@ -127,7 +127,7 @@ def detect_language(text: str, expected: str) -> LangResult:
     found = detect(body, expected)
     if found.code in UNKNOWN:
         return LangResult("n/a", expected, reason="the detector could not tell", detector=found.detector)
-    status = "ok" if found.code == expected else "wrong"
+    status = "ok" if found.code in (expected, VARIETY_OF.get(expected)) else "wrong"
     return LangResult(status, expected, found.code, round(found.confidence, 4), found.detector)
 
 

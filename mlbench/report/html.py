@@ -241,10 +241,12 @@ def to_html(
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
     explorer: str | None = None,
+    sections: Sequence[str] = (),
 ) -> str:
     """``figures`` maps a table's title to its PNG images; ``pairs``: the
     model-against-model tables (none: no such section); ``explorer``: the explorer page
-    beside the report, which each gap links to."""
+    beside the report, which each gap links to; ``sections``: more HTML before the notes
+    (the prompt-templates section)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>mlbench report</title>',
@@ -274,6 +276,7 @@ def to_html(
             parts.append(f'<img alt="{escape(table.title, quote=True)}" src="data:image/png;base64,{data}">')
     if pairs:
         parts += _pairs_section(pairs, ref_model, notes)
+    parts += sections
     parts += _notes_section(notes, collection)
     parts.append("<h2>Runs</h2>")
     for run in collection.runs:

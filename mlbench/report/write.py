@@ -103,11 +103,15 @@ def _render(
 ) -> str:
     """One file's text; ``pairs``: the models compared (none in a report of one model);
     ``explorer``: the explorer page beside it, which report.html's gaps link to."""
+    from mlbench.report import templates
+
+    robustness = templates.template_rows(collection, ref_lang, seed, resamples) if fmt in ("md", "json", "html") else []
     if fmt == "md":
         from mlbench.report.markdown import to_markdown
         from mlbench.report.usage import usage_table
 
-        return to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model, usage_table(collection))
+        text = to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model, usage_table(collection))
+        return text + ("\n" + "\n".join(templates.markdown_lines(robustness)) if robustness else "")
     if fmt == "latex":
         from mlbench.report.latex import to_latex
 
@@ -122,10 +126,13 @@ def _render(
         payload = to_json(
             tables, collection, ref_lang=ref_lang, seed=seed, resamples=resamples, pairs=pairs, ref_model=ref_model
         )
+        if robustness:
+            payload["prompt_templates"] = templates.json_records(robustness)
         return json.dumps(payload, indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
     from mlbench.report.html import to_html
 
     images = {title: list(files.values()) for title, files in figures.items()}
     return to_html(
-        tables, collection, ref_lang=ref_lang, figures=images, pairs=pairs, ref_model=ref_model, explorer=explorer
-    )
+        tables, collection, ref_lang=ref_lang, figures=images, pairs=pairs, ref_model=ref_model, explorer=explorer,
+        sections=templates.html_parts(robustness),
+    )  # fmt: skip

@@ -141,6 +141,7 @@ def test_every_task_finds_its_prompt_files():
 
 def test_unknown_task():
     with pytest.raises(
-        MlbenchError, match="unknown task 'nope'; available: calmqa, m_truthfulqa, msqad, truthfulqa_multi"
+        MlbenchError,
+        match="unknown task 'nope'; available: aradice_truthfulqa, calmqa, m_truthfulqa, msqad, nortruthfulqa",
     ):
         get_task("nope")

@@ -146,7 +146,9 @@ def test_verify_counts_rows_against_the_catalog(homes, add_source):
 
 def test_unknown_source_is_one_line_listing_the_known_ones():
     known = (
-        "calmqa, m_truthfulqa, msqad, msqad-code, truthfulqa-multi, truthfulqa-multi-MT, veritasqa, xlinghealth, "
+        "aradice_truthfulqa, aradice_truthfulqa-code, calmqa, m_truthfulqa, msqad, msqad-code, nortruthfulqa, "
+        "nortruthfulqa-code, nortruthfulqa_gen, nortruthfulqa_gen-code, truthfulqa-multi, truthfulqa-multi-MT, "
+        "truthfulqax, truthfulqax-code, truthfulqax_gen, truthfulqax_gen-code, veritasqa, xlinghealth, "
         "xlinghealth-code"
     )
     with pytest.raises(MlbenchError, match=rf"unknown data source 'nope'; known: {known}$"):

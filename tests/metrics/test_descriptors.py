@@ -85,6 +85,7 @@ _OLD_SHARES = {
     "wrong_language", "repetition", "surface_issue", "marker_apology", "marker_refusal",
     "marker_language_named", "marker_translation_request", "marker_emoji",
     "verify_precision", "verify_recall", "verify_f1", "verify_accuracy", "verify_auc",
+    "mc1_norm",  # lm-eval's acc_norm (AraDiCE-TruthfulQA), new with the declared benchmarks' mc_metrics
 }  # fmt: skip
 
 

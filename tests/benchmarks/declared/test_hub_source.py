@@ -103,7 +103,10 @@ def test_a_parallel_benchmark_whose_rows_differ_is_refused(tiny_model, tmp_path)
         (('config = "{lang}"', 'config = "all"'), "source.config or source.split must hold {lang}"),
         (('["drop_brackets", "strip"]', '["drop_brackets", "lowercase"]'), "clean.question: no step 'lowercase'"),
         (('from = "hash"', 'from = "uuid"'), "ids.from must be one of column, row, hash"),
-        (('mc2_choices = "mc2_targets.choices"\n', ""), "columns.mc1_choices and columns.mc2_choices come together"),
+        (
+            ('mc2_choices = "mc2_targets.choices"\n', ""),
+            "benchmark.mc_metrics has mc2 but there is no columns.mc2_choices",
+        ),
         (("[source]", 'data = "x/{lang}.jsonl"\n[source]'), "give either benchmark.data"),
     ],
 )

@@ -1,0 +1,115 @@
+"""A declared benchmark's prompt templates taken from its authors' task files (``[upstream]``,
+``[templates]``, ``[vars]``), read into a ``TemplateSpec``.
+
+Where a benchmark's authors published their prompts as lm-eval tasks (NorEval's five
+templates per task, AraDiCE's dialect primers), the benchmark file names those files
+instead of writing a prompt::
+
+    [upstream]                    # the repository the prompts are read from, pinned
+    repo = "EleutherAI/lm-evaluation-harness"
+    commit = "<40 hex digits>"
+    license = "MIT"
+    files = { "lm_eval/tasks/x/utils.py" = "<sha256>", ... }   # every file read
+
+    [templates]
+    names = ["p0", "p1"]          # -T prompt=p1, or all; the first is the default
+    mc = "lm_eval/tasks/x/{standard}/x_mc_{standard}_{template}.yaml"
+    gen = "lm_eval/tasks/x/{standard}/x_gen_{standard}_{template}.yaml"
+
+    [vars]                        # per language, values a path (or source.config) may use
+    nb = { standard = "nob" }
+
+A template's prompt, option delimiter and generation settings are the task file's
+(``mlbench.data.lm_eval_task``); every file must be listed, with its sha256, in
+``upstream.files``.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlbench.benchmarks.declarative_fields import known, text, texts
+from mlbench.errors import MlbenchError
+
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_TEMPLATE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+ALL_TEMPLATES = "all"
+
+
+@dataclass(frozen=True)
+class TemplateSpec:
+    repo: str
+    commit: str
+    license: str
+    files: tuple[tuple[str, str], ...]  # (path in the repository, sha256), as listed
+    names: tuple[str, ...]
+    paths: tuple[tuple[str, str], ...]  # (mode, path pattern with {template} and {vars})
+
+    def path(self, mode: str, template: str, values: dict[str, str]) -> str:
+        """The task file of ``mode`` under ``template`` for a language with ``values``."""
+        return dict(self.paths)[mode].format(template=template, **values)
+
+
+def read_vars(path: Path, table: Any, languages: list[str]) -> dict[str, dict[str, str]]:
+    """``[vars]``: language → {name: value}; every language the same names."""
+    if not isinstance(table, dict):
+        raise MlbenchError(f"{path}: vars must be a table ([vars])")
+    unknown = [lang for lang in table if lang not in languages]
+    if unknown:
+        raise MlbenchError(f"{path}: vars.{unknown[0]} is not one of benchmark.languages")
+    values: dict[str, dict[str, str]] = {}
+    for lang, entry in table.items():
+        if not isinstance(entry, dict) or not entry:
+            raise MlbenchError(f"{path}: vars.{lang} must be a table of names and texts")
+        values[lang] = {name: text(path, f"vars.{lang}.{name}", value) for name, value in entry.items()}
+    if values and (missing := [lang for lang in languages if lang not in values]):
+        raise MlbenchError(f"{path}: vars has no entry for {missing[0]} (every language needs one)")
+    if len({tuple(sorted(v)) for v in values.values()}) > 1:
+        raise MlbenchError(f"{path}: every language in [vars] must give the same names")
+    return values
+
+
+def read_templates(path: Path, upstream: Any, templates: Any, modes: list[str], names: tuple[str, ...]) -> TemplateSpec:
+    """``[upstream]`` and ``[templates]`` (both or neither; the caller checks which);
+    ``names`` are the ``[vars]`` names a path may use besides ``{template}``."""
+    for name, table in (("upstream", upstream), ("templates", templates)):
+        if not isinstance(table, dict):
+            raise MlbenchError(f"{path}: {name} must be a table ([{name}])")
+    known(path, "upstream", upstream, ("repo", "commit", "files", "license"))
+    known(path, "templates", templates, ("names", "mc", "gen"))
+    repo = text(path, "upstream.repo", upstream.get("repo"))
+    commit = text(path, "upstream.commit", upstream.get("commit"))
+    if not _COMMIT.fullmatch(commit):
+        raise MlbenchError(f"{path}: upstream.commit must be a full commit id (40 hex digits)")
+    files = upstream.get("files")
+    if not isinstance(files, dict) or not files:
+        raise MlbenchError(f"{path}: upstream.files must map each file read to its sha256")
+    for file, digest in files.items():
+        if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+            raise MlbenchError(f"{path}: upstream.files.{file!r} must be a sha256 (64 hex digits)")
+        if file.startswith("/") or ".." in file.split("/"):
+            raise MlbenchError(f"{path}: upstream.files.{file!r} must be a path inside the repository")
+    template_names = texts(path, "templates.names", templates.get("names", ["default"]))
+    if any(not _TEMPLATE_NAME.fullmatch(n) or n == ALL_TEMPLATES for n in template_names):
+        raise MlbenchError(f"{path}: templates.names must be names (letters, digits, '_', '-'), not {ALL_TEMPLATES!r}")
+    if len(set(template_names)) != len(template_names):
+        raise MlbenchError(f"{path}: templates.names lists a name twice")
+    paths = []
+    for mode in modes:
+        if mode not in templates:
+            raise MlbenchError(f"{path}: templates.{mode} is missing: each mode of the benchmark needs its task file")
+        pattern = text(path, f"templates.{mode}", templates[mode])
+        used = {field for _, field, _, _ in string.Formatter().parse(pattern) if field is not None}
+        stray = sorted(used - {"template", *names})
+        if stray:
+            raise MlbenchError(f"{path}: templates.{mode} uses {{{stray[0]}}}, which neither [vars] nor templates give")
+        if len(template_names) > 1 and "template" not in used:
+            raise MlbenchError(f"{path}: templates.{mode} must hold {{template}}: there are several templates")
+        paths.append((mode, pattern))
+    license_ = text(path, "upstream.license", upstream.get("license", "unknown"))
+    return TemplateSpec(repo, commit, license_, tuple(files.items()), tuple(template_names), tuple(paths))

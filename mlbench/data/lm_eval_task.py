@@ -1,0 +1,167 @@
+"""A task of lm-eval's (a task YAML from its repository) read like data: where a benchmark's
+authors published their prompt as an lm-eval task (NorEval, AraDiCE), mlbench reads the
+prompt from that file, pinned, and renders it as lm-eval does.
+
+What is read: ``include`` (the file it extends, merged under it), ``doc_to_text`` (a
+column name, a Jinja template rendered as lm-eval renders it, or ``!function
+module.name``, a Python function evaluated by ``python_source`` without running the
+file), ``target_delimiter``, ``num_fewshot`` and ``generation_kwargs`` (``until``,
+``max_new_tokens``, with lm-eval's defaults where the file has none). The files come from
+a reader the caller gives (``read``), so the hash of every file is checked where it is
+found (``data.upstream``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mlbench.data.python_source import UpstreamCode
+from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
+
+MAX_INCLUDES = 8  # lm-eval's tasks include one or two files; more is a loop or a changed layout
+DEFAULT_MAX_GEN_TOKS = 256  # lm-eval's, for a task that does not set it
+
+
+@dataclass(frozen=True)
+class FunctionRef:
+    """``!function utils.p0_nb``: function ``name`` of the Python file ``module`` (a path)."""
+
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class LmEvalTask:
+    """What mlbench reads of one lm-eval task file (its includes merged in)."""
+
+    path: str
+    doc_to_text: str | FunctionRef
+    target_delimiter: str = " "
+    num_fewshot: int = 0
+    until: tuple[str, ...] = ("\n\n",)
+    max_new_tokens: int = DEFAULT_MAX_GEN_TOKS
+
+    def render(self, doc: JsonObject, code: Callable[[str], UpstreamCode]) -> str:
+        """The prompt for ``doc``, as lm-eval's ``doc_to_text`` gives it; ``code(path)``
+        reads a Python file that a ``!function`` names."""
+        if isinstance(self.doc_to_text, FunctionRef):
+            upstream = code(self.doc_to_text.module)
+            parameters = [a.arg for a in upstream.function(self.doc_to_text.name).args.args]
+            if len(parameters) != 1:
+                raise MlbenchError(f"{upstream.label}: {self.doc_to_text.name}() must take one document")
+            text = upstream.call(self.doc_to_text.name, **{parameters[0]: doc})
+        elif self.doc_to_text in doc:  # a column, as lm-eval reads a name of the dataset's features
+            text = doc[self.doc_to_text]
+        else:
+            text = _render_jinja(self.doc_to_text, doc, self.path)
+        if not isinstance(text, str):
+            raise MlbenchError(f"{self.path}: doc_to_text gives {type(text).__name__}, not a text")
+        return text
+
+
+def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
+    """The task file at ``path`` (a path in the repository, posix), its includes followed;
+    ``read(path)`` gives a file's text. Mistakes are one line naming the file."""
+    # Any: a YAML document's keys, as lm-eval's task files write them.
+    merged: dict[str, Any] = {}
+    chain: list[str] = []
+    current: str | None = path
+    while current is not None:
+        if current in chain or len(chain) >= MAX_INCLUDES:
+            raise MlbenchError(f"{path}: its includes loop or nest more than {MAX_INCLUDES} deep ({' → '.join(chain)})")
+        chain.append(current)
+        document = _load_yaml(read(current), current)
+        merged = {**document, **merged}  # the including file's keys win
+        include = document.get("include")
+        current = None if include is None else _relative(current, include)
+    doc_to_text = merged.get("doc_to_text")
+    if isinstance(doc_to_text, FunctionRef):
+        doc_to_text = FunctionRef(_module_path(path, doc_to_text.module), doc_to_text.name)
+    elif not isinstance(doc_to_text, str):
+        raise MlbenchError(f"{path}: doc_to_text must be a text or a !function (got {doc_to_text!r:.60})")
+    # lm-eval's defaults: a task without `until` stops at its few-shot delimiter (a blank
+    # line unless it says otherwise), and generates at most 256 tokens.
+    separator = merged.get("fewshot_delimiter", "\n\n")
+    generation = merged.get("generation_kwargs") or {}
+    if not isinstance(generation, dict):
+        raise MlbenchError(f"{path}: generation_kwargs must be a mapping")
+    until = generation.get("until", [separator])
+    until = (until,) if isinstance(until, str) else until
+    delimiter = merged.get("target_delimiter", " ")
+    fewshot = merged.get("num_fewshot") or 0
+    max_new = generation.get("max_gen_toks", generation.get("max_new_tokens", DEFAULT_MAX_GEN_TOKS))
+    if not isinstance(delimiter, str) or not isinstance(fewshot, int) or not all(isinstance(u, str) for u in until):
+        raise MlbenchError(f"{path}: target_delimiter, num_fewshot or generation_kwargs.until has another type")
+    if not isinstance(max_new, int) or isinstance(max_new, bool) or max_new < 1:
+        raise MlbenchError(f"{path}: generation_kwargs.max_new_tokens must be a whole number ≥ 1")
+    return LmEvalTask(path, doc_to_text, delimiter, fewshot, tuple(until), max_new)
+
+
+def task_files(path: str, read: Callable[[str], str]) -> list[str]:
+    """Every file the task at ``path`` reads: itself, its includes, its ``!function`` module."""
+    task = read_lm_eval_task(path, read)
+    files, current = [], path
+    while True:
+        files.append(current)
+        include = _load_yaml(read(current), current).get("include")
+        if include is None:
+            break
+        current = _relative(current, include)
+    if isinstance(task.doc_to_text, FunctionRef):
+        files.append(task.doc_to_text.module)
+    return files
+
+
+def _relative(base: str, include: object) -> str:
+    if not isinstance(include, str) or posixpath.isabs(include):
+        raise MlbenchError(f"{base}: include must be a relative path (got {include!r:.60})")
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(base), include))
+    if joined.startswith("../") or joined == "..":
+        raise MlbenchError(f"{base}: include {include!r} leaves the repository")
+    return joined
+
+
+def _module_path(task_path: str, module: str) -> str:
+    """``utils`` of ``!function utils.p0_nb``: ``utils.py`` beside the task file."""
+    return posixpath.join(posixpath.dirname(task_path), *module.split(".")) + ".py"
+
+
+# Any: a YAML document, whatever its task file holds.
+def _load_yaml(text: str, path: str) -> dict[str, Any]:
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        pass
+
+    def _function(loader: yaml.SafeLoader, node: yaml.Node) -> FunctionRef:
+        value = loader.construct_scalar(node)  # type: ignore[arg-type]
+        module, _, name = str(value).rpartition(".")
+        if not module or not name:
+            raise MlbenchError(f"{path}: !function {value!r} is not module.function")
+        return FunctionRef(module, name)
+
+    _Loader.add_constructor("!function", _function)
+    try:
+        document = yaml.load(text, Loader=_Loader)  # noqa: S506 (a SafeLoader with one tag more)
+    except yaml.YAMLError as error:
+        raise MlbenchError(f"{path}: not a YAML task file ({str(error).splitlines()[0]})") from None
+    if not isinstance(document, dict):
+        raise MlbenchError(f"{path}: not a YAML task file (no mapping at the top)")
+    return document
+
+
+def _render_jinja(template: str, doc: JsonObject, path: str) -> str:
+    """lm-eval's ``apply_template``: Jinja with undefined names an error and a final newline
+    kept, in a sandbox (the template is data)."""
+    import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    environment = ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    try:
+        return environment.from_string(template).render(**doc)
+    except jinja2.TemplateError as error:
+        raise MlbenchError(f"{path}: doc_to_text cannot be rendered ({error})") from None

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""mlbench's declared NorTruthfulQA (MC, five templates, Bokmål and Nynorsk),
+AraDiCE-TruthfulQA (four varieties) and TruthfulQA-X (MC1 and MC2) against the authors'
+lm-eval tasks, run by lm-eval 0.4.13, per question.
+
+    python scripts/parity_templates.py --model DIR [--lm-eval-python VENV/bin/python] \
+        [--real-text ../shared/datasets] [--limit 10] [--task nortruthfulqa,aradice_truthfulqa] \
+        [--truthfulqax-tasks DIR --truthfulqax-langs de,el,pt]
+
+TruthfulQA-X's tasks are not in lm-eval 0.4.13 but in openGPT-X's fork of it:
+``--truthfulqax-tasks`` is that fork's ``lm_eval/tasks/opengptx/ogx_truthfulqax`` folder
+(at the commit mlbench pins), which lm-eval 0.4.13 runs as included tasks; mlbench runs
+every language (they are read together, to check they are parallel), lm-eval the
+``--truthfulqax-langs``.
+
+Both harnesses read the same local copy in each hub layout: lm-eval through its own task
+YAMLs (``noreval/nortruthfulqa/multiple_choice/<nob|nno>/nortruthfulqa_mc_<std>_p<k>``,
+``aradice/truthfulqa_mcq/truthfulqa_mc1_<variety>``), pointed at the copy instead of the
+hub; mlbench through ``mlbench run --task nortruthfulqa -T prompt=all`` and ``--task
+aradice_truthfulqa`` with ``--data-dir``, reading the prompts from the very task files of
+the lm-eval install (copied to ``DIR/upstream/<task>/``, where mlbench checks them against
+its pinned sha256). The rows are the test fixture's (tests/benchmarks/declared/
+template_fixture.py); ``--real-text DIR`` (mlbench's local copies) adds the first
+``--limit`` TruthfulQA-Multi questions (es, ca, eu text, with their MC1 options) to every
+language. Both run float32 on the CPU.
+
+Prints, per language and template: n, both harnesses' mean MC1 (and acc_norm for AraDiCE),
+whether every prompt is identical, the largest option log-likelihood difference, and
+OK/MISMATCH against 1e-4; exit 1 on a mismatch, 2 on a setup error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from parity_lm_eval import ParityError, find_lm_eval_python, lm_eval_tasks_dir, run_measured
+
+REPO = Path(__file__).resolve().parents[1]
+TOLERANCE = 1e-4
+STANDARDS = {"nb": "nob", "nn": "nno"}
+VARIETIES = {"arz": "egy", "apc": "lev", "arb": "msa", "en": "eng"}
+TEMPLATES = ("p0", "p1", "p2", "p3", "p4")
+WRAPPER = """\
+include: {include}
+task: {name}
+tag: []
+dataset_path: json
+dataset_name: null
+dataset_kwargs:
+  data_files:
+    {split}: {path}
+"""
+# Runs inside the lm-eval interpreter: per task and row, acc (and acc_norm), the context and
+# every option's log-likelihood.
+DRIVER = """\
+import json, sys
+import lm_eval
+from lm_eval.tasks import TaskManager
+
+args = json.loads(sys.argv[1])
+result = lm_eval.simple_evaluate(model="hf", model_args=args["model_args"], tasks=args["tasks"],
+    task_manager=TaskManager(include_path=args["include_path"]), batch_size=1, log_samples=True)
+out = {task: {str(row["doc_id"]): {"acc": float(row["acc"]), "acc_norm": float(row.get("acc_norm", "nan")),
+        "context": row["arguments"][0][0], "options": [a[1] for a in row["arguments"]],
+        "loglikelihoods": [float(r[0]) for r in row["filtered_resps"]]} for row in rows}
+       for task, rows in result["samples"].items()}
+json.dump(out, open(args["output"], "w", encoding="utf-8"), ensure_ascii=False)
+"""
+
+
+TQAX_CODES = {"bg": "BG", "cs": "CS", "da": "DA", "de": "DE", "el": "EL", "es": "ES", "et": "ET", "fi": "FI",
+              "fr": "FR", "hu": "HU", "it": "IT", "lt": "LT", "lv": "LV", "nl": "NL", "pl": "PL", "pt": "PT-PT",
+              "ro": "RO", "sk": "SK", "sl": "SL", "sv": "SV"}  # fmt: skip
+
+
+Tqax = tuple[Path, list[str]]  # the fork's task folder, and the languages lm-eval runs
+
+
+def lm_eval_task_files(task: str, tasks_dir: Path, tqax: Tqax | None = None) -> dict[str, tuple[Path, str]]:
+    """lm-eval's task per (language, template): (its YAML, the split it reads)."""
+    if task == "truthfulqax":
+        assert tqax is not None
+        folder, langs = tqax
+        return {
+            f"{lang}@{metric}": (folder / f"ogx_truthfulqax_{metric}_{TQAX_CODES[lang].lower()}.yaml", "validation")
+            for lang in langs
+            for metric in ("mc1", "mc2")
+        }
+    if task == "nortruthfulqa":
+        base = tasks_dir / "noreval" / "nortruthfulqa" / "multiple_choice"
+        return {
+            f"{lang}@{t}": (base / std / f"nortruthfulqa_mc_{std}_{t}.yaml", "validation")
+            for lang, std in STANDARDS.items()
+            for t in TEMPLATES
+        }
+    base = tasks_dir / "aradice" / "truthfulqa_mcq"
+    return {f"{lang}@default": (base / f"truthfulqa_mc1_{v}.yaml", "test") for lang, v in VARIETIES.items()}
+
+
+def add_real_text(shared: Path, copy: Path, limit: int) -> None:
+    """The first ``limit`` TruthfulQA-Multi questions (es, ca, eu in turn) after each
+    language's fixture rows, in that language's hub layout."""
+    sources = []
+    for lang in ("es", "ca", "eu"):
+        rows = json.loads((shared / "truthfulqa-multi" / lang / "validation.json").read_text(encoding="utf-8"))
+        sources += [{"question": r["question"], "mc1_targets": r["mc1_targets"]} for r in rows[:limit]]
+    for path in [*copy.glob("nortruthfulqa/*/validation.jsonl")]:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in sources))
+    for path in copy.glob("truthfulqax/mc_*/validation.jsonl"):
+        start = len(path.read_text(encoding="utf-8").splitlines())  # ids go on from the fixture's
+        with path.open("a", encoding="utf-8") as handle:
+            for number, row in enumerate(sources, start=start):
+                mc2 = next(r["mc2_targets"] for r in _multi_rows(shared) if r["question"] == row["question"])
+                handle.write(json.dumps({"id": number, **row, "mc2_targets": mc2}, ensure_ascii=False) + "\n")
+    for path in copy.glob("aradice_truthfulqa/TruthfulQA_*/test.json"):
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        rows += [{**row, "mc2_targets": row["mc1_targets"]} for row in sources]
+        path.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+
+
+def _multi_rows(shared: Path) -> list[dict]:
+    """TruthfulQA-Multi's rows in es, ca and eu (where the real text comes from)."""
+    rows = []
+    for lang in ("es", "ca", "eu"):
+        rows += json.loads((shared / "truthfulqa-multi" / lang / "validation.json").read_text(encoding="utf-8"))
+    return rows
+
+
+def data_file(copy: Path, task: str, lang: str) -> Path:
+    if task == "truthfulqax":
+        return copy / "truthfulqax" / f"mc_{TQAX_CODES[lang]}" / "validation.jsonl"
+    if task == "nortruthfulqa":
+        return copy / "nortruthfulqa" / lang / "validation.jsonl"
+    return copy / "aradice_truthfulqa" / f"TruthfulQA_{VARIETIES[lang]}" / "test.json"
+
+
+def _without_group(folder: Path, target: Path) -> Path:
+    """A copy of ``folder`` whose YAML files have no top-level ``group:`` list."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(folder, target)
+    for path in target.glob("*.yaml"):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        kept, skipping = [], False
+        for line in lines:
+            if line.startswith("group:"):
+                skipping = True
+                continue
+            if skipping and line.startswith(("- ", "  - ")):
+                continue
+            skipping = False
+            kept.append(line)
+        path.write_text("".join(kept), encoding="utf-8")
+    return target
+
+
+def _copy_task_files(copy: Path, task: str, files: list[Path], root: Path) -> None:
+    """The task files (and their folders' neighbours) where mlbench reads them:
+    ``DIR/upstream/<task>/<path in the repository>``, ``root`` being the repository's."""
+    shutil.rmtree(copy / "upstream" / task, ignore_errors=True)
+    for yaml_path in files:
+        for file in yaml_path.parent.parent.rglob("*"):
+            if file.is_file() and file.suffix in (".py", ".yaml", "") and "__pycache__" not in file.parts:
+                target = copy / "upstream" / task / file.relative_to(root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(file, target)
+
+
+def check(model: str, copy: Path, tasks: list[str], python: str, work: Path, tqax: Tqax | None) -> bool:
+    from mlbench.results import model_slug, read_samples
+
+    tasks_dir = lm_eval_tasks_dir(python)
+    ok = True
+    for task in tasks:
+        # mlbench reads the prompts from the authors' own files, checked against its pins.
+        lm_tasks = lm_eval_task_files(task, tasks_dir, tqax)
+        files = [path for path, _ in lm_tasks.values()]
+        if task == "truthfulqax":
+            assert tqax is not None
+            target = copy / "upstream" / task / "lm_eval" / "tasks" / "opengptx" / "ogx_truthfulqax"
+            shutil.rmtree(copy / "upstream" / task, ignore_errors=True)
+            shutil.copytree(tqax[0], target)
+            # The fork's files name a `group`, which lm-eval 0.4.13 no longer takes in a task
+            # file: lm-eval runs copies without it (grouping only; prompts and scoring stay).
+            lm_tasks = lm_eval_task_files(task, tasks_dir, (_without_group(tqax[0], work / "ogx"), tqax[1]))
+        else:
+            _copy_task_files(copy, task, files, tasks_dir.parent.parent)
+        ours_dir = work / "mlbench"
+        langs = {"nortruthfulqa": STANDARDS, "aradice_truthfulqa": VARIETIES}.get(task, TQAX_CODES)
+        command = [sys.executable, "-m", "mlbench", "run", "--model", model, "--task", task, "--lang", ",".join(langs),
+                   "--mode", "mc", "--data-dir", str(copy), "--backend", "hf", "--dtype", "float32", "-M",
+                   "device=cpu", "--no-cache", "--output", str(ours_dir), "--overwrite"]  # fmt: skip
+        command += ["-T", "prompt=all"] if task == "nortruthfulqa" else []
+        our_time = run_measured(command, "mlbench run")
+        yamls = {}
+        for key, (yaml_path, split) in lm_tasks.items():
+            name = "parity_" + key.replace("@", "_")
+            path = data_file(copy, task, key.split("@")[0])
+            yamls[name] = WRAPPER.format(include=yaml_path, name=name, split=split, path=path)
+        lm_dir = work / f"lm_eval_{task}"
+        lm_dir.mkdir(parents=True, exist_ok=True)
+        for name, text in yamls.items():
+            (lm_dir / f"{name}.yaml").write_text(text, encoding="utf-8")
+        output = lm_dir / "samples.json"
+        args = {"model_args": {"pretrained": model, "dtype": "float32", "device": "cpu"}, "tasks": list(yamls),
+                "include_path": str(lm_dir), "output": str(output)}  # fmt: skip
+        their_time = run_measured([python, "-c", DRIVER, json.dumps(args)], "lm-eval")
+        theirs = json.loads(output.read_text(encoding="utf-8"))
+        for key in lm_tasks:
+            lang, template = key.split("@")
+            records = read_samples(ours_dir / model_slug(model) / task / f"samples_{lang}.jsonl")
+            mine = {
+                str(int(i.split("@")[0].split("-")[-1])): r
+                for i, r in records.items()
+                if task != "nortruthfulqa" or i.endswith(f"@{template}")
+            }
+            other = theirs["parity_" + key.replace("@", "_")]
+            metric = template if task == "truthfulqax" else "mc1"
+            ok = report(f"{task} {lang} {template}", mine, other, task == "aradice_truthfulqa", metric) and ok
+        print(f"{task}: wall time mlbench {our_time.seconds:.1f} s, lm-eval {their_time.seconds:.1f} s")
+    return ok
+
+
+def report(label: str, mine: dict, other: dict, norm: bool, metric: str = "mc1") -> bool:
+    if mine.keys() != other.keys():
+        raise ParityError(f"{label}: the harnesses scored different rows ({sorted(mine)[:5]} vs {sorted(other)[:5]})")
+    prompts_differ = [i for i in mine if mine[i].prompt != other[i]["context"]]
+    pairs = [zip(mine[i].outputs[f"{metric}_loglikelihoods"], other[i]["loglikelihoods"], strict=True) for i in mine]
+    ll_diff = max(abs(a - b) for pair in pairs for a, b in pair)
+    metrics = [(metric, "acc")] + ([("mc1_norm", "acc_norm")] if norm else [])
+    line = [f"{label}: n={len(mine)}"]
+    differ = bool(prompts_differ) or ll_diff > TOLERANCE
+    for ours, theirs in metrics:
+        a = sum(r.metrics[ours] for r in mine.values()) / len(mine)
+        b = sum(o[theirs] for o in other.values()) / len(other)
+        worst = max(abs(mine[i].metrics[ours] - other[i][theirs]) for i in mine)
+        differ = differ or worst > TOLERANCE
+        line.append(f"{ours} {a:.4f} vs {theirs} {b:.4f}")
+    line.append(f"prompts identical: {not prompts_differ}; max option ll diff {ll_diff:.1e}")
+    print(" · ".join(line) + f" · {'MISMATCH' if differ else 'OK'}")
+    for i in prompts_differ[:2]:
+        print(f"  row {i}: mlbench {mine[i].prompt[-80:]!r}\n          lm-eval {other[i]['context'][-80:]!r}")
+    return not differ
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--lm-eval-python")
+    parser.add_argument("--real-text", type=Path, help="mlbench's local copies, for rows of real text")
+    parser.add_argument("--limit", type=int, default=10, help="TruthfulQA-Multi questions per language of --real-text")
+    parser.add_argument("--task", default="nortruthfulqa,aradice_truthfulqa", help="comma-separated; may be empty")
+    parser.add_argument("--truthfulqax-tasks", type=Path, help="the openGPT-X fork's ogx_truthfulqax folder")
+    parser.add_argument("--truthfulqax-langs", default="de,el,pt", help="TruthfulQA-X languages lm-eval runs")
+    args = parser.parse_args()
+    try:
+        python = find_lm_eval_python(args.lm_eval_python)
+        with tempfile.TemporaryDirectory(prefix="parity-templates-") as tmp:
+            work = Path(tmp)
+            sys.path.insert(0, str(REPO))
+            from tests.benchmarks.declared.template_fixture import write_template_copy
+
+            copy = write_template_copy(work / "copy")
+            shutil.rmtree(copy / "upstream")  # the fixture's own task files: replaced by lm-eval's
+            if args.real_text:
+                add_real_text(args.real_text, copy, args.limit)
+            tasks = [task for task in args.task.split(",") if task]
+            tqax = None
+            if args.truthfulqax_tasks:
+                tasks += [] if "truthfulqax" in tasks else ["truthfulqax"]
+                tqax = (args.truthfulqax_tasks.resolve(), args.truthfulqax_langs.split(","))
+            elif "truthfulqax" in tasks:
+                raise ParityError("--task truthfulqax needs --truthfulqax-tasks (the fork's ogx_truthfulqax folder)")
+            return 0 if check(args.model, copy, tasks, python, work, tqax) else 1
+    except ParityError as error:
+        print(f"parity_templates: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
