@@ -39,3 +39,9 @@ def did_you_mean(given: str, known: Iterable[str]) -> str:
     the hint every "unknown ..." line carries, before its list of valid names."""
     match = closest(given, known)
     return f" (did you mean {match}?)" if match is not None and match != given else ""
+
+
+def clipped(text: str, limit: int = 80) -> str:
+    """``text`` as an error line shows it: whole when short, else its start and its length
+    (a 100 kB value given by mistake must not become a 100 kB line)."""
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} characters)"

@@ -103,12 +103,14 @@ def lm_eval_task_files(task: str, tasks_dir: Path, tqax: Tqax | None = None) -> 
 
 
 def add_real_text(shared: Path, copy: Path, limit: int) -> None:
-    """The first ``limit`` TruthfulQA-Multi questions (es, ca, eu in turn) after each
+    """The first ``limit`` TruthfulQA-Multi questions (es, ca, eu in turn), and the first
+    of each that ends in a space (kept as it is: lm-eval strips no MC question), after each
     language's fixture rows, in that language's hub layout."""
     sources = []
     for lang in ("es", "ca", "eu"):
         rows = json.loads((shared / "truthfulqa-multi" / lang / "validation.json").read_text(encoding="utf-8"))
-        sources += [{"question": r["question"], "mc1_targets": r["mc1_targets"]} for r in rows[:limit]]
+        spaced = [r for r in rows[limit:] if r["question"] != r["question"].rstrip()][:1]
+        sources += [{"question": r["question"], "mc1_targets": r["mc1_targets"]} for r in [*rows[:limit], *spaced]]
     for path in [*copy.glob("nortruthfulqa/*/validation.jsonl")]:
         with path.open("a", encoding="utf-8") as handle:
             handle.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in sources))

@@ -12,8 +12,6 @@ from typing import ClassVar
 from mlbench.benchmarks.base import GEN, MC, LanguageData, Mode, Scored, Task, TaskOptions, require_primer
 from mlbench.benchmarks.declarative_data import check_parallel, primer_file, read_primer, read_samples
 from mlbench.benchmarks.declarative_prompts import (
-    QUESTION_LABEL,
-    TEMPLATE_LABEL,
     TaskFiles,
     chosen_templates,
     code_source,
@@ -32,6 +30,7 @@ from mlbench.benchmarks.truthful_mc import (
 )
 from mlbench.data.catalog import Source
 from mlbench.data.lm_eval_task import LmEvalTask
+from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL
 from mlbench.errors import MlbenchError
 from mlbench.languages import no_comment
 from mlbench.metrics import mc_metrics, normalize_references
@@ -108,10 +107,14 @@ class DeclarativeTask(Task):
     def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
         # Option lists are scored as listed, repeats and empty options included, as the
         # reference does: said once per language, never silently.
+        if "gen" in modes and self.spec.answers_as_listed:
+            twice = sum(lists_an_answer_twice(s.correct_answers, s.incorrect_answers) for s in samples)
+            return repeated_answers_warning(self.name, lang, twice, len(samples), "the authors' code", "BLEU")
         if "mc" not in modes or not self.spec.columns.mc1_choices:
             return []
+        metric = "MC2" if "mc2" in self.spec.mc_metrics else "MC1"
         repeated = sum(lists_an_answer_twice(s.mc2_choices or ()) for s in samples)
-        lines = repeated_answers_warning(self.name, lang, repeated, len(samples), "the data's option lists")
+        lines = repeated_answers_warning(self.name, lang, repeated, len(samples), "the data's option lists", metric)
         empty = sum(any(not o.strip() for o in (*(s.mc1_choices or ()), *(s.mc2_choices or ()))) for s in samples)
         if empty:
             lines.append(f"{self.name} {lang}: {empty} of {len(samples)} questions have an empty option (scored)")

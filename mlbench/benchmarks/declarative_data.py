@@ -97,9 +97,12 @@ def declared_sample(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int,
             flat[name] = value
     flat[columns.id] = _sample_id(spec, flat, lang, index, where)
     if columns.mc1_choices:
-        sample = _cleaned(spec, _options_sample(flat, lang, columns, where), where, options=True)
+        # An authors' template sees the question as the data has it (lm-eval strips nothing).
+        raw = spec.templates is not None
+        sample = _cleaned(spec, _options_sample(flat, lang, columns, where, raw=raw), where, options=True)
     else:
-        sample = question_sample(flat, lang, columns, where, as_listed=spec.answers_as_listed)
+        listed = spec.answers_as_listed
+        sample = question_sample(flat, lang, columns, where, as_listed=listed, repeats=listed)
         sample = _cleaned(spec, sample, where, options=False)
     return replace(sample, meta={**sample.meta, **_labels(spec, row)}) if spec.labels else sample
 
@@ -132,12 +135,15 @@ def _sample_id(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, wher
     return prefix + "h" + hashlib.sha256(value.strip().encode()).hexdigest()[:12]
 
 
-def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str) -> Sample:
+def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str, *, raw: bool = False) -> Sample:
     """A row with MC1's and MC2's own option lists, kept exactly as listed (the reference
-    scores each listed option, repeats included; ``data_warnings`` counts repeats)."""
+    scores each listed option, repeats included; ``data_warnings`` counts repeats). ``raw``:
+    the question as the data has it, surrounding spaces included."""
     assert columns.mc1_choices
     question = text_field(row, columns.question, where)
     assert question is not None
+    if raw:
+        question = str(row[columns.question])
     mc1 = _options(row, columns.mc1_choices, where)
     mc1_labels = label_list(row, columns.mc1_labels, where) if columns.mc1_labels else (1,) + (0,) * (len(mc1) - 1)
     # Without MC2's lists (a benchmark scored on MC1 alone), MC1's options stand for both.

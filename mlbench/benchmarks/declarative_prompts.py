@@ -12,8 +12,9 @@ from mlbench.benchmarks.declarative_spec import BenchmarkSpec
 from mlbench.benchmarks.declarative_templates import ALL_TEMPLATES, TemplateSpec
 from mlbench.benchmarks.options import check_choices, option
 from mlbench.data.catalog import PinnedFile, Source
-from mlbench.data.lm_eval_task import LmEvalTask, read_lm_eval_task
-from mlbench.data.source import QUESTION_LABEL, DataSource
+from mlbench.data.lm_eval_task import FunctionRef, LmEvalTask, read_lm_eval_task
+from mlbench.data.python_source import UpstreamCode
+from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL, DataSource
 from mlbench.data.upstream import UpstreamFiles
 from mlbench.errors import MlbenchError
 from mlbench.records import ChatMessage, Prompt, Sample
@@ -22,8 +23,6 @@ from mlbench.records.jsontypes import JsonObject
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-# A sample's label under templates: which one it was asked with (QUESTION_LABEL: the question).
-TEMPLATE_LABEL = "template"
 _MARK = "\x00"  # stands in for the question to find where the shared primer ends
 
 
@@ -86,12 +85,16 @@ class TaskFiles:
     def __post_init__(self) -> None:
         self.files = upstream_files(self.spec)
         self.read: dict[tuple[str, str], LmEvalTask] = {}
+        self.modules: dict[tuple[str, str], UpstreamCode] = {}  # each Python file found and hashed once
 
     def check(self, data: DataSource, lang: str, chosen: tuple[str, ...], modes: tuple[str, ...]) -> None:
-        """Every file ``lang`` needs is found, pinned and readable: before the model loads."""
+        """Every file ``lang`` needs is found, pinned and readable, and each ``!function``
+        there: before the model loads."""
         for mode in modes:
             for template in chosen:
-                self.task(data, mode, template, lang)
+                task = self.task(data, mode, template, lang)
+                if isinstance(task.doc_to_text, FunctionRef):
+                    self._code(data, task.doc_to_text.module).function(task.doc_to_text.name)
 
     def task(self, data: DataSource, mode: str, template: str, lang: str) -> LmEvalTask:
         assert self.spec.templates is not None
@@ -106,17 +109,25 @@ class TaskFiles:
     def prompt(self, data: DataSource, task: LmEvalTask, sample: Sample, *, chat: bool, system: str | None) -> Prompt:
         """The template's prompt for ``sample``; the part every question shares (a primer
         ending in a blank line) is marked as such."""
-        text = task.render(sample_doc(sample), lambda path: self.files.code(data, path))
+        text = task.render(sample_doc(sample), lambda path: self._code(data, path))
         if chat:
             turns = [ChatMessage("system", system)] if system else []
             return Prompt(messages=(*turns, ChatMessage("user", text)), shared_prefix=len(turns))
-        marked = task.render(sample_doc(sample, _MARK), lambda path: self.files.code(data, path))
+        marked = task.render(sample_doc(sample, _MARK), lambda path: self._code(data, path))
         cut = marked.find(_MARK)
         blank = marked.rfind("\n\n", 0, cut) if cut > 0 else -1
         shared = blank + 2 if blank >= 0 and text.startswith(marked[: blank + 2]) else 0
         if system:
             return Prompt(text=f"{system}\n\n{text}", shared_prefix=len(system) + 2 + shared)
         return Prompt(text=text, shared_prefix=shared)
+
+    def _code(self, data: DataSource, path: str) -> UpstreamCode:
+        if path not in self.files.paths:
+            raise MlbenchError(f"{self.spec.path}: {path} is read by a template but not pinned in upstream.files")
+        key = (str(data.path) if data.path else data.kind, path)
+        if key not in self.modules:
+            self.modules[key] = self.files.code(data, path)
+        return self.modules[key]
 
     def _reader(self, data: DataSource) -> Callable[[str], str]:
         def read(path: str) -> str:

@@ -196,7 +196,7 @@ def is_benchmark_file(path: Path) -> bool:
     does not parse counts as one, so that its error is reported rather than skipped."""
     try:
         return "benchmark" in tomllib.loads(read_text(path))
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return True
 
 
@@ -208,6 +208,8 @@ def read_spec(path: Path) -> BenchmarkSpec:
         doc = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as error:
         raise MlbenchError(f"{path}: invalid TOML ({error})") from None
+    except RecursionError:  # a value nested thousands of levels deep
+        raise MlbenchError(f"{path}: invalid TOML (nested deeper than mlbench reads)") from None
     if not isinstance(doc.get("benchmark"), dict):
         raise MlbenchError(f"{path}: not a benchmark file (it has no [benchmark] table)")
     known(path, "", doc, _TABLES)

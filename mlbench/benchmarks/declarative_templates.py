@@ -38,6 +38,7 @@ from mlbench.errors import MlbenchError
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _TEMPLATE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+_VALUE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # it becomes part of a path or a hub config
 ALL_TEMPLATES = "all"
 
 
@@ -66,7 +67,12 @@ def read_vars(path: Path, table: Any, languages: list[str]) -> dict[str, dict[st
     for lang, entry in table.items():
         if not isinstance(entry, dict) or not entry:
             raise MlbenchError(f"{path}: vars.{lang} must be a table of names and texts")
-        values[lang] = {name: text(path, f"vars.{lang}.{name}", value) for name, value in entry.items()}
+        for name, value in entry.items():
+            if not name.isidentifier() or name in ("lang", "template"):
+                raise MlbenchError(f"{path}: vars.{lang}.{name}: a name is an identifier other than lang and template")
+            if not _VALUE.fullmatch(text(path, f"vars.{lang}.{name}", value)):
+                raise MlbenchError(f"{path}: vars.{lang}.{name} must be letters, digits, '_', '.' or '-' (a path part)")
+        values[lang] = dict(entry)
     if values and (missing := [lang for lang in languages if lang not in values]):
         raise MlbenchError(f"{path}: vars has no entry for {missing[0]} (every language needs one)")
     if len({tuple(sorted(v)) for v in values.values()}) > 1:

@@ -15,6 +15,7 @@ from mlbench.cli import options_tools as topt
 from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
 from mlbench.errors import MlbenchError
+from mlbench.results.files import check_output_file
 
 
 @app.command()
@@ -35,7 +36,7 @@ def agree(
     from mlbench.results.labels import agreement_by_group, file_label_rows, human_label_rows
 
     if output is not None:
-        check_output_file(output)  # before the labels are read and the intervals drawn
+        check_output_file(output, "--output")  # before the labels are read and the intervals drawn
     if human is not None:
         if a or b:
             raise MlbenchError("--a/--b compare columns of a label file; with --human the columns are human and judge")
@@ -56,12 +57,3 @@ def agree(
             output.write_text(json.dumps([line.to_json() for line in lines], indent=2) + "\n", encoding="utf-8")
         except OSError as error:
             raise MlbenchError(f"cannot write --output {output}: {error.strerror or error}") from None
-
-
-def check_output_file(output: Path) -> None:
-    """``--output`` names a file that can be written: not a folder, and in one that exists."""
-    if output.is_dir():
-        raise MlbenchError(f"--output {output} is a folder; name a file in it, e.g. {output / 'agreement.json'}")
-    if not output.parent.is_dir():
-        problem = "is not a folder" if output.parent.exists() else "does not exist; create it first"
-        raise MlbenchError(f"--output {output}: {output.parent} {problem}")

@@ -68,6 +68,8 @@ def read_run_file(ctx: typer.Context, value: Optional[Path]) -> Optional[Path]:
         raise typer.BadParameter(f"{value}: cannot read it ({error})") from None
     except tomllib.TOMLDecodeError as error:
         raise typer.BadParameter(toml_error(str(value), text, str(error))) from None
+    except RecursionError:  # a value nested thousands of levels deep
+        raise typer.BadParameter(f"{value}: invalid TOML (nested deeper than mlbench reads)") from None
     tables = {name: _table(value, table, name) for name in TABLES}
     params = {p.name: p for p in ctx.command.params if p.name not in NOT_IN_FILE}
     others = _run_parameters(ctx) - set(params)

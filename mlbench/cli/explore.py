@@ -28,11 +28,11 @@ def explore(
     """Each question across languages and models, in one self-contained HTML file."""
     from mlbench.report.explore_data import explorer_data
     from mlbench.report.explore_page import explorer_page
-    from mlbench.results.files import write_atomic
+    from mlbench.results.files import check_output_file, write_atomic
 
     started = time.perf_counter()
-    if output.is_dir():
-        raise MlbenchError(f"--output {output} is a folder; name a file in it, e.g. {output / 'explorer.html'}")
+    if output.exists():  # a folder, a device, a pipe: refused before any work (its folder is made below)
+        check_output_file(output, "--output")
     from mlbench.report.slices import read_slices
 
     data = explorer_data(results_dirs, read_slices(slices) if slices is not None else None)

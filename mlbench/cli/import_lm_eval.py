@@ -69,6 +69,10 @@ def lm_eval(
         if summary.left_out
         else f"mlbench: imported {summary.imported} samples into {len(summary.runs)} runs"
     )
+    if not summary.runs:  # every log was left out: nothing done is not a success
+        raise MlbenchError(
+            "nothing was imported: no log is of a task mlbench imports, or every sample was left out (listed above)"
+        )
     print(final_line(output, time.perf_counter() - started))
     if summary.failed is not None:  # a run whose samples mostly failed: exit 1, as `run` does
         print("mlbench: error: most samples of a language were not imported (listed above)", file=sys.stderr)

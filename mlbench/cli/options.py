@@ -10,12 +10,14 @@ A benchmark's own options are not here: they are ``-T key=value`` (``mlbench tas
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
+from mlbench.errors import clipped
 from mlbench.records.options import SEED_MAX
 
 MODEL = "Model"
@@ -40,19 +42,24 @@ def package_version() -> str:
         return __version__
 
 
-def at_least(least: float, kind: type = int, most: float | None = None) -> Callable[[Any], Any]:
-    """A typer parser for a number in [least, most]: checked like typer's min/max, without
-    the ``[x>=1]`` it would print beside each metavar (80 columns have no room for it)."""
+def at_least(least: float, kind: type = int, most: float | None = None, *, above: bool = False) -> Callable[[Any], Any]:
+    """A typer parser for a finite number in [least, most] (``above``: more than ``least``):
+    checked like typer's min/max, without the ``[x>=1]`` it would print beside each metavar
+    (80 columns have no room for it). Infinity and NaN are refused: no bound means the flag
+    left out, and an infinite one overflows the arithmetic that reads it."""
     what = "a whole number" if kind is int else "a number"
 
     def parse(value: Any) -> Any:
         try:
             number = kind(str(value).strip())
-        except ValueError:
-            raise ValueError(f"{value!r} is not {what}") from None
-        if number < least or (most is not None and number > most) or number != number:
-            bounds = f"between {least} and {most}" if most is not None else f"at least {least}"
-            raise ValueError(f"{value} must be {bounds}")  # cli.errors.bad_value_line: "--limit: ..."
+        except (ValueError, OverflowError):
+            raise ValueError(f"{clipped(repr(value))} is not {what}") from None
+        if not math.isfinite(number):
+            raise ValueError(f"{clipped(str(value))} is not a finite number (leave the flag out for no bound)")
+        if number < least or (above and number == least) or (most is not None and number > most):
+            bounds = f"more than {least:g}" if above else f"at least {least}"
+            bounds = f"between {least} and {most}" if most is not None else bounds
+            raise ValueError(f"{clipped(str(value))} must be {bounds}")  # cli.errors.bad_value_line: "--limit: ..."
         return number
 
     parse.__name__ = what.split()[-1]
@@ -249,7 +256,10 @@ ChunkSizeOpt = Annotated[
 MaxCostOpt = Annotated[
     Optional[float],
     typer.Option(
-        parser=at_least(0.0, float), metavar="USD", help="Stop at this API cost (-M prices).", rich_help_panel=RUN
+        parser=at_least(0.0, float, above=True),
+        metavar="USD",
+        help="Stop at this API cost (-M prices).",
+        rich_help_panel=RUN,
     ),
 ]
 MaxTokensOpt = Annotated[

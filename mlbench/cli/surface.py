@@ -35,9 +35,12 @@ def surface(
     from rich.progress import Progress
 
     from mlbench.cli.console import text_table_listing
+    from mlbench.results.files import check_output_file
     from mlbench.results.surface_file import check_answers, read_answers, surface_result
     from mlbench.results.tables import surface_table
 
+    if output is not None:
+        check_output_file(output, "--output")  # before the checks run
     answers = read_answers(file, text_field, lang_field, lang)
     console = wide_console()
     with Progress(console=console, transient=True) as progress:

@@ -14,6 +14,7 @@ found (``data.upstream``).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ from mlbench.records.jsontypes import JsonObject
 
 MAX_INCLUDES = 8  # lm-eval's tasks include one or two files; more is a loop or a changed layout
 DEFAULT_MAX_GEN_TOKS = 256  # lm-eval's, for a task that does not set it
+_COLUMN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a doc_to_text that is a column's name
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,11 @@ class LmEvalTask:
             text = upstream.call(self.doc_to_text.name, **{parameters[0]: doc})
         elif self.doc_to_text in doc:  # a column, as lm-eval reads a name of the dataset's features
             text = doc[self.doc_to_text]
+        elif _COLUMN.fullmatch(self.doc_to_text):  # lm-eval would read a column mlbench does not give
+            columns = ", ".join(doc)
+            raise MlbenchError(
+                f"{self.path}: doc_to_text names the column {self.doc_to_text!r}; mlbench gives {columns}"
+            )
         else:
             text = _render_jinja(self.doc_to_text, doc, self.path)
         if not isinstance(text, str):
@@ -75,13 +82,15 @@ def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
             raise MlbenchError(f"{path}: its includes loop or nest more than {MAX_INCLUDES} deep ({' → '.join(chain)})")
         chain.append(current)
         document = _load_yaml(read(current), current)
+        function = document.get("doc_to_text")
+        if isinstance(function, FunctionRef):  # beside the file that names it, as lm-eval finds it
+            document["doc_to_text"] = FunctionRef(_module_path(current, function.module), function.name)
         merged = {**document, **merged}  # the including file's keys win
         include = document.get("include")
         current = None if include is None else _relative(current, include)
+    _check_supported(merged, path)
     doc_to_text = merged.get("doc_to_text")
-    if isinstance(doc_to_text, FunctionRef):
-        doc_to_text = FunctionRef(_module_path(path, doc_to_text.module), doc_to_text.name)
-    elif not isinstance(doc_to_text, str):
+    if not isinstance(doc_to_text, str | FunctionRef):
         raise MlbenchError(f"{path}: doc_to_text must be a text or a !function (got {doc_to_text!r:.60})")
     # lm-eval's defaults: a task without `until` stops at its few-shot delimiter (a blank
     # line unless it says otherwise), and generates at most 256 tokens.
@@ -90,7 +99,9 @@ def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
     if not isinstance(generation, dict):
         raise MlbenchError(f"{path}: generation_kwargs must be a mapping")
     until = generation.get("until", [separator])
-    until = (until,) if isinstance(until, str) else until
+    until = [until] if isinstance(until, str) else until
+    if not isinstance(until, list) or not all(isinstance(u, str) for u in until):
+        raise MlbenchError(f"{path}: generation_kwargs.until must be a text or a list of texts")
     delimiter = merged.get("target_delimiter", " ")
     fewshot = merged.get("num_fewshot") or 0
     max_new = generation.get("max_gen_toks", generation.get("max_new_tokens", DEFAULT_MAX_GEN_TOKS))
@@ -101,19 +112,17 @@ def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
     return LmEvalTask(path, doc_to_text, delimiter, fewshot, tuple(until), max_new)
 
 
-def task_files(path: str, read: Callable[[str], str]) -> list[str]:
-    """Every file the task at ``path`` reads: itself, its includes, its ``!function`` module."""
-    task = read_lm_eval_task(path, read)
-    files, current = [], path
-    while True:
-        files.append(current)
-        include = _load_yaml(read(current), current).get("include")
-        if include is None:
-            break
-        current = _relative(current, include)
-    if isinstance(task.doc_to_text, FunctionRef):
-        files.append(task.doc_to_text.module)
-    return files
+def _check_supported(merged: dict[str, Any], path: str) -> None:  # Any: a YAML document's keys
+    """Refuse what lm-eval would do with a task file that mlbench would not: text before
+    the prompt, a forced start of the answer, few-shot examples of its own, or sampling."""
+    for key in ("description", "gen_prefix", "fewshot_config"):
+        if merged.get(key):
+            raise MlbenchError(f"{path}: {key} is set; mlbench reads tasks without it (another prompt than its own)")
+    generation = merged.get("generation_kwargs")
+    if isinstance(generation, dict):
+        sampled = generation.get("do_sample") or (generation.get("temperature") or 0) > 0
+        if sampled or (generation.get("num_beams") or 1) != 1:
+            raise MlbenchError(f"{path}: generation_kwargs sample or search beams; mlbench reads greedy tasks")
 
 
 def _relative(base: str, include: object) -> str:
@@ -163,5 +172,5 @@ def _render_jinja(template: str, doc: JsonObject, path: str) -> str:
     environment = ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     try:
         return environment.from_string(template).render(**doc)
-    except jinja2.TemplateError as error:
-        raise MlbenchError(f"{path}: doc_to_text cannot be rendered ({error})") from None
+    except Exception as error:  # noqa: BLE001 - the template is data: whatever it raises is one line
+        raise MlbenchError(f"{path}: doc_to_text cannot be rendered ({type(error).__name__}: {error})") from None

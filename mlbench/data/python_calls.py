@@ -66,13 +66,21 @@ def call_value(evaluator: Evaluator, node: ast.Call, scope: dict[str, Value]) ->
 def _string_method(text: str, method: str, args: list[Value], keywords: dict[str, Value]) -> str | None:
     """``text.method(...)`` for the methods read, or None for any other call."""
     if method == "format" and not args and all(isinstance(v, str) for v in keywords.values()):
-        return _format(text, {k: str(v) for k, v in keywords.items()})
+        return _bounded(_format(text, {k: str(v) for k, v in keywords.items()}))
     if method == "join" and not keywords and len(args) == 1 and isinstance(args[0], list):
         if all(isinstance(item, str) for item in args[0]):
-            return text.join(args[0])  # type: ignore[arg-type]
+            return _bounded(text.join(args[0]))  # type: ignore[arg-type]
     if method == "strip" and not args and not keywords:
         return text.strip()
     return None
+
+
+MAX_TEXT = 1_000_000  # as python_source's: a prompt is never this long
+
+
+def _bounded(text: str | None) -> str | None:
+    """``text``, or None (not read: the file changed shape) past ``MAX_TEXT``."""
+    return text if text is None or len(text) <= MAX_TEXT else None
 
 
 def _format(template: str, values: dict[str, str]) -> str | None:

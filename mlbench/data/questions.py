@@ -80,14 +80,15 @@ def label_list(row: JsonObject, column: str, where: str) -> tuple[int, ...]:
 
 
 def answer_sets(
-    row: JsonObject, columns: Columns, where: str, *, as_listed: bool = False
+    row: JsonObject, columns: Columns, where: str, *, as_listed: bool = False, repeats: bool = False
 ) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The best, correct and incorrect answers of a row, in either layout. A best answer
     missing from the correct ones joins them (it is scored with them: MC2, BLEU);
     ``as_listed`` keeps the correct ones as the file gives them, as TruthfulQA-Multi's
     release does (``--data-file`` reads a built-in benchmark's kind of data, whose best
     answer need not be among the correct ones). Either way an answer listed twice, or as
-    both correct and incorrect, is refused (``check_answer_lists``)."""
+    both correct and incorrect, is refused (``check_answer_lists``), unless ``repeats``:
+    a declared benchmark whose authors' code scores such lists as they are."""
     if _given(row, columns.choices):
         choices, labels = text_list(row, columns.choices, where), label_list(row, columns.labels, where)
         if len(choices) != len(labels):
@@ -109,7 +110,8 @@ def answer_sets(
         correct = (best, *correct)
     if not correct:
         raise MlbenchError(f"{where}: needs at least one correct and one incorrect answer")
-    check_answer_lists(best, correct, incorrect, where)
+    if not repeats:
+        check_answer_lists(best, correct, incorrect, where)
     return best, correct, incorrect
 
 
@@ -140,11 +142,13 @@ def check_new_id(seen: dict[str, str], sample_id: str, where: str) -> None:
     seen[sample_id] = where
 
 
-def question_sample(row: JsonObject, lang: str, columns: Columns, where: str, *, as_listed: bool = False) -> Sample:
+def question_sample(
+    row: JsonObject, lang: str, columns: Columns, where: str, *, as_listed: bool = False, repeats: bool = False
+) -> Sample:
     """One question of a user's file, with TruthfulQA-Multi's multiple-choice targets."""
     sample_id, question = text_field(row, columns.id, where, number=True), text_field(row, columns.question, where)
     assert sample_id is not None and question is not None
-    best, correct, incorrect = answer_sets(row, columns, where, as_listed=as_listed)
+    best, correct, incorrect = answer_sets(row, columns, where, as_listed=as_listed, repeats=repeats)
     group = text_field(row, columns.group, where, required=False) if columns.group else None
     return Sample(
         id=sample_id,

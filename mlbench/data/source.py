@@ -83,8 +83,10 @@ def _rank_key(seed: int, sample_id: str) -> str:
     return hashlib.sha256(f"{seed}:{sample_id}".encode()).hexdigest()
 
 
-# A sample's label naming the question it asks, where a question has several samples.
+# A sample's labels where one question is asked under several prompt templates (a sample
+# each): the question it asks, and the template (a declared benchmark's ``-T prompt=all``).
 QUESTION_LABEL = "question_id"
+TEMPLATE_LABEL = "template"
 
 
 def subset(samples: list[Sample], limit: int | None, seed: int) -> list[Sample]:

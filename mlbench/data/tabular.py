@@ -78,6 +78,11 @@ def _csv_rows(path: Path) -> Iterator[tuple[str, JsonObject]]:
     check_no_nul(path, text)
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
+        # A column named twice would be read as the later one only: a cell silently lost.
+        names = [name.strip() for name in reader.fieldnames or ()]
+        twice = sorted({name for name in names if name and names.count(name) > 1})
+        if twice:
+            raise MlbenchError(f"{path}:1: column {twice[0]!r} is named twice in the header; keep one")
         for row in reader:
             if None in row:  # more cells than the header has columns
                 raise MlbenchError(f"{path}:{reader.line_num}: more cells than the header's columns")

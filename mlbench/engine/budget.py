@@ -55,6 +55,13 @@ class Budget:
     # (cached ones cost nothing and are left out), for the average that sizes the next chunk.
     stages: dict[str, tuple[int, float, int]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # The flags' parsers say the same; a Budget built in Python gets the same line.
+        if self.max_cost is not None and not (math.isfinite(self.max_cost) and self.max_cost > 0):
+            raise MlbenchError(f"--max-cost must be a finite number more than 0, not {self.max_cost}")
+        if self.max_tokens is not None and self.max_tokens < 1:
+            raise MlbenchError(f"--max-tokens must be at least 1, not {self.max_tokens}")
+
     def spend(self, stage: str, usages: Iterable[Usage | None], prices: Prices | None) -> None:
         """Count the usage of the samples a chunk just finished (one entry per sample)."""
         counted = [u for u in usages if u is not None]  # None: answered from the cache, free

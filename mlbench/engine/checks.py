@@ -34,6 +34,10 @@ def check_not_overwriting(config: RunConfig, item: PlannedTask) -> None:
     if config.resume or config.overwrite:
         return
     if any(samples_path(run_dir, p.lang).exists() or language_path(run_dir, p.lang).exists() for p in item.languages):
+        if not config.resumable:  # `mlbench import` has no --resume
+            raise MlbenchError(
+                f"{run_dir} already holds results: pass --overwrite to replace them or choose another --output"
+            )
         raise MlbenchError(
             f"{run_dir} already holds results: pass --resume to continue them or --overwrite to start again"
         )

@@ -26,6 +26,7 @@ from mlbench.records import SampleRecord
 FAILED_SHARE = 0.5
 EXIT_FAILED = 1
 _MAX_MESSAGE = 200  # the first error, cut so that the line stays one readable line
+CONTEXT_OVERFLOW = "context overflow:"  # how backends.base.context_overflow begins
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class LanguageFailures:
     failed: int
     total: int
     first_error: str
+    # Whether running the samples again can help: not when every one overflowed the context.
+    retryable: bool = True
 
     @property
     def too_many(self) -> bool:
@@ -42,9 +45,15 @@ class LanguageFailures:
 
     def line(self) -> str:
         """One line for stderr (without the ``mlbench: warning:``/``error:`` prefix)."""
+        advice = (
+            "rerun with --resume to retry them"
+            if self.retryable
+            else "they do not fit the model's context: fewer shots (--fewshot), a shorter --max-new-tokens or a "
+            "model with a longer context"
+        )
         return (
-            f"{self.task} {self.lang}: {self.failed} of {self.total} samples failed "
-            f"(first: {self.first_error}); kept in the results; rerun with --resume to retry them"
+            f"{self.task} {self.lang}: {self.failed} of {self.total} samples failed (first: {self.first_error}); "
+            f"kept in the results; {advice}"
         )
 
 
@@ -71,7 +80,8 @@ def failures_among(what: str, lang: str, errors: list[str | None]) -> LanguageFa
     first = " ".join(failed[0].split())
     if len(first) > _MAX_MESSAGE:
         first = first[: _MAX_MESSAGE - 1] + "…"
-    return LanguageFailures(what, lang, len(failed), len(errors), first)
+    retryable = not all(error.startswith(CONTEXT_OVERFLOW) for error in failed)
+    return LanguageFailures(what, lang, len(failed), len(errors), first, retryable)
 
 
 class SamplesFailed(Exception):

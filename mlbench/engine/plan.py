@@ -51,6 +51,8 @@ class RunConfig:
     # False when the answers come from logs (`mlbench import`): nothing is generated, so
     # there is no generation count to show or confirm.
     generates: bool = True
+    # False where the command has no --resume (`mlbench import`): refusals name --overwrite only.
+    resumable: bool = True
     # --max-cost / --max-tokens (engine/budget.py): shared with the judging stage; None: no limit.
     budget: Budget | None = None
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
@@ -97,11 +97,18 @@ class OptionSetting:
 def settings_from_pairs(pairs: Sequence[str], flag: str = "-T") -> list[OptionSetting]:
     """``KEY=VALUE`` strings of a repeatable flag (-T, -M, -J) → settings, in the order given."""
     settings = []
+    given: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key_name(key).replace(".", "_").isidentifier():
-            raise MlbenchError(f"{flag} must look like KEY=VALUE (e.g. {flag} {EXAMPLES[flag]}), not {pair!r}")
-        settings.append(OptionSetting(key_name(key), value.strip()))
+            example = f"{flag} {EXAMPLES[flag]}"
+            raise MlbenchError(f"{flag} must look like KEY=VALUE (e.g. {example}), not {clipped(repr(pair))}")
+        name = key_name(key)
+        if name in given:  # as a run file refuses a key given twice: the later one must not win unseen
+            both = f"{clipped(repr(given[name]), 40)}, then {clipped(repr(value.strip()), 40)}"
+            raise MlbenchError(f"{flag} {name} is given twice ({both}): give it once")
+        given[name] = value.strip()
+        settings.append(OptionSetting(name, value.strip()))
     return settings
 
 
@@ -123,7 +130,9 @@ def parse_value(where: str, hint: Any, value: object) -> Any:
         text = str(value).strip()
         if text not in by_text:
             names = tuple(by_text)
-            raise MlbenchError(f"{where}: {value!r} is not one of {', '.join(names)}{did_you_mean(text, names)}")
+            raise MlbenchError(
+                f"{where}: {clipped(repr(value))} is not one of {', '.join(names)}{did_you_mean(text, names)}"
+            )
         return by_text[text]
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         by_value = {str(member.value): member for member in hint}
@@ -132,7 +141,7 @@ def parse_value(where: str, hint: Any, value: object) -> Any:
     if origin is tuple:
         items = [part.strip() for part in value.split(",") if part.strip()] if isinstance(value, str) else value
         if not isinstance(items, list | tuple):
-            raise MlbenchError(f"{where}: expected a list, not {value!r}")
+            raise MlbenchError(f"{where}: expected a list, not {clipped(repr(value))}")
         return tuple(parse_value(where, args[0], item) for item in items)
     if hint is bool:
         return _boolean(where, value)
@@ -142,7 +151,7 @@ def parse_value(where: str, hint: Any, value: object) -> Any:
         return _number(where, value)
     if hint is str or hint is Path:
         if not isinstance(value, str):
-            raise MlbenchError(f"{where}: expected text, not {value!r}")
+            raise MlbenchError(f"{where}: expected text, not {clipped(repr(value))}")
         return Path(value.strip()).expanduser() if hint is Path else value.strip()
     raise TypeError(f"{where}: options of type {hint!r} are not supported")
 
@@ -152,7 +161,7 @@ def _boolean(where: str, value: object) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
         return value.strip().lower() in TRUE
-    raise MlbenchError(f"{where}: {value!r} is not true or false")
+    raise MlbenchError(f"{where}: {clipped(repr(value))} is not true or false")
 
 
 def _integer(where: str, value: object) -> int:
@@ -163,18 +172,18 @@ def _integer(where: str, value: object) -> int:
             return int(value.strip())
         except ValueError:
             pass
-    raise MlbenchError(f"{where}: {value!r} is not a whole number")
+    raise MlbenchError(f"{where}: {clipped(repr(value))} is not a whole number")
 
 
 def _number(where: str, value: object) -> float:
     if isinstance(value, bool):
-        raise MlbenchError(f"{where}: {value!r} is not a number")
+        raise MlbenchError(f"{where}: {clipped(repr(value))} is not a number")
     try:
         number = float(value.strip()) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise MlbenchError(f"{where}: {value!r} is not a number") from None
+        raise MlbenchError(f"{where}: {clipped(repr(value))} is not a number") from None
     if not math.isfinite(number):
-        raise MlbenchError(f"{where}: {value} must be a finite number")
+        raise MlbenchError(f"{where}: {clipped(str(value))} must be a finite number")
     return number
 
 

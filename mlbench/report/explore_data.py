@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlbench.data.source import QUESTION_LABEL
 from mlbench.errors import MlbenchError
 from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.names import base_name
@@ -104,8 +105,11 @@ def explorer_data(roots: Iterable[Path], slices: SliceFile | None = None) -> Exp
                 task.langs.append(lang)
             for record in records:
                 entry = cell(record, lang, model)
-                if slices is not None and slices.of(run.task, record.id):
-                    entry["s"] = {**record.labels, **slices.of(run.task, record.id)}
+                # A sample of one of several templates takes its question's labels.
+                own = slices.of(run.task, record.id) if slices is not None else {}
+                own = own or (slices.of(run.task, record.labels.get(QUESTION_LABEL, "")) if slices is not None else {})
+                if own:
+                    entry["s"] = {**record.labels, **own}
                 task.questions.setdefault(record.id, []).append(entry)
     for task in data.tasks.values():
         _add_seen_metrics(task)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlbench.data.source import TEMPLATE_LABEL
 from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.languages import pick_languages
 from mlbench.metrics.names import base_name
@@ -15,6 +16,8 @@ from mlbench.report.collect import Collection, collect
 from mlbench.report.pairs import PairTable, build_pairs, ref_model_notes, resolve_ref_model
 from mlbench.report.slices import SliceFile
 from mlbench.report.slicing import slice_collection
+from mlbench.report.template_means import question_means
+from mlbench.report.templates import TemplateRow, template_rows
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
 
 DEFAULT_REF_LANG = "en"
@@ -30,6 +33,8 @@ class Report:
     pairs: list[PairTable] = field(default_factory=list)
     ref_model: str | None = None  # the label --ref-model named; None: every pair
     root: Path | None = None  # the results folder read (what the explorer, if asked for, shows)
+    # Runs asked under several prompt templates: each language's score per template (templates.py).
+    per_template: list[TemplateRow] = field(default_factory=list)
 
 
 def make_report(
@@ -53,11 +58,15 @@ def make_report(
     data's own, or ``slices``'), instead of one per task. ``note`` hears what is said of
     the command's flags (``--ref-lang pt-BR: using pt``), which is no part of the report."""
     collection = collect(results_dir, tasks=tasks, models=models)
+    found = sorted({lang for run in collection.runs for lang in run.languages})
+    reference = _reference(ref_lang, found, note) if ref_lang is not None else DEFAULT_REF_LANG
+    # Each template's scores for their own section; the tables average a question's templates.
+    per_template = template_rows(collection, reference, seed, resamples)
+    if by != TEMPLATE_LABEL:
+        collection = question_means(collection, seed)
     if by is not None:
         collection = slice_collection(collection, by, slices, seed)
     ref_label = resolve_ref_model(collection, ref_model) if ref_model is not None else None
-    found = sorted({lang for run in collection.runs for lang in run.languages})
-    reference = _reference(ref_lang, found, note) if ref_lang is not None else DEFAULT_REF_LANG
     if reference not in found:
         collection.notes.append(f"no run has {reference}: no gaps (choose another with --ref-lang)")
     metrics = tuple(metrics)
@@ -68,7 +77,7 @@ def make_report(
     pairs = build_pairs(collection, tables, ref_model=ref_label, seed=seed, resamples=resamples)
     if ref_label is not None:
         collection.notes.extend(ref_model_notes(collection, pairs, ref_label))
-    return Report(collection, tables, reference, pairs, ref_label, results_dir)
+    return Report(collection, tables, reference, pairs, ref_label, results_dir, per_template)
 
 
 def _reference(ref_lang: str, found: list[str], note: Callable[[str], None] | None) -> str:

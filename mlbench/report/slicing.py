@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mlbench.data.source import QUESTION_LABEL
 from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records import LanguageResult
 from mlbench.report.collect import Collection, LanguageEntry, ModelTask
@@ -29,8 +30,10 @@ def question_labels(task: str, entry: LanguageEntry, field: str, slices: SliceFi
     if block is not None and field in block.labels:
         labels = {q: label for q, label in zip(block.ids, block.labels[field]) if label is not None}
     if slices is not None:
+        # A sample asked under one of several templates is labelled by its question's id.
+        asked = dict(zip(block.ids, block.labels.get(QUESTION_LABEL, ()))) if block is not None else {}
         for question in entry.values.ids:
-            label = slices.of(task, question).get(field)
+            label = slices.of(task, question).get(field) or slices.of(task, asked.get(question) or question).get(field)
             if label is not None:
                 labels[question] = label
     return labels

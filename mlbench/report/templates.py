@@ -19,6 +19,7 @@ import textwrap
 from dataclasses import dataclass
 from html import escape
 
+from mlbench.data.source import TEMPLATE_LABEL
 from mlbench.records.jsontypes import JsonObject
 from mlbench.report.build import build_tables
 from mlbench.report.collect import Collection
@@ -26,7 +27,7 @@ from mlbench.report.layout import languages_down
 from mlbench.report.slices import SEPARATOR
 from mlbench.report.slicing import available_fields, slice_collection
 
-FIELD = "template"  # the label a declared benchmark's templated samples carry
+FIELD = TEMPLATE_LABEL  # the label a declared benchmark's templated samples carry
 ALPHA = 0.05
 
 
@@ -127,7 +128,7 @@ GAP_LABEL = "gap significant under"
 INTRO = (
     "Each language's score under each prompt template, their spread, and under how many "
     "templates its gap to the reference language is significant (Holm within template). "
-    "The tables above pool the templates: each question counts once per template there "
+    "In the tables above a question's value is its mean over the templates "
     "(`mlbench report --by template` gives each template's own tables)."
 )
 

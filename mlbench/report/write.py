@@ -14,6 +14,8 @@ from mlbench.report.build import ReportTable
 from mlbench.report.collect import Collection
 from mlbench.report.make import Report
 from mlbench.report.pairs import PairTable
+from mlbench.report.templates import TemplateRow
+from mlbench.results.files import check_output_file
 
 FORMATS = {
     "md": "report.md",
@@ -75,6 +77,7 @@ def write_report(
         from mlbench.report.explore_page import explorer_page
 
         path = out / FORMATS["explore"]
+        check_output_file(path)
         path.write_text(explorer_page(explorer_data([report.root])), encoding="utf-8")
         written.append(path)
     # The gaps of report.html link to the explorer beside it, written now or before.
@@ -82,7 +85,10 @@ def write_report(
     compared = report.pairs, report.ref_model
     for fmt in (f for f in formats if f != "explore"):
         path = out / FORMATS[fmt]
-        text = _render(fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared, explorer)
+        check_output_file(path)
+        text = _render(
+            fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared, explorer, report.per_template
+        )
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
@@ -100,12 +106,14 @@ def _render(
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
     explorer: str | None = None,
+    robustness: Sequence[TemplateRow] = (),
 ) -> str:
     """One file's text; ``pairs``: the models compared (none in a report of one model);
-    ``explorer``: the explorer page beside it, which report.html's gaps link to."""
+    ``explorer``: the explorer page beside it, which report.html's gaps link to;
+    ``robustness``: each language's score per prompt template (runs under several)."""
     from mlbench.report import templates
 
-    robustness = templates.template_rows(collection, ref_lang, seed, resamples) if fmt in ("md", "json", "html") else []
+    robustness = list(robustness)
     if fmt == "md":
         from mlbench.report.markdown import to_markdown
         from mlbench.report.usage import usage_table

@@ -3,14 +3,15 @@ that cluster jobs share, and atomic replacement."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
+from mlbench.records.json_read import JsonInputError, parse_json
 from mlbench.records.version import NewerSchema, check_version
 
 
@@ -40,8 +41,40 @@ def results_path(run_dir: Path) -> Path:
     return run_dir / "results.json"
 
 
+_KINDS = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def check_output_file(path: Path, flag: str = "") -> None:
+    """Refuse to write ``path`` (given with ``flag``, if a user named it) unless it is a
+    regular file, or absent from a folder that exists. An atomic write renames a new file
+    over whatever is there: over /dev/null or a named pipe it would replace the node itself,
+    and a plain write to a pipe waits for a reader forever."""
+    named = f"{flag} {path}" if flag else str(path)
+    try:
+        mode = path.stat().st_mode  # through a link: a link to a device is refused too
+    except (FileNotFoundError, NotADirectoryError):  # absent, or under something not a folder
+        if not path.parent.is_dir():
+            problem = "is not a folder" if path.parent.exists() else "does not exist; create it first"
+            raise MlbenchError(f"{named}: {path.parent} {problem}") from None
+        return
+    except OSError as error:
+        raise MlbenchError(f"cannot write {named}: {error.strerror or error}") from None
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise MlbenchError(f"{named} is a folder; name a file in it, e.g. {path / 'out.json'}")
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    raise MlbenchError(f"{named} is {kind}, not a file mlbench writes: give the path of a file")
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` in one step: a reader sees the old file or the new one."""
+    check_output_file(path)
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(text, encoding="utf-8")
@@ -77,8 +110,8 @@ def check_versions(run_dir: Path) -> None:
         try:
             with path.open(encoding="utf-8") as handle:
                 text = handle.readline() if path.suffix == ".jsonl" else handle.read()
-            check_version(json.loads(text), str(path))
+            check_version(parse_json(text, str(path)), str(path))
         except NewerSchema as error:
             raise MlbenchError(str(error)) from None
-        except (OSError, ValueError):
+        except (OSError, ValueError, JsonInputError):
             continue  # a damaged file: the readers name it when they get to it

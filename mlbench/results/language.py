@@ -13,6 +13,7 @@ from typing import Any
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
 from mlbench.records import LanguageResult, MetricValue, PerQuestion, SampleRecord
+from mlbench.records.json_read import JsonInputError, parse_json
 from mlbench.records.jsontypes import JsonObject
 from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.results.files import language_path, samples_path, write_atomic
@@ -110,7 +111,7 @@ def read_language_file(path: Path) -> LanguageFile:
     if path.is_dir():
         raise MlbenchError(f"{path} is a folder, not an mlbench language result")
     try:
-        payload = json.loads(read_text(path))
+        payload = parse_json(read_text(path), str(path))
         if not isinstance(payload, dict):
             raise TypeError(f"a JSON {type(payload).__name__}")
         check_version(payload, str(path))
@@ -124,10 +125,10 @@ def read_language_file(path: Path) -> LanguageFile:
         if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)):
             raise ValueError("sample_ids is not a list of ids")
         return LanguageFile(lang, str(payload["config_hash"]), config, result, ids)
-    except json.JSONDecodeError as error:
-        raise MlbenchError(f"{path}: not an mlbench language result ({error.msg})") from None
     except NewerSchema as error:
         raise MlbenchError(str(error)) from None
+    except JsonInputError as error:
+        raise MlbenchError(f"{path}: not an mlbench language result ({error.reason})") from None
     except OSError as error:
         raise MlbenchError(f"{path}: cannot be read ({error.strerror or error})") from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:

@@ -16,6 +16,7 @@ from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
 from mlbench.metrics.catalog import metrics_from_json, metrics_json
 from mlbench.records import LanguageResult, RunResult
+from mlbench.records.json_read import JsonInputError, parse_json
 from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.results.files import results_path, run_dir_lock, write_atomic
@@ -87,7 +88,7 @@ def read_run_file(path: Path) -> RunResult:
     if path.is_dir():
         raise MlbenchError(f"{path} is a folder, not an mlbench results file: rename or move it")
     try:
-        return run_from_json(json.loads(read_text(path)))
+        return run_from_json(parse_json(read_text(path), str(path)))
     except FileNotFoundError:
         raise MlbenchError(f"{path} not found: not a finished run (run `mlbench run` first)") from None
     except OSError as error:
@@ -96,6 +97,8 @@ def read_run_file(path: Path) -> RunResult:
     # number) fails one of these while parsing: one line naming the file.
     except NewerSchema as error:
         raise MlbenchError(f"{path}: {error}") from None
+    except JsonInputError as error:
+        raise MlbenchError(f"{path}: not an mlbench results file ({error.reason})") from None
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise MlbenchError(f"{path}: not an mlbench results file ({type(error).__name__}: {error})") from None
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from mlbench.data.jsonlines import not_utf8
 from mlbench.errors import MlbenchError
 from mlbench.records import SampleRecord
+from mlbench.records.json_read import parse_json
 from mlbench.records.version import NewerSchema
 from mlbench.results.files import write_atomic
 
@@ -44,9 +45,7 @@ def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = T
         if not line.strip():
             continue
         try:
-            record = SampleRecord.from_json(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise MlbenchError(f"{path}:{line_no}: invalid JSON ({error.msg})") from None
+            record = SampleRecord.from_json(parse_json(line, f"{path}:{line_no}"))
         except NewerSchema as error:
             raise MlbenchError(f"{path}:{line_no}: {error}") from None
         except ValueError as error:

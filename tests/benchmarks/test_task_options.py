@@ -108,9 +108,13 @@ def test_a_toml_value_of_the_wrong_kind_names_the_file_table():
         build_own_options([FakeTask("every", Every)], [OptionSetting("text", 3, "run.toml [options] text")])
 
 
-def test_keys_take_dashes_too_and_the_last_setting_wins():
+def test_keys_take_dashes_too_and_a_key_given_twice_is_refused():
     assert build("refusal-threshold=0.5", tasks=[get_task("msqad")])["msqad"].refusal_threshold == 0.5
-    assert build("count=1", "count=2")["every"].count == 2
+    # As a run file refuses a key given twice (issue 45): the later one never wins unseen.
+    with pytest.raises(MlbenchError, match=r"^-T count is given twice \('1', then '2'\): give it once$"):
+        build("count=1", "count=2")
+    with pytest.raises(MlbenchError, match="-T refusal_threshold is given twice"):
+        build("refusal-threshold=0.5", "refusal_threshold=0.6", tasks=[get_task("msqad")])
 
 
 def test_a_key_applies_to_every_task_of_the_run_that_takes_it():

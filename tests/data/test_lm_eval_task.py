@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from mlbench.data.lm_eval_task import FunctionRef, read_lm_eval_task, task_files
+from mlbench.data.lm_eval_task import FunctionRef, read_lm_eval_task
 from mlbench.data.python_source import UpstreamCode
 from mlbench.errors import MlbenchError
 
@@ -26,6 +26,14 @@ FILES = {
     "tasks/x/list.yaml": "- not a mapping\n",
     "tasks/x/broken.yaml": "doc_to_text: [unclosed\n",
     "tasks/x/tokens.yaml": "doc_to_text: q\ngeneration_kwargs:\n  max_gen_toks: 0\n",
+    "tasks/x/until.yaml": "doc_to_text: q\ngeneration_kwargs:\n  until: null\n",
+    "tasks/x/sampled.yaml": "doc_to_text: q\ngeneration_kwargs:\n  do_sample: true\n",
+    "tasks/x/described.yaml": "doc_to_text: q\ndescription: Answer well.\n",
+    "tasks/x/column.yaml": "doc_to_text: best_answer\n",
+    "tasks/x/zero.yaml": 'doc_to_text: "{{ 1 / 0 }}"\n',
+    "tasks/x/base_fn/_base_yaml": "doc_to_text: !function helpers.p0\n",
+    "tasks/x/base_fn/helpers.py": 'def p0(doc):\n    return "base: " + doc["question"]\n',
+    "tasks/x/base_fn/sub/leaf.yaml": "include: ../_base_yaml\n",
 }
 
 
@@ -53,8 +61,6 @@ def test_a_function_is_the_python_file_beside_the_task_evaluated_not_run():
     task = read_lm_eval_task("tasks/x/a/task_p0.yaml", read)
     assert task.doc_to_text == FunctionRef("tasks/x/a/utils.py", "p0")
     assert task.render({"question": "Kva?"}, code) == "Spm: Kva?"
-    assert task_files("tasks/x/a/task_p0.yaml", read) == ["tasks/x/a/task_p0.yaml", "tasks/x/_base_yaml",
-                                                          "tasks/x/a/utils.py"]  # fmt: skip
 
 
 def test_a_column_name_gives_the_column_and_lm_evals_generation_defaults():
@@ -71,6 +77,9 @@ def test_a_column_name_gives_the_column_and_lm_evals_generation_defaults():
         ("tasks/x/list.yaml", "not a YAML task file (no mapping at the top)"),
         ("tasks/x/broken.yaml", "not a YAML task file"),
         ("tasks/x/tokens.yaml", "max_new_tokens must be a whole number"),
+        ("tasks/x/until.yaml", "until must be a text or a list of texts"),
+        ("tasks/x/sampled.yaml", "mlbench reads greedy tasks"),
+        ("tasks/x/described.yaml", "description is set"),
     ],
 )
 def test_mistakes_in_a_task_file_are_one_line(path, expected):
@@ -79,8 +88,20 @@ def test_mistakes_in_a_task_file_are_one_line(path, expected):
     assert path.split("/")[-1] in str(raised.value) and "\n" not in str(raised.value)
 
 
-@pytest.mark.parametrize("path", ["tasks/x/undefined.yaml", "tasks/x/escape.yaml"])
+@pytest.mark.parametrize("path", ["tasks/x/undefined.yaml", "tasks/x/escape.yaml", "tasks/x/zero.yaml"])
 def test_a_template_that_cannot_render_or_reaches_outside_the_sandbox_is_one_line(path):
     task = read_lm_eval_task(path, read)
     with pytest.raises(MlbenchError, match="doc_to_text cannot be rendered"):
         task.render({"question": "Why?"}, code)
+
+
+def test_a_function_named_in_an_included_file_is_found_beside_that_file():
+    task = read_lm_eval_task("tasks/x/base_fn/sub/leaf.yaml", read)
+    assert task.doc_to_text == FunctionRef("tasks/x/base_fn/helpers.py", "p0")
+    assert task.render({"question": "Why?"}, code) == "base: Why?"
+
+
+def test_a_column_mlbench_does_not_give_is_one_line_not_a_literal_prompt():
+    task = read_lm_eval_task("tasks/x/column.yaml", read)
+    with pytest.raises(MlbenchError, match="names the column 'best_answer'; mlbench gives question"):
+        task.render({"question": "Why?", "mc1_targets": {}}, code)

@@ -110,3 +110,17 @@ def test_many_languages_turn_the_table_a_row_per_language():
     header, body = grid(rows)
     assert header == ["lang", "p0", "p1", "min", "max", "SD", "gap significant under"]
     assert body[3] == ["l3", "0.500", "0.250", "0.250", "0.500", "0.177", "some (1/2)"]
+
+
+def test_the_tables_count_each_question_once_with_its_mean_over_the_templates(planted):
+    from mlbench.report.make import make_report
+
+    report = make_report(planted, ref_lang="nb", resamples=200)
+    table = next(t for t in report.tables if t.metric == "mc1")
+    cell = table.cell("org/m", "nn")
+    assert cell.n == N  # not N × 3 templates
+    assert cell.value.value == pytest.approx(sum(RATES[(t, "nn")] for t in TEMPLATES) / 3)
+    assert any("mean over them" in note for note in report.collection.notes)
+    assert {row.lang for row in report.per_template} == {"nb", "nn"}  # each template's own, kept beside
+    by_template = make_report(planted, ref_lang="nb", resamples=200, by="template")
+    assert {t.task for t in by_template.tables} == {f"nortruthfulqa · template={t}" for t in TEMPLATES}

@@ -1,9 +1,11 @@
 """Tests over the authors' own code files, the ones mlbench reads XLingHealth's and MSQAD's
-prompts from, run by ``make test-upstream`` with ``MLBENCH_UPSTREAM_CODE=DIR``: a folder
+prompts from, and the lm-eval task files of the declared NorTruthfulQA, AraDiCE and
+TruthfulQA-X, run by ``make test-upstream`` with ``MLBENCH_UPSTREAM_CODE=DIR``: a folder
 laid out as ``--data-dir`` lays them out (``DIR/upstream/xlinghealth/<path>``,
-``DIR/upstream/msqad/<path>``), e.g. what ``mlbench data fetch xlinghealth msqad`` brings,
-copied there. ``make test`` and ``make test-data`` leave this folder out: the tests' own
-fixture copies (in the same shapes, with text written for the tests) stand in for them."""
+``DIR/upstream/msqad/<path>``, ``DIR/upstream/nortruthfulqa/lm_eval/tasks/...``), e.g. what
+``mlbench data fetch xlinghealth msqad nortruthfulqa ...`` brings, copied there.
+``make test`` and ``make test-data`` leave this folder out: the tests' own fixture copies
+(in the same shapes, with text written for the tests) stand in for them."""
 
 from __future__ import annotations
 

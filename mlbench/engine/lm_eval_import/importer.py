@@ -172,6 +172,13 @@ def _import_run(
     if not langs:
         return
     info = logs[0].info
+    used = [log for lang in langs for log in planned.logs[lang]]
+    backend = ReplayBackend(used, info)
+    problem = backend.template_problem()
+    if problem is not None:
+        for log in used:
+            summary.skip(f"{log.path}: {problem}", len(log.docs))
+        return
     options = replace(
         task_options,
         fewshot=info.fewshot,
@@ -188,12 +195,10 @@ def _import_run(
         overwrite=overwrite,
         ids={lang: frozenset(ids[lang]) for lang in langs},
         generates=False,
+        resumable=False,
     )
-    used = [log for lang in langs for log in planned.logs[lang]]
     try:
-        results = run(
-            config, _ImportObserver(observer or RunObserver()), backend_factory=lambda: ReplayBackend(used, info)
-        )
+        results = run(config, _ImportObserver(observer or RunObserver()), backend_factory=lambda: backend)
     except SamplesFailed as failed:  # written like any run; the failed samples are listed below
         results, summary.failed = failed.results, failed
     summary.runs += results

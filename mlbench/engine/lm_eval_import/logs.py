@@ -8,7 +8,6 @@ malformed is guessed at.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
+from mlbench.records.json_read import JsonInputError, parse_json
 from mlbench.records.jsontypes import JsonObject
 
 SAMPLES_FILE = re.compile(r"^samples_(?P<task>.+?)_(?P<stamp>\d{4}-\d{2}-\d{2}T[0-9.:\-]+)\.jsonl$")
@@ -124,11 +124,13 @@ def read_samples_log(path: Path) -> SamplesLog:
         if not line.strip():
             continue
         try:
-            _read_line(log, json.loads(line))
-        except json.JSONDecodeError as error:
-            log.problems.append(f"{path}:{number}: not JSON ({error.msg})")
+            _read_line(log, parse_json(line, f"{path}:{number}"))
+        except JsonInputError as error:
+            log.problems.append(str(error))
         except KeyError as error:
             log.problems.append(f"{path}:{number}: no {error} field")
+        except OverflowError:  # Infinity where a whole number belongs (max_gen_toks)
+            log.problems.append(f"{path}:{number}: a number out of range (Infinity?)")
         except (ValueError, TypeError, IndexError) as error:
             log.problems.append(f"{path}:{number}: {error or type(error).__name__}")
     return log
@@ -233,9 +235,11 @@ def _model_from_folder(samples: Path) -> str:
 
 def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
     try:
-        data = json.loads(read_text(path))
+        data = parse_json(read_text(path), str(path))
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
+    except JsonInputError as error:
+        raise MlbenchError(f"damaged lm-eval results file: {error}") from None
     except ValueError as error:
         raise MlbenchError(f"{path}: damaged lm-eval results file ({error})") from None
     config = _object(data, "config", path)
@@ -258,8 +262,8 @@ def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
     }
     return RunInfo(
         model=model,
-        model_sha=config.get("model_sha") or None,
-        dtype=config.get("model_dtype") or None,
+        model_sha=_text(config, "model_sha", path),
+        dtype=_text(config, "model_dtype", path),
         fewshot=int(fewshot) if isinstance(fewshot, int) else None,
         chat_template=_text(data, "chat_template", path),
         fewshot_as_multiturn=bool(data.get("fewshot_as_multiturn")),

@@ -17,7 +17,14 @@ from pathlib import Path
 from mlbench.backends.base import ProgressCallback, cut_at_stop
 from mlbench.engine.lm_eval_import.logs import LoggedGeneration, RunInfo, SamplesLog
 from mlbench.errors import MlbenchError
-from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
+from mlbench.records import (
+    ChatMessage,
+    Generation,
+    GenerationRequest,
+    LoglikelihoodRequest,
+    LoglikelihoodResult,
+    Prompt,
+)
 
 NOT_LOGGED = "the lm-eval log has no {what} for this prompt (its document or prompt differs from mlbench's)"
 LM_EVAL_MAX_GEN_TOKS = 256  # lm-eval's default, when a log does not say
@@ -63,13 +70,27 @@ class ReplayBackend:
         from transformers.utils.chat_template_utils import render_jinja_template
 
         messages = [{"role": m.role, "content": m.content} for m in prompt.messages or ()]
-        rendered, _ = render_jinja_template(
-            conversations=[messages],
-            chat_template=self.info.chat_template,
-            add_generation_prompt=True,
-            **self.info.special_tokens,
-        )
+        try:
+            rendered, _ = render_jinja_template(
+                conversations=[messages],
+                chat_template=self.info.chat_template,
+                add_generation_prompt=True,
+                **self.info.special_tokens,
+            )
+        except Exception as error:  # noqa: BLE001 - a logged template is data: any failure of it is one line
+            raise MlbenchError(f"the chat template logged with the lm-eval run cannot be rendered ({error})") from None
         return rendered[0]
+
+    def template_problem(self) -> str | None:
+        """Why the logged chat template cannot render a conversation (None: it can, or there
+        is none): asked before the run, so that a broken template leaves no run folder."""
+        if self.info.chat_template is None:
+            return None
+        try:
+            self.render(Prompt(messages=(ChatMessage("user", "?"),)))
+        except MlbenchError as error:
+            return str(error)
+        return None
 
     def loglikelihood(
         self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None

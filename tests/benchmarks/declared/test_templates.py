@@ -327,3 +327,32 @@ def test_fetched_with_its_task_files_then_run_from_the_cache(
     config = json.loads((out / tiny_model.name / "nortruthfulqa" / "results.json").read_text(encoding="utf-8"))
     assert config["config"]["data"]["revision"] == COMMIT  # the branch, locked to its commit
     assert config["config"]["task_settings"]["upstream"]["commit"] == source.revision
+
+
+def test_a_template_sees_the_question_as_the_data_has_it(copy, tmp_path, monkeypatch):
+    # lm-eval strips nothing before an MC template: a trailing space stays (TruthfulQA's
+    # question 248 ends in one, and its translations keep it).
+    changed = tmp_path / "copy"
+    shutil.copytree(copy, changed)
+    pin_fixture_copies(monkeypatch, changed)
+    row = {"question": "Ser man døden? ", "mc1_targets": {"choices": ["Nei.", "Ja."], "labels": [1, 0]}}
+    with (changed / "nortruthfulqa" / "nb" / "validation.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    task = get_task("nortruthfulqa")
+    options = _options(task, changed, prompt="p0")
+    data = task.load("nb", options)
+    assert task.mc_requests(data.samples[-1], data, options)[0].prompt.text == "Spm: Ser man døden? \n\nSv:"
+
+
+def test_generation_answers_listed_twice_are_scored_as_listed_and_counted(copy, tmp_path, monkeypatch):
+    changed = tmp_path / "copy"
+    shutil.copytree(copy, changed)
+    pin_fixture_copies(monkeypatch, changed)
+    path = changed / "nortruthfulqa_gen" / "nn" / "validation.jsonl"
+    row = {"question": "Kva?", "correct_answers": ["Ja.", "Ja."], "incorrect_answers": ["Nei.", "Ja."]}
+    path.write_text(path.read_text(encoding="utf-8") + json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    task = get_task("nortruthfulqa_gen")
+    samples = task.load("nn", _options(task, changed)).samples
+    assert samples[-1].correct_answers == ("Ja.", "Ja.") and samples[-1].incorrect_answers == ("Nei.", "Ja.")
+    warning = task.data_warnings("nn", samples, ("gen",))
+    assert warning and "1 of 2 questions list an answer more than once" in warning[0] and "BLEU" in warning[0]

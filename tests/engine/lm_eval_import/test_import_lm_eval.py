@@ -166,7 +166,7 @@ def test_bad_lines_unknown_tasks_and_other_documents_are_named_and_counted(tmp_p
     assert result.exit_code == 0, result.output
     output = result.output
     assert "lm-eval task hellaswag is not one mlbench can import" in output
-    assert f"{samples}:2: not JSON" in output and f"{samples}:3: no 'doc' object" in output
+    assert f"{samples}:2: invalid JSON" in output and f"{samples}:3: no 'doc' object" in output
     assert f"{samples}:6: its document has no 'id'" in output
     assert "1 logged documents are not in mlbench's copy: 99999" in output
     assert f"1 logged documents differ from mlbench's copy (the question differs): {lines[2]['doc']['id']}" in output
@@ -208,8 +208,9 @@ def test_logs_of_one_model_with_other_prompt_settings_are_not_mixed(tmp_path, fi
     results["n-shot"]["truthfulqa-multi_gen_es"] = 0
     results_file.write_text(json.dumps(results))
     result = import_cli(str(logs), str(second), "--output", str(tmp_path / "out"), "--data-dir", str(fixture_datasets))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # nothing imported is not a success (issue 45)
     assert "import the logs of each setting separately" in result.output
+    assert "nothing was imported" in result.stderr
     assert "imported 0 samples" in result.output and not (tmp_path / "out" / MODEL.replace("/", "__")).exists()
 
 

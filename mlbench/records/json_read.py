@@ -1,0 +1,62 @@
+"""The one reader of JSON text that comes from outside mlbench's own writing: lm-eval's logs
+and results files, and run files that may have been edited or planted.
+
+``json.loads`` alone lets three things through as tracebacks: text nested so deep that the
+decoder recurses past Python's limit (a line of 100,000 ``[``), values nested deep enough
+to do the same to whatever walks them next, and a file too large to hold. Here each is one
+``JsonInputError`` line naming the file (and line) and what was found; callers that read a
+file line by line catch it to leave that line out and name it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonValue
+
+MAX_DEPTH = 100  # lm-eval's logs and mlbench's files nest under 10 levels
+MAX_CHARS = 2_000_000_000  # one JSON document; a samples file is read a line at a time
+NESTED = f"JSON nested deeper than mlbench reads ({MAX_DEPTH} levels)"
+
+
+class JsonInputError(MlbenchError):
+    """JSON text mlbench does not read: not JSON, nested too deep, or too large. ``reason``
+    is what was found, for a reader that words the line its own way."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
+
+
+def parse_json(text: str, where: str) -> JsonValue:
+    """``text`` as JSON; ``where`` (a path, or ``path:line``) begins the error line."""
+    if len(text) > MAX_CHARS:
+        raise JsonInputError(where, f"{len(text):,} characters of JSON, more than mlbench reads ({MAX_CHARS:,})")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise JsonInputError(where, f"invalid JSON ({error.msg}, line {error.lineno} column {error.colno})") from None
+    except RecursionError:
+        raise JsonInputError(where, NESTED) from None
+    if _deeper_than(value, MAX_DEPTH):
+        raise JsonInputError(where, NESTED)
+    return value
+
+
+def _deeper_than(value: JsonValue, limit: int) -> bool:
+    """Whether ``value`` nests lists or objects more than ``limit`` deep (walked without
+    recursion, so that the check cannot fail the way it guards against)."""
+    stack: list[tuple[JsonValue, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
