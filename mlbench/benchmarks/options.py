@@ -16,7 +16,7 @@ import typing
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from mlbench.errors import MlbenchError, closest, did_you_mean
+from mlbench.errors import MlbenchError, clipped, closest, did_you_mean
 from mlbench.records.options import (  # noqa: F401  (re-exported: a benchmark's options are declared with them)
     OptionInfo,
     OptionSetting,
@@ -92,11 +92,12 @@ def build_own_options(tasks: Sequence[Task], settings: Sequence[OptionSetting]) 
 
 
 def _where(setting: OptionSetting, key: str) -> str:
-    return setting.origin or f"-T {key}"
+    return setting.origin or f"-T {clipped(key, 60)}"
 
 
 def _unknown(setting: OptionSetting, key: str, declared: dict[str, tuple[str, ...]]) -> str:
     hint = _hint(key, declared)
+    key = clipped(key, 60)
     where = _where(setting, key) + (f"; {hint}" if hint else "")
     if len(declared) == 1:
         ((name, names),) = declared.items()

@@ -54,7 +54,7 @@ def at_least(least: float, kind: type = int, most: float | None = None, *, above
             number = kind(str(value).strip())
         except (ValueError, OverflowError):
             raise ValueError(f"{clipped(repr(value))} is not {what}") from None
-        if not math.isfinite(number):
+        if isinstance(number, float) and not math.isfinite(number):  # an int is finite (and may exceed floats)
             raise ValueError(f"{clipped(str(value))} is not a finite number (leave the flag out for no bound)")
         if number < least or (above and number == least) or (most is not None and number > most):
             bounds = f"more than {least:g}" if above else f"at least {least}"

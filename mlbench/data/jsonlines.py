@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import codecs
 import csv
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
+from mlbench.records.json_read import parse_json
 from mlbench.records.jsontypes import JsonObject
 
 # csv's default field limit (131,072 chars) is smaller than some real answers; a field is
@@ -58,10 +58,7 @@ def json_objects(path: Path, encoding: str = "utf-8-sig") -> Iterator[tuple[str,
         if not line.strip():
             continue
         where = f"{path}:{line_no}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise MlbenchError(f"{where}: invalid JSON ({error.msg})") from None
+        row = parse_json(line, where)  # nesting and size bounded: one line naming where, never a traceback
         if not isinstance(row, dict):
             raise MlbenchError(f"{where}: not a JSON object")
         yield where, row

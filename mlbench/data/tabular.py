@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, json_objects, read_text
 from mlbench.errors import MlbenchError
+from mlbench.records.json_read import NESTED, JsonInputError, parse_json
 from mlbench.records.jsontypes import JsonObject
 
 TABULAR_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
@@ -45,9 +45,11 @@ def _json_rows(path: Path) -> Iterator[tuple[str, JsonObject]]:
     takes both, and datasets on the hub use both)."""
     text = read_text(path)
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        yield from json_objects(path)
+        whole = parse_json(text, str(path))
+    except JsonInputError as error:
+        if error.reason == NESTED:
+            raise
+        yield from json_objects(path)  # JSON Lines under a .json name: read (and named) line by line
         return
     if isinstance(whole, dict):  # one object: a one-line JSON Lines file
         yield f"{path}:1", whole
@@ -78,11 +80,7 @@ def _csv_rows(path: Path) -> Iterator[tuple[str, JsonObject]]:
     check_no_nul(path, text)
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
-        # A column named twice would be read as the later one only: a cell silently lost.
-        names = [name.strip() for name in reader.fieldnames or ()]
-        twice = sorted({name for name in names if name and names.count(name) > 1})
-        if twice:
-            raise MlbenchError(f"{path}:1: column {twice[0]!r} is named twice in the header; keep one")
+        refuse_repeated_columns(path, reader.fieldnames)
         for row in reader:
             if None in row:  # more cells than the header has columns
                 raise MlbenchError(f"{path}:{reader.line_num}: more cells than the header's columns")
@@ -91,6 +89,15 @@ def _csv_rows(path: Path) -> Iterator[tuple[str, JsonObject]]:
             yield f"{path}:{reader.line_num}", dict(row)
     except csv.Error as error:
         raise MlbenchError(f"{path}:{reader.line_num}: invalid CSV ({error})") from None
+
+
+def refuse_repeated_columns(path: Path, names: Sequence[str] | None) -> None:
+    """A CSV header that names a column twice would be read as its later column only: a
+    cell silently lost. One line instead."""
+    stripped = [name.strip() for name in names or ()]
+    twice = sorted({name for name in stripped if name and stripped.count(name) > 1})
+    if twice:
+        raise MlbenchError(f"{path}:1: column {twice[0]!r} is named twice in the header; keep one")
 
 
 def column_value(row: JsonObject, path: str) -> tuple[bool, object]:

@@ -80,8 +80,17 @@ def failures_among(what: str, lang: str, errors: list[str | None]) -> LanguageFa
     first = " ".join(failed[0].split())
     if len(first) > _MAX_MESSAGE:
         first = first[: _MAX_MESSAGE - 1] + "…"
-    retryable = not all(error.startswith(CONTEXT_OVERFLOW) for error in failed)
+    retryable = not all(_overflowed(error) for error in failed)
     return LanguageFailures(what, lang, len(failed), len(errors), first, retryable)
+
+
+def _overflowed(error: str) -> bool:
+    """Whether every failure in a sample's error is a context overflow: the error joins its
+    modes' failures with "; ", each as ``<mode>: <failure>`` (``engine/scoring.py``)."""
+    parts = [part.strip() for part in error.split("; ")]
+    return all(
+        part.startswith(CONTEXT_OVERFLOW) or part.partition(": ")[2].startswith(CONTEXT_OVERFLOW) for part in parts
+    )
 
 
 class SamplesFailed(Exception):

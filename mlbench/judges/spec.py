@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.judges.parsing import YES_NO, label_vocabulary
 from mlbench.resources import prompts_dir
 
@@ -60,7 +60,8 @@ def judge_kinds() -> tuple[str, ...]:
 def load_spec(kind: str) -> JudgeSpec:
     kinds = judge_kinds()
     if kind not in kinds:
-        raise MlbenchError(f"unknown judge kind {kind!r}{did_you_mean(kind, kinds)}; available: {', '.join(kinds)}")
+        shown = clipped(repr(kind))
+        raise MlbenchError(f"unknown judge kind {shown}{did_you_mean(kind, kinds)}; available: {', '.join(kinds)}")
     raw = (PROMPTS / f"{kind}.toml").read_bytes()
     data = tomllib.loads(raw.decode("utf-8"))
     spec = JudgeSpec(

@@ -11,6 +11,7 @@ file line by line catch it to leave that line out and name it.
 from __future__ import annotations
 
 import json
+import math
 
 from mlbench.errors import MlbenchError
 from mlbench.records.jsontypes import JsonValue
@@ -29,24 +30,33 @@ class JsonInputError(MlbenchError):
         self.reason = reason
 
 
-def parse_json(text: str, where: str) -> JsonValue:
-    """``text`` as JSON; ``where`` (a path, or ``path:line``) begins the error line."""
+def parse_json(text: str, where: str, *, finite: bool = False) -> JsonValue:
+    """``text`` as JSON; ``where`` (a path, or ``path:line``) begins the error line.
+    ``finite``: NaN and infinite numbers are refused too (mlbench never writes them, so in
+    its own files they were put there by hand)."""
     if len(text) > MAX_CHARS:
         raise JsonInputError(where, f"{len(text):,} characters of JSON, more than mlbench reads ({MAX_CHARS:,})")
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant if finite else None)
     except json.JSONDecodeError as error:
         raise JsonInputError(where, f"invalid JSON ({error.msg}, line {error.lineno} column {error.colno})") from None
     except RecursionError:
         raise JsonInputError(where, NESTED) from None
-    if _deeper_than(value, MAX_DEPTH):
-        raise JsonInputError(where, NESTED)
+    except ValueError as error:  # a number of thousands of digits, or NaN where refused
+        raise JsonInputError(where, f"invalid JSON ({str(error).split(';')[0]})") from None
+    problem = _problem(value, MAX_DEPTH, finite)
+    if problem is not None:
+        raise JsonInputError(where, problem)
     return value
 
 
-def _deeper_than(value: JsonValue, limit: int) -> bool:
-    """Whether ``value`` nests lists or objects more than ``limit`` deep (walked without
-    recursion, so that the check cannot fail the way it guards against)."""
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number mlbench writes")
+
+
+def _problem(value: JsonValue, limit: int, finite: bool) -> str | None:
+    """What is wrong with ``value``: nesting past ``limit`` or (``finite``) a number out of
+    range; walked without recursion, so that the check cannot fail the way it guards against."""
     stack: list[tuple[JsonValue, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -55,8 +65,10 @@ def _deeper_than(value: JsonValue, limit: int) -> bool:
         elif isinstance(item, list):
             children = item
         else:
+            if finite and isinstance(item, float) and not math.isfinite(item):
+                return "invalid JSON (a number out of range)"
             continue
         if depth > limit:
-            return True
+            return NESTED
         stack.extend((child, depth + 1) for child in children)
-    return False
+    return None

@@ -72,7 +72,8 @@ def check_value(where: str, value: object, choices: Sequence[str], sep: str = ":
     for item in items:
         text = str(item.value) if isinstance(item, enum.Enum) else str(item)
         if choices and text not in choices:
-            raise MlbenchError(f"{where}{sep}{text!r} is not one of {', '.join(choices)}{did_you_mean(text, choices)}")
+            shown = clipped(repr(text))
+            raise MlbenchError(f"{where}{sep}{shown} is not one of {', '.join(choices)}{did_you_mean(text, choices)}")
 
 
 def key_name(raw: str) -> str:

@@ -61,6 +61,8 @@ def write_report(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise MlbenchError(f"cannot write the report to {out}: {error.strerror or error}") from None
+    for fmt in formats:  # every file's path is checked before any is written
+        check_output_file(out / FORMATS[fmt])
     figures = draw_figures(tables) if plots or "html" in formats else {}
     written: list[Path] = []
     links: dict[str, list[str]] = {}
@@ -69,6 +71,7 @@ def write_report(
         for title, files in figures.items():
             for name, png in files.items():
                 path = out / "plots" / name
+                check_output_file(path)
                 path.write_bytes(png)
                 written.append(path)
                 links.setdefault(title, []).append(f"plots/{name}")

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mlbench.data.jsonlines import allow_long_csv_fields, json_objects, read_text
+from mlbench.data.tabular import refuse_repeated_columns
 from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records.jsontypes import JsonObject
 from mlbench.results import read_samples, samples_path, written_languages
@@ -24,7 +25,9 @@ def read_label_table(path: Path) -> list[Row]:
         allow_long_csv_fields()
         text = read_text(path, encoding="utf-8-sig")
         try:
-            rows = list(csv.DictReader(text.splitlines()))
+            reader = csv.DictReader(text.splitlines())
+            refuse_repeated_columns(path, reader.fieldnames)
+            rows = list(reader)
         except csv.Error as error:
             raise MlbenchError(f"{path}: not a readable CSV file ({error})") from None
         if rows and None in rows[0]:

@@ -111,7 +111,7 @@ def read_language_file(path: Path) -> LanguageFile:
     if path.is_dir():
         raise MlbenchError(f"{path} is a folder, not an mlbench language result")
     try:
-        payload = parse_json(read_text(path), str(path))
+        payload = parse_json(read_text(path), str(path), finite=True)
         if not isinstance(payload, dict):
             raise TypeError(f"a JSON {type(payload).__name__}")
         check_version(payload, str(path))

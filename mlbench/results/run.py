@@ -88,7 +88,7 @@ def read_run_file(path: Path) -> RunResult:
     if path.is_dir():
         raise MlbenchError(f"{path} is a folder, not an mlbench results file: rename or move it")
     try:
-        return run_from_json(parse_json(read_text(path), str(path)))
+        return run_from_json(parse_json(read_text(path), str(path), finite=True))
     except FileNotFoundError:
         raise MlbenchError(f"{path} not found: not a finished run (run `mlbench run` first)") from None
     except OSError as error:

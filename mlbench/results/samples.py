@@ -45,7 +45,7 @@ def read_samples(path: Path, config_hash: str | None = None, *, repair: bool = T
         if not line.strip():
             continue
         try:
-            record = SampleRecord.from_json(parse_json(line, f"{path}:{line_no}"))
+            record = SampleRecord.from_json(parse_json(line, f"{path}:{line_no}", finite=True))
         except NewerSchema as error:
             raise MlbenchError(f"{path}:{line_no}: {error}") from None
         except ValueError as error:

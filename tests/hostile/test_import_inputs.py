@@ -108,3 +108,27 @@ def test_7_a_logged_chat_template_that_breaks_leaves_no_run_folder(tmp_path, fix
     _one_line(result, 2, "nothing was imported")
     assert "chat template logged with the lm-eval run cannot be rendered" in result.output
     assert not (tmp_path / "out" / MODEL.replace("/", "__")).exists()
+
+
+def test_7_a_logged_chat_template_that_works_is_replayed():
+    # The replay backend renders as every backend does: (the prompt as sent, its text).
+    from mlbench.engine.lm_eval_import.logs import RunInfo
+    from mlbench.engine.lm_eval_import.replay import ReplayBackend
+    from mlbench.engine.scoring import sent
+    from mlbench.records import ChatMessage, Prompt
+
+    template = "{% for m in messages %}<{{ m['role'] }}>{{ m['content'] }}{% endfor %}<assistant>"
+    backend = ReplayBackend([], RunInfo(MODEL, chat_template=template))
+    prompt = Prompt(messages=(ChatMessage("user", "Why?"),))
+    assert backend.template_problem() is None
+    assert sent(backend, prompt)[1] == "<user>Why?<assistant>"
+
+
+def test_nan_in_lm_evals_results_is_kept_as_null(tmp_path, fixture_datasets):
+    run_dir = _mc_logs(tmp_path, fixture_datasets)
+    text = _results(run_dir).read_text().replace('"alias": "truthfulqa-multi_mc1_en"', '"alias": "x", "mcc,none": NaN')
+    _results(run_dir).write_text(text)
+    result = _import(tmp_path, fixture_datasets, tmp_path / "logs")
+    assert result.exit_code == 0, result.output
+    written = (tmp_path / "out" / MODEL.replace("/", "__") / "truthfulqa_multi" / "results.json").read_text()
+    assert "NaN" not in written and '"mcc,none": null' in written

@@ -33,10 +33,14 @@ def test_8_a_slices_column_named_twice_is_one_line(runs, tmp_path):
 
 
 @pytest.fixture
-def fifo(tmp_path) -> Path:
+def fifo(tmp_path):
+    """A named pipe with its read end held open: a write that should have been refused
+    fails the test instead of waiting for a reader forever."""
     path = tmp_path / "pipe"
     os.mkfifo(path)
-    return path
+    reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    yield path
+    os.close(reader)
 
 
 @pytest.fixture
@@ -101,13 +105,29 @@ def test_a_huge_option_value_is_cut_in_the_error_line(tiny_model, tmp_path, monk
 
 
 def test_a_context_overflow_is_not_advised_a_resume():
-    overflow = "context overflow: 9000 tokens needed, the model's context holds 2048"
-    line = failures_among("veritasqa", "en", [overflow, None, overflow]).line()
+    # As engine/scoring.py records a sample's failures: "<mode>: <failure>", joined by "; ".
+    overflow = "gen: context overflow: 9000 tokens needed, the model's context holds 2048"
+    both = "mc: context overflow: 9000 tokens needed; gen: context overflow: 9100 tokens needed"
+    line = failures_among("veritasqa", "en", [overflow, None, both]).line()
     assert "--resume" not in line and "longer context" in line
-    assert "--resume" in failures_among("veritasqa", "en", ["HTTP 500", overflow]).line()
+    assert "--resume" in failures_among("veritasqa", "en", ["gen: HTTP 500", overflow]).line()
+
+
+def test_a_flag_given_a_whole_number_beyond_floats_is_one_line(tiny_model, tmp_path, monkeypatch, capsys):
+    huge = "1" + "0" * 400  # past what a float holds: the finite check must not overflow on it
+    args = ("run", "--model", tiny_model, "-o", tmp_path, "--task", "veritasqa", "--sample", "--seed", huge)
+    line = one_error_line(monkeypatch, capsys, *args)
+    assert line.startswith("--seed: ") and "must be between 0 and 4294967295" in line, line[:300]
 
 
 def test_a_run_file_nested_beyond_reason_is_one_line(tmp_path, monkeypatch, capsys):
     config = tmp_path / "run.toml"
     config.write_text("limit = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     assert "nested deeper" in one_error_line(monkeypatch, capsys, "run", "--config", config, "--task", "veritasqa")
+
+
+def test_8_agrees_label_file_naming_a_column_twice_is_one_line(tmp_path):
+    labels = tmp_path / "labels.csv"
+    labels.write_text("a,b,a\n1,1,0\n0,0,1\n", encoding="utf-8")
+    result = run_cli("agree", labels, "--a", "a", "--b", "b")
+    assert_one_line_error(result, "column 'a' is named twice in the header")

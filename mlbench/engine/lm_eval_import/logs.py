@@ -179,7 +179,11 @@ def _generation(context: Any, settings: JsonObject, response: Any) -> LoggedGene
         until = [until]
     if not isinstance(completion, str) or not isinstance(context, str) or not isinstance(until, list):
         raise ValueError("a generation needs a text prompt, a text completion and an 'until' list")
+    if not all(isinstance(stop, str) for stop in until):
+        raise ValueError("'until' must list texts")
     max_gen_toks = settings.get("max_gen_toks")
+    if max_gen_toks is not None and (isinstance(max_gen_toks, bool) or not isinstance(max_gen_toks, int | float)):
+        raise ValueError("'max_gen_toks' must be a number")
     temperature = settings.get("temperature")
     greedy = not settings.get("do_sample", False) and temperature in (None, 0, 0.0, "0", "0.0")
     return LoggedGeneration(
@@ -269,8 +273,20 @@ def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
         fewshot_as_multiturn=bool(data.get("fewshot_as_multiturn")),
         system_instruction=_text(data, "system_instruction", path),
         special_tokens=tokens,
-        record={key: value for key, value in record.items() if value is not None},
+        # lm-eval writes NaN where a metric is undefined; results.json keeps none (JSON has none).
+        record={key: _finite(value) for key, value in record.items() if value is not None},
     )
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite number as None (nesting is bounded by parse_json)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _object(data: JsonObject, key: str, path: Path) -> JsonObject:

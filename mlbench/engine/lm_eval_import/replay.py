@@ -62,7 +62,12 @@ class ReplayBackend:
             ]
         }
 
-    def render(self, prompt: Prompt) -> str:
+    def render(self, prompt: Prompt) -> tuple[Prompt, str]:
+        """The prompt as lm-eval sent it, and its text (the backends' ``render`` contract,
+        which ``engine/scoring.py`` reads for what a sample records)."""
+        return prompt, self._text(prompt)
+
+    def _text(self, prompt: Prompt) -> str:
         if prompt.text is not None:
             return prompt.text
         if self.info.chat_template is None:
@@ -87,7 +92,7 @@ class ReplayBackend:
         if self.info.chat_template is None:
             return None
         try:
-            self.render(Prompt(messages=(ChatMessage("user", "?"),)))
+            self._text(Prompt(messages=(ChatMessage("user", "?"),)))
         except MlbenchError as error:
             return str(error)
         return None
@@ -97,7 +102,7 @@ class ReplayBackend:
     ) -> list[LoglikelihoodResult]:
         results = []
         for request in requests:
-            key = (self.render(request.prompt), request.continuation)
+            key = (self._text(request.prompt), request.continuation)
             if key in self.conflicts:
                 results.append(LoglikelihoodResult(0.0, 0, error=f"{self.conflicts[key]} log other values"))
             elif key not in self.loglikelihoods:
@@ -111,7 +116,7 @@ class ReplayBackend:
     def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
         results = []
         for request in requests:
-            prompt = self.render(request.prompt)
+            prompt = self._text(request.prompt)
             if prompt in self.conflicts:
                 results.append(Generation("", 0, "error", error=f"{self.conflicts[prompt]} log other completions"))
             elif prompt not in self.completions:
