@@ -99,7 +99,7 @@ class TaskFiles:
     def task(self, data: DataSource, mode: str, template: str, lang: str) -> LmEvalTask:
         assert self.spec.templates is not None
         path = self.spec.templates.path(mode, template, self.spec.values(lang))
-        key = (str(data.path) if data.path else data.kind, path)
+        key = _where(data, path)
         if key not in self.read:
             self.read[key] = read_lm_eval_task(path, self._reader(data))
             if self.read[key].num_fewshot:
@@ -124,7 +124,7 @@ class TaskFiles:
     def _code(self, data: DataSource, path: str) -> UpstreamCode:
         if path not in self.files.paths:
             raise MlbenchError(f"{self.spec.path}: {path} is read by a template but not pinned in upstream.files")
-        key = (str(data.path) if data.path else data.kind, path)
+        key = _where(data, path)
         if key not in self.modules:
             self.modules[key] = self.files.code(data, path)
         return self.modules[key]
@@ -136,6 +136,11 @@ class TaskFiles:
             return self.files.text(data, path)
 
         return read
+
+
+def _where(data: DataSource, path: str) -> tuple[str, str]:
+    """A file's key in the caches: the copy it comes from (a --data-dir, or the data cache) and its path."""
+    return (str(data.path) if data.path else data.kind, path)
 
 
 def sample_doc(sample: Sample, question: str | None = None) -> JsonObject:
