@@ -32,13 +32,14 @@ app.add_typer(import_app, name="import")
 def main() -> None:
     """The console script: run the command, then end the process (see ``process_exit``)."""
     from mlbench.cli.process_exit import end_process
-    from mlbench.cli.signals import stop_on_signals
+    from mlbench.cli.signals import command_running, stop_on_signals
 
     stop_on_signals()  # SIGTERM and SIGUSR1 stop like Ctrl-C: one line, exit 128 + the signal
-    try:
-        code = _invoke_app()
-    except SystemExit as finished:
-        code = finished.code
+    with command_running():  # until the command ends, every stop is a stop in order
+        try:
+            code = _invoke_app()
+        except SystemExit as finished:
+            code = finished.code
     end_process(code if isinstance(code, int) else 0 if code is None else 1)
 
 

@@ -18,15 +18,15 @@ within a second of the first is taken as the same stop sent twice, and ignored.
 Python runs a signal's handler wherever the main thread is, and that can be inside a
 finalizer (an object's ``__del__``, a generator being closed, a weakref callback), which
 cannot pass an exception on: Python reports it as "unraisable" and goes on. While the
-command runs, such a stop is delivered again a moment later, so that it is raised where
-the work is and the orderly stop happens (seen on a thread pool's results: the backend was
-left unclosed, 1 run in 25). Once the command has ended (Python waiting for threads, exit
-handlers) there is nothing left to stop in order: the process ends at once.
+command runs (``command_running``), such a stop is sent again every few milliseconds until
+it is raised outside a finalizer, where the work is, and the orderly stop happens (seen on
+a thread pool's results: the backend was left unclosed, 1 run in 25). Once the command has
+ended (Python waiting for threads, exit handlers) there is nothing left to stop in order:
+the process ends at once, with the line and the signal's code.
 """
 
 from __future__ import annotations
 
-import _thread
 import contextlib
 import multiprocessing
 import os
@@ -35,6 +35,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -48,9 +49,8 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
 # every process of the job, and a wrapper script may pass the signal on as well), not someone
 # asking to end at once: it must not cut short the orderly stop the first one began.
 SAME_STOP_S = 1.0
-# How long after a finalizer swallowed the stop it is delivered again: long enough for the
-# finalizer and the hook that reported it to have returned.
-REDELIVER_AFTER_S = 0.02
+# How often a stop that a finalizer swallowed is sent again, until it is raised.
+REDELIVER_EVERY_S = 0.02
 
 
 class Stopped(KeyboardInterrupt):
@@ -68,9 +68,11 @@ class Stopped(KeyboardInterrupt):
 class _State:
     pid: int | None = None  # the process that installed the handlers
     stopping: int | None = None  # the first signal, once one came
-    since: float = 0.0  # when it came (time.monotonic)
+    since: float = 0.0  # when it was last raised (time.monotonic)
     announced: bool = False
+    running: bool = False  # inside command_running: a swallowed stop is sent again
     redelivering: bool = False  # the stop a finalizer swallowed is being sent again
+    previous_unraisable: Callable[[Any], object] = sys.__unraisablehook__  # the hook we replaced
 
 
 _state = _State()
@@ -87,7 +89,7 @@ def stop_on_signals() -> None:
             signal.signal(number, _on_signal)
         except ValueError:  # not the main thread (an embedding program): its own handlers stay
             return
-    previous, previous_unraisable = sys.excepthook, sys.unraisablehook
+    previous, _state.previous_unraisable = sys.excepthook, sys.unraisablehook
 
     def uncaught(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         # A signal outside every command's ``user_errors`` (while click parses, say).
@@ -95,18 +97,33 @@ def stop_on_signals() -> None:
             _leave(stopped(error))
         previous(kind, error, trace)
 
-    def unraisable(report: Any) -> None:
-        # A signal inside a finalizer, or while Python shuts down (waiting for a thread, an
-        # engine's exit handler): Python would print "Exception ignored" with a traceback.
-        error = report.exc_value
-        if isinstance(error, KeyboardInterrupt):
-            if isinstance(error, Stopped) and threading.main_thread().is_alive():
-                _redeliver()  # the command still runs: stop it in order
-                return
-            _leave(stopped(error))
-        previous_unraisable(report)
+    sys.excepthook, sys.unraisablehook = uncaught, _unraisable
 
-    sys.excepthook, sys.unraisablehook = uncaught, unraisable
+
+@contextlib.contextmanager
+def command_running() -> Iterator[None]:
+    """Around the command's work: a stop a finalizer swallowed meanwhile is sent again until
+    it stops the work in order. One still unraised when the work ends (it ended anyway)
+    ends the process with the stop's line and code, not as a finished command."""
+    _state.running = True
+    try:
+        yield
+    finally:
+        _state.running = False
+        if _state.redelivering and _state.stopping is not None:
+            _leave(stopped(Stopped(_state.stopping)))
+
+
+def _unraisable(report: Any) -> None:
+    """A signal inside a finalizer, or while Python shuts down (waiting for a thread, an
+    engine's exit handler), where Python would print "Exception ignored" and go on."""
+    error = report.exc_value
+    if isinstance(error, Stopped):
+        _redeliver_or_leave(error)
+        return
+    if isinstance(error, KeyboardInterrupt):
+        _leave(stopped(error))
+    _state.previous_unraisable(report)
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
@@ -116,33 +133,59 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
         _as_without_handler(signum)
         return
     now = time.monotonic()
-    if _state.redelivering and _state.stopping is not None:
-        _state.redelivering = False
-        raise Stopped(_state.stopping)
-    if _state.stopping is not None:
+    if _state.stopping is not None and not _state.redelivering:
         if now - _state.since < SAME_STOP_S:
             return
         _leave(stopped(Stopped(_state.stopping)))
-    _state.stopping, _state.since = signum, now
-    raise Stopped(signum)
+    if _state.stopping is None:
+        _state.stopping = signum
+    if _reporting_unraisable(frame):  # raised here it would be lost as well
+        if not _state.redelivering:
+            _redeliver_or_leave(Stopped(_state.stopping))
+        return
+    # Raised now, as if it had just come: copies of a stop sent again that are still on
+    # their way are ignored as the same stop sent twice.
+    _state.redelivering, _state.since = False, now
+    raise Stopped(_state.stopping)
+
+
+def _redeliver_or_leave(error: Stopped) -> None:
+    """While the command runs, the stop sent again until it is raised where the work is;
+    once it has ended (or no thread can start), the process ends now."""
+    if _state.running:
+        try:
+            _redeliver()
+            return
+        except RuntimeError:  # "can't create new thread at interpreter shutdown"
+            pass
+    _leave(stopped(error))
 
 
 def _redeliver() -> None:
-    """Raise the stop again in the main thread, shortly, from outside the finalizer that
-    swallowed it (``threading.main_thread().is_alive()`` is False once Python has begun
-    to shut down, when ``unraisable`` ends the process instead)."""
+    """Send the stop to the main thread again every few milliseconds, from a thread of its
+    own, until the handler raises it outside a finalizer or the command ends."""
     _state.redelivering = True
 
     def deliver() -> None:
-        time.sleep(REDELIVER_AFTER_S)
-        if _state.stopping is None:
-            return
-        if hasattr(signal, "pthread_kill"):  # a real signal: it also wakes a blocking call
-            signal.pthread_kill(threading.main_thread().ident or 0, _state.stopping)
-        else:
-            _thread.interrupt_main(_state.stopping)
+        while _state.running and _state.redelivering and _state.stopping is not None:
+            time.sleep(REDELIVER_EVERY_S)
+            if not (_state.redelivering and _state.stopping is not None):
+                return
+            if hasattr(signal, "pthread_kill"):  # to the main thread: it wakes a blocking call
+                signal.pthread_kill(threading.main_thread().ident or 0, _state.stopping)
+            else:  # Windows: the handler runs in the main thread all the same
+                signal.raise_signal(_state.stopping)
 
     threading.Thread(target=deliver, name="mlbench-stop", daemon=True).start()
+
+
+def _reporting_unraisable(frame: FrameType | None) -> bool:
+    """Whether ``frame`` is in ``_unraisable`` or below it (the report of a swallowed stop)."""
+    while frame is not None:
+        if frame.f_code is _unraisable.__code__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _as_without_handler(signum: int) -> None:

@@ -221,37 +221,83 @@ def test_one_scancel_delivered_twice_still_stops_in_order(tiny_model, fixture_da
 # A signal whose handler runs inside a finalizer: here an object's __del__, in a real run a
 # thread pool's generator being closed (CI saw the backend left unclosed, 1 run in 25).
 # Python cannot raise from a finalizer; the stop must still reach the work and its finally.
+# Threads that keep the interpreter busy (as a scoring thread pool does) delay the main
+# thread, so that the stop sent again can land while the first is still being reported.
 SIGNAL_IN_A_FINALIZER = """
-import os, signal, sys, time
-from mlbench.cli.signals import stop_on_signals, stopped
+import os, signal, sys, threading, time
+from mlbench.cli.signals import command_running, stop_on_signals, stopped
 
-stop_on_signals()
+def busy():
+    while True:
+        sum(range(10000))
+
+for _ in range(int(sys.argv[1])):
+    threading.Thread(target=busy, daemon=True).start()
 
 class Finalized:
     def __del__(self):
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(5)  # the handler runs in here
 
+stop_on_signals()
 try:
-    try:
-        Finalized()  # dropped at once: its __del__ runs on this line
-        time.sleep(30)
-        print("not stopped", flush=True)
-    finally:
-        print("finally ran", flush=True)
+    with command_running():
+        try:
+            Finalized()  # dropped at once: its __del__ runs on this line
+            time.sleep(30)
+            print("not stopped", flush=True)
+        finally:
+            print("finally ran", flush=True)
 except KeyboardInterrupt as error:
     sys.exit(stopped(error))
 """
 
 
-def test_a_stop_that_lands_in_a_finalizer_still_stops_the_work_in_order():
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", SIGNAL_IN_A_FINALIZER], capture_output=True, text=True, timeout=60)
+@pytest.mark.parametrize("busy_threads", [0, 4])
+def test_a_stop_that_lands_in_a_finalizer_still_stops_the_work_in_order(busy_threads):
+    for _ in range(5 if busy_threads else 1):  # a race: tried a few times
+        started = time.monotonic()
+        command = [sys.executable, "-c", SIGNAL_IN_A_FINALIZER, str(busy_threads)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
 
-    assert done.returncode == 143, done.stderr
-    assert done.stdout.splitlines() == ["finally ran"]
-    assert time.monotonic() - started < 20  # not the finalizer's 5 s and the work's 30 s
-    assert "Exception ignored" not in done.stderr
+        assert done.returncode == 143, done.stderr
+        assert done.stdout.splitlines() == ["finally ran"]
+        assert time.monotonic() - started < 20  # not the finalizer's 5 s and the work's 30 s
+        assert "Exception ignored" not in done.stderr
+        the_one_line(done.stderr, "mlbench: stopped by SIGTERM")
+
+
+# The command has ended and Python is shutting down, joining a thread pool's busy worker
+# (as it does when a child process or vLLM keeps mlbench from ending at once): a stop now
+# has nothing to stop in order, and must end the process with its code, not exit 0.
+SIGNAL_WHILE_SHUTTING_DOWN = """
+import os, signal, sys, threading, time
+from concurrent.futures import ThreadPoolExecutor
+from mlbench.cli.signals import command_running, stop_on_signals
+
+stop_on_signals()
+with command_running():
+    pool = ThreadPoolExecutor(1)
+    pool.submit(time.sleep, 10)  # joined at shutdown
+
+def stop():
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+threading.Thread(target=stop, daemon=True).start()
+print("command done", flush=True)
+sys.exit(0)
+"""
+
+
+def test_a_stop_while_python_shuts_down_ends_it_with_the_stop_code():
+    started = time.monotonic()
+    command = [sys.executable, "-c", SIGNAL_WHILE_SHUTTING_DOWN]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+    assert done.returncode == 143, (done.stdout, done.stderr)
+    assert done.stdout.splitlines() == ["command done"]
+    assert time.monotonic() - started < 8  # not the pool's 10 s
     the_one_line(done.stderr, "mlbench: stopped by SIGTERM")
 
 
