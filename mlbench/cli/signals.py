@@ -73,6 +73,7 @@ class _State:
     running: bool = False  # inside command_running: a swallowed stop is sent again
     redelivering: bool = False  # the stop a finalizer swallowed is being sent again
     previous_unraisable: Callable[[Any], object] = sys.__unraisablehook__  # the hook we replaced
+    deliverer: threading.Thread | None = None  # sends a swallowed stop again (_redeliver)
 
 
 _state = _State()
@@ -103,14 +104,15 @@ def stop_on_signals() -> None:
 @contextlib.contextmanager
 def command_running() -> Iterator[None]:
     """Around the command's work: a stop a finalizer swallowed meanwhile is sent again until
-    it stops the work in order. One still unraised when the work ends (it ended anyway)
-    ends the process with the stop's line and code, not as a finished command."""
+    it stops the work in order. A stop not yet announced when the work ends (still unraised,
+    or taken by typer, which turns a KeyboardInterrupt into exit 130) ends the process with
+    the stop's line and code, not as a finished command."""
     _state.running = True
     try:
         yield
     finally:
         _state.running = False
-        if _state.redelivering and _state.stopping is not None:
+        if _state.stopping is not None and not _state.announced:
             _leave(stopped(Stopped(_state.stopping)))
 
 
@@ -162,21 +164,25 @@ def _redeliver_or_leave(error: Stopped) -> None:
 
 
 def _redeliver() -> None:
-    """Send the stop to the main thread again every few milliseconds, from a thread of its
-    own, until the handler raises it outside a finalizer or the command ends."""
+    """Send the stop to the main thread again every few milliseconds, until the handler
+    raises it outside a finalizer; from one thread, which lives while the command runs."""
     _state.redelivering = True
+    if _state.deliverer is not None:
+        return
 
     def deliver() -> None:
-        while _state.running and _state.redelivering and _state.stopping is not None:
+        while _state.running:
             time.sleep(REDELIVER_EVERY_S)
             if not (_state.redelivering and _state.stopping is not None):
-                return
+                continue
             if hasattr(signal, "pthread_kill"):  # to the main thread: it wakes a blocking call
                 signal.pthread_kill(threading.main_thread().ident or 0, _state.stopping)
             else:  # Windows: the handler runs in the main thread all the same
                 signal.raise_signal(_state.stopping)
 
-    threading.Thread(target=deliver, name="mlbench-stop", daemon=True).start()
+    thread = threading.Thread(target=deliver, name="mlbench-stop", daemon=True)
+    thread.start()  # may raise (no threads at shutdown): then no thread is taken as started
+    _state.deliverer = thread
 
 
 def _reporting_unraisable(frame: FrameType | None) -> bool:

@@ -301,6 +301,32 @@ def test_a_stop_while_python_shuts_down_ends_it_with_the_stop_code():
     the_one_line(done.stderr, "mlbench: stopped by SIGTERM")
 
 
+# A stop caught outside mlbench's commands: typer turns a KeyboardInterrupt raised in its
+# own code (parsing, closing its context after the command) into exit 130, unannounced.
+SIGNAL_TAKEN_BY_TYPER = """
+import os, signal, sys, time
+import mlbench.cli.main as main
+
+def invoke_app():
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+    except KeyboardInterrupt:
+        return 130
+
+main._invoke_app = invoke_app
+sys.argv = ["mlbench", "backends"]
+main.main()
+"""
+
+
+def test_a_stop_that_typer_takes_still_ends_with_its_line_and_code():
+    done = subprocess.run([sys.executable, "-c", SIGNAL_TAKEN_BY_TYPER], capture_output=True, text=True, timeout=60)
+
+    assert done.returncode == 143, done.stderr
+    the_one_line(done.stderr, "mlbench: stopped by SIGTERM")
+
+
 # A stand-in for mlbench: its judge writes which signal it got, then stops as mlbench does.
 FAKE_MLBENCH = """#!/usr/bin/env bash
 if [[ "$1" == judge ]]; then
