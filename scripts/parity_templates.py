@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""mlbench's declared NorTruthfulQA (MC, five templates, Bokmål and Nynorsk),
-AraDiCE-TruthfulQA (four varieties) and TruthfulQA-X (MC1 and MC2) against the authors'
-lm-eval tasks, run by lm-eval 0.4.13, per question.
+"""mlbench's declared NorTruthfulQA (MC and generation, five templates, Bokmål and Nynorsk),
+AraDiCE-TruthfulQA (four varieties) and TruthfulQA-X (MC1, MC2 and generation) against the
+authors' lm-eval tasks, run by lm-eval 0.4.13, per question.
 
     python scripts/parity_templates.py --model DIR [--lm-eval-python VENV/bin/python] \
         [--real-text ../shared/datasets] [--limit 10] [--task nortruthfulqa,aradice_truthfulqa] \
         [--truthfulqax-tasks DIR --truthfulqax-langs de,el,pt]
+    python scripts/parity_templates.py --model DIR --task nortruthfulqa_gen,truthfulqax_gen \
+        --truthfulqax-tasks DIR --truthfulqax-langs de,el --real-text ../shared/datasets --limit 1
 
 TruthfulQA-X's tasks are not in lm-eval 0.4.13 but in openGPT-X's fork of it:
 ``--truthfulqax-tasks`` is that fork's ``lm_eval/tasks/opengptx/ogx_truthfulqax`` folder
@@ -26,7 +28,12 @@ language. Both run float32 on the CPU.
 
 Prints, per language and template: n, both harnesses' mean MC1 (and acc_norm for AraDiCE),
 whether every prompt is identical, the largest option log-likelihood difference, and
-OK/MISMATCH against 1e-4; exit 1 on a mismatch, 2 on a setup error.
+OK/MISMATCH against 1e-4. For the generation tasks (greedy; the rows of real text are
+TruthfulQA-Multi's questions with their answer lists): whether every prompt and stop rule
+is identical, how many completions are, and BLEU: mlbench's scoring of lm-eval's
+completion against the bleu_max, bleu_acc and bleu_diff lm-eval logged (1e-6), and
+mlbench's own run against them where the completions are equal. Exit 1 on a mismatch,
+2 on a setup error.
 """
 
 from __future__ import annotations
@@ -65,9 +72,21 @@ from lm_eval.tasks import TaskManager
 args = json.loads(sys.argv[1])
 result = lm_eval.simple_evaluate(model="hf", model_args=args["model_args"], tasks=args["tasks"],
     task_manager=TaskManager(include_path=args["include_path"]), batch_size=1, log_samples=True)
-out = {task: {str(row["doc_id"]): {"acc": float(row["acc"]), "acc_norm": float(row.get("acc_norm", "nan")),
-        "context": row["arguments"][0][0], "options": [a[1] for a in row["arguments"]],
-        "loglikelihoods": [float(r[0]) for r in row["filtered_resps"]]} for row in rows}
+
+def mc(row):
+    return {"acc": float(row["acc"]), "acc_norm": float(row.get("acc_norm", "nan")),
+            "context": row["arguments"][0][0], "options": [a[1] for a in row["arguments"]],
+            "loglikelihoods": [float(r[0]) for r in row["filtered_resps"]]}
+
+def gen(row):
+    response = row["filtered_resps"][0]
+    kwargs = row["arguments"][0][1]
+    return {"context": row["arguments"][0][0], "question": row["doc"]["question"],
+            "completion": response if isinstance(response, str) else response[0],
+            "until": list(kwargs.get("until", [])), "max_new_tokens": kwargs.get("max_new_tokens",
+            kwargs.get("max_gen_toks", 256)), **{m: float(row[m]) for m in ("bleu_max", "bleu_acc", "bleu_diff")}}
+
+out = {task: {str(row["doc_id"]): (gen if "bleu_max" in row else mc)(row) for row in rows}
        for task, rows in result["samples"].items()}
 json.dump(out, open(args["output"], "w", encoding="utf-8"), ensure_ascii=False)
 """
@@ -81,20 +100,27 @@ TQAX_CODES = {"bg": "BG", "cs": "CS", "da": "DA", "de": "DE", "el": "EL", "es": 
 Tqax = tuple[Path, list[str]]  # the fork's task folder, and the languages lm-eval runs
 
 
+GEN_TASKS = ("nortruthfulqa_gen", "truthfulqax_gen")
+BLEU = ("bleu_max", "bleu_acc", "bleu_diff")
+BLEU_TOLERANCE = 1e-6
+
+
 def lm_eval_task_files(task: str, tasks_dir: Path, tqax: Tqax | None = None) -> dict[str, tuple[Path, str]]:
     """lm-eval's task per (language, template): (its YAML, the split it reads)."""
-    if task == "truthfulqax":
+    if task in ("truthfulqax", "truthfulqax_gen"):
         assert tqax is not None
         folder, langs = tqax
+        metrics = ("gen",) if task == "truthfulqax_gen" else ("mc1", "mc2")
         return {
             f"{lang}@{metric}": (folder / f"ogx_truthfulqax_{metric}_{TQAX_CODES[lang].lower()}.yaml", "validation")
             for lang in langs
-            for metric in ("mc1", "mc2")
+            for metric in metrics
         }
-    if task == "nortruthfulqa":
-        base = tasks_dir / "noreval" / "nortruthfulqa" / "multiple_choice"
+    if task in ("nortruthfulqa", "nortruthfulqa_gen"):
+        kind, short = ("generation", "gen") if task == "nortruthfulqa_gen" else ("multiple_choice", "mc")
+        base = tasks_dir / "noreval" / "nortruthfulqa" / kind
         return {
-            f"{lang}@{t}": (base / std / f"nortruthfulqa_mc_{std}_{t}.yaml", "validation")
+            f"{lang}@{t}": (base / std / f"nortruthfulqa_{short}_{std}_{t}.yaml", "validation")
             for lang, std in STANDARDS.items()
             for t in TEMPLATES
         }
@@ -124,6 +150,21 @@ def add_real_text(shared: Path, copy: Path, limit: int) -> None:
         rows = json.loads(path.read_text(encoding="utf-8"))
         rows += [{**row, "mc2_targets": row["mc1_targets"]} for row in sources]
         path.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    # The generation layouts: each question with its answer lists, as the hub datasets have them.
+    answers = {r["question"]: r for r in _multi_rows(shared)}
+    gen_rows = [{key: answers[row["question"]][key] for key in GEN_FIELDS} for row in sources]
+    for path in copy.glob("nortruthfulqa_gen/*/validation.jsonl"):
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in gen_rows))
+    for path in copy.glob("truthfulqax/gen_*/validation.jsonl"):
+        start = len(path.read_text(encoding="utf-8").splitlines())
+        with path.open("a", encoding="utf-8") as handle:
+            for number, row in enumerate(gen_rows, start=start):
+                full = {"id": number, **row, "best_answer": answers[row["question"]]["best_answer"]}
+                handle.write(json.dumps(full, ensure_ascii=False) + "\n")
+
+
+GEN_FIELDS = ("question", "correct_answers", "incorrect_answers")
 
 
 def _multi_rows(shared: Path) -> list[dict]:
@@ -135,10 +176,11 @@ def _multi_rows(shared: Path) -> list[dict]:
 
 
 def data_file(copy: Path, task: str, lang: str) -> Path:
-    if task == "truthfulqax":
-        return copy / "truthfulqax" / f"mc_{TQAX_CODES[lang]}" / "validation.jsonl"
-    if task == "nortruthfulqa":
-        return copy / "nortruthfulqa" / lang / "validation.jsonl"
+    if task in ("truthfulqax", "truthfulqax_gen"):
+        kind = "gen" if task == "truthfulqax_gen" else "mc"
+        return copy / "truthfulqax" / f"{kind}_{TQAX_CODES[lang]}" / "validation.jsonl"
+    if task in ("nortruthfulqa", "nortruthfulqa_gen"):
+        return copy / task / lang / "validation.jsonl"
     return copy / "aradice_truthfulqa" / f"TruthfulQA_{VARIETIES[lang]}" / "test.json"
 
 
@@ -173,6 +215,19 @@ def _copy_task_files(copy: Path, task: str, files: list[Path], root: Path) -> No
                 shutil.copy2(file, target)
 
 
+def run_langs(task: str, tqax: Tqax | None) -> list[str]:
+    """The languages mlbench runs: every one (MC; TruthfulQA-X's read together, to check
+    they are parallel), or for TruthfulQA-X's generation those lm-eval runs."""
+    if task.startswith("nortruthfulqa"):
+        return list(STANDARDS)
+    if task == "aradice_truthfulqa":
+        return list(VARIETIES)
+    if task == "truthfulqax_gen":
+        assert tqax is not None
+        return tqax[1]
+    return list(TQAX_CODES)
+
+
 def check(model: str, copy: Path, tasks: list[str], python: str, work: Path, tqax: Tqax | None) -> bool:
     from mlbench.results import model_slug, read_samples
 
@@ -182,7 +237,8 @@ def check(model: str, copy: Path, tasks: list[str], python: str, work: Path, tqa
         # mlbench reads the prompts from the authors' own files, checked against its pins.
         lm_tasks = lm_eval_task_files(task, tasks_dir, tqax)
         files = [path for path, _ in lm_tasks.values()]
-        if task == "truthfulqax":
+        gen = task in GEN_TASKS
+        if task.startswith("truthfulqax"):
             assert tqax is not None
             target = copy / "upstream" / task / "lm_eval" / "tasks" / "opengptx" / "ogx_truthfulqax"
             shutil.rmtree(copy / "upstream" / task, ignore_errors=True)
@@ -193,11 +249,11 @@ def check(model: str, copy: Path, tasks: list[str], python: str, work: Path, tqa
         else:
             _copy_task_files(copy, task, files, tasks_dir.parent.parent)
         ours_dir = work / "mlbench"
-        langs = {"nortruthfulqa": STANDARDS, "aradice_truthfulqa": VARIETIES}.get(task, TQAX_CODES)
+        langs = run_langs(task, tqax)
         command = [sys.executable, "-m", "mlbench", "run", "--model", model, "--task", task, "--lang", ",".join(langs),
-                   "--mode", "mc", "--data-dir", str(copy), "--backend", "hf", "--dtype", "float32", "-M",
-                   "device=cpu", "--no-cache", "--output", str(ours_dir), "--overwrite"]  # fmt: skip
-        command += ["-T", "prompt=all"] if task == "nortruthfulqa" else []
+                   "--mode", "gen" if gen else "mc", "--data-dir", str(copy), "--backend", "hf", "--dtype", "float32",
+                   "-M", "device=cpu", "--no-cache", "--output", str(ours_dir), "--overwrite"]  # fmt: skip
+        command += ["-T", "prompt=all"] if task.startswith("nortruthfulqa") else []
         our_time = run_measured(command, "mlbench run")
         yamls = {}
         for key, (yaml_path, split) in lm_tasks.items():
@@ -219,9 +275,13 @@ def check(model: str, copy: Path, tasks: list[str], python: str, work: Path, tqa
             mine = {
                 str(int(i.split("@")[0].split("-")[-1])): r
                 for i, r in records.items()
-                if task != "nortruthfulqa" or i.endswith(f"@{template}")
+                if not task.startswith("nortruthfulqa") or i.endswith(f"@{template}")
             }
             other = theirs["parity_" + key.replace("@", "_")]
+            if gen:
+                scored = mlbench_scores(task, lang, template, copy, other)
+                ok = report_gen(f"{task} {lang} {template}", mine, other, scored) and ok
+                continue
             metric = template if task == "truthfulqax" else "mc1"
             ok = report(f"{task} {lang} {template}", mine, other, task == "aradice_truthfulqa", metric) and ok
         print(f"{task}: wall time mlbench {our_time.seconds:.1f} s, lm-eval {their_time.seconds:.1f} s")
@@ -250,6 +310,63 @@ def report(label: str, mine: dict, other: dict, norm: bool, metric: str = "mc1")
     return not differ
 
 
+def mlbench_scores(task_name: str, lang: str, template: str, copy: Path, other: dict) -> dict[str, dict]:
+    """By lm-eval's row number: mlbench's BLEU triple of the completion lm-eval logged (the
+    scoring compared on the same text, whichever harness generated it), and whether
+    mlbench's stop texts and token budget for the row are the ones lm-eval logged."""
+    from mlbench.benchmarks import get_task
+    from mlbench.benchmarks.base import TaskOptions
+    from mlbench.data.source import DataSource
+    from mlbench.records import Generation
+
+    task = get_task(task_name)
+    own = task.options_type(prompt=template) if task_name == "nortruthfulqa_gen" else None
+    options = TaskOptions(source=DataSource("local", copy), own=own)
+    data = task.load(lang, options)
+    scores = {}
+    for row, logged in other.items():
+        sample = data.samples[int(row)]  # both number the rows of the file from 0
+        if sample.question.strip() != logged["question"]:
+            raise ParityError(f"{task_name} {lang} row {row}: mlbench's question is not lm-eval's")
+        request = task.gen_request(sample, data, options)
+        _, metrics = task.score_gen(sample, Generation(logged["completion"], 0, "stop"))
+        scores[row] = {name: float(metrics[name]) for name in BLEU}  # type: ignore[arg-type]
+        scores[row]["same_stop"] = (list(request.stop), request.max_new_tokens) == (
+            logged["until"],
+            logged["max_new_tokens"],
+        )
+    return scores
+
+
+def report_gen(label: str, mine: dict, other: dict, scored: dict[str, dict[str, float]]) -> bool:
+    """One line: prompts, stop rules and completions compared, and BLEU (see the docstring)."""
+    if mine.keys() != other.keys():
+        raise ParityError(f"{label}: the harnesses scored different rows ({sorted(mine)[:5]} vs {sorted(other)[:5]})")
+    prompts_differ = [i for i in mine if mine[i].prompt != other[i]["context"]]
+    stops_differ = [i for i in other if not scored[i]["same_stop"]]
+    same_text = [i for i in mine if mine[i].outputs["generation"] == other[i]["completion"]]
+    bleu_gap = max(abs(scored[i][m] - other[i][m]) for i in other for m in BLEU)
+    run_gap = max((abs(mine[i].metrics[m] - other[i][m]) for i in same_text for m in BLEU), default=0.0)
+    ours = sum(r.metrics["bleu_acc"] for r in mine.values()) / len(mine)
+    theirs = sum(o["bleu_acc"] for o in other.values()) / len(other)
+    differ = (
+        bool(prompts_differ or stops_differ) or len(same_text) < len(mine) or max(bleu_gap, run_gap) > BLEU_TOLERANCE
+    )
+    print(
+        f"{label}: n={len(mine)} · bleu_acc {ours:.4f} vs {theirs:.4f} · prompts identical: {not prompts_differ}"
+        f" · stop rules identical: {not stops_differ}"
+        f" · completions identical: {len(same_text)}/{len(mine)} · max BLEU diff on lm-eval's text {bleu_gap:.1e},"
+        f" on the run's {run_gap:.1e} · {'MISMATCH' if differ else 'OK'}"
+    )
+    for i in prompts_differ[:2]:
+        print(f"  row {i}: mlbench {mine[i].prompt[-80:]!r}\n          lm-eval {other[i]['context'][-80:]!r}")
+    for i in stops_differ[:1]:
+        print(f"  row {i}: lm-eval stops at {other[i]['until']!r} within {other[i]['max_new_tokens']} tokens")
+    for i in [i for i in mine if i not in same_text][:2]:
+        print(f"  row {i}: mlbench {mine[i].outputs['generation']!r}\n          lm-eval {other[i]['completion']!r}")
+    return not differ
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True)
@@ -274,10 +391,10 @@ def main() -> int:
             tasks = [task for task in args.task.split(",") if task]
             tqax = None
             if args.truthfulqax_tasks:
-                tasks += [] if "truthfulqax" in tasks else ["truthfulqax"]
+                tasks += [] if {"truthfulqax", "truthfulqax_gen"} & set(tasks) else ["truthfulqax"]
                 tqax = (args.truthfulqax_tasks.resolve(), args.truthfulqax_langs.split(","))
-            elif "truthfulqax" in tasks:
-                raise ParityError("--task truthfulqax needs --truthfulqax-tasks (the fork's ogx_truthfulqax folder)")
+            elif {"truthfulqax", "truthfulqax_gen"} & set(tasks):
+                raise ParityError("TruthfulQA-X needs --truthfulqax-tasks (the fork's ogx_truthfulqax folder)")
             return 0 if check(args.model, copy, tasks, python, work, tqax) else 1
     except ParityError as error:
         print(f"parity_templates: {error}", file=sys.stderr)

@@ -209,7 +209,10 @@ class DeclarativeTask(Task):
         extra = given if isinstance(given, str) else no_comment(sample.lang) if given else None
         if extra and extra not in true_refs:
             true_refs.append(extra)
-        return score_answer_bleu(generation, true_refs, normalize_references(sample.incorrect_answers))
+        # The authors' task files are scored by their process_results, on the completion as
+        # generated (no "A:" label or reasoning block taken off first).
+        bleu_on = "generation" if self.task_files is not None else "answer"
+        return score_answer_bleu(generation, true_refs, normalize_references(sample.incorrect_answers), bleu_on=bleu_on)
 
 
 def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:

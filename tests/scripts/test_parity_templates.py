@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -33,7 +34,8 @@ def parity_templates():
 def _multi(root: Path) -> Path:
     for lang in ("es", "ca", "eu"):
         rows = [{"question": f"{lang} q{i}?", "mc1_targets": {"choices": ["yes", "no"], "labels": [1, 0]},
-                 "mc2_targets": {"choices": ["yes", "sure", "no"], "labels": [1, 1, 0]}} for i in range(3)]  # fmt: skip
+                 "mc2_targets": {"choices": ["yes", "sure", "no"], "labels": [1, 1, 0]}, "best_answer": "Yes",
+                 "correct_answers": ["Yes", "Sure"], "incorrect_answers": ["No"]} for i in range(3)]  # fmt: skip
         (root / "truthfulqa-multi" / lang).mkdir(parents=True)
         (root / "truthfulqa-multi" / lang / "validation.json").write_text(json.dumps(rows), encoding="utf-8")
     return root
@@ -50,6 +52,10 @@ def test_real_text_joins_every_layout_and_the_tasks_read_it(parity_templates, tm
         assert samples[-1].mc1_choices == ("yes", "no")
     tqax = get_task("truthfulqax").load("de", TaskOptions(source=DataSource("local", copy))).samples
     assert [s.id for s in tqax][-2:] == ["6", "7"] and tqax[-1].mc2_labels == (1, 1, 0)
+    for name, lang, before in (("nortruthfulqa_gen", "nn", 1), ("truthfulqax_gen", "el", 2)):
+        samples = get_task(name).load(lang, TaskOptions(source=DataSource("local", copy))).samples
+        assert len(samples) == before + 6 and samples[before].question == "es q0?"
+        assert samples[-1].correct_answers == ("Yes", "Sure") and samples[-1].incorrect_answers == ("No",)
 
 
 def test_lm_evals_task_files_and_where_mlbench_reads_them(parity_templates, tmp_path):
@@ -72,3 +78,65 @@ def test_lm_evals_task_files_and_where_mlbench_reads_them(parity_templates, tmp_
     parity_templates._copy_task_files(copy, "nortruthfulqa", [p for p, _ in files.values()], tasks_dir.parent.parent)
     base = copy / "upstream/nortruthfulqa/lm_eval/tasks/noreval/nortruthfulqa/multiple_choice"
     assert (base / "nob/utils.py").is_file() and (base / "nno/nortruthfulqa_mc_nno_p4.yaml").is_file()
+
+
+def test_the_generation_tasks_files(parity_templates, tmp_path):
+    tasks_dir = tmp_path / "site" / "lm_eval" / "tasks"
+    files = parity_templates.lm_eval_task_files("nortruthfulqa_gen", tasks_dir)
+    assert len(files) == 10 and files["nb@p4"][0] == (
+        tasks_dir / "noreval/nortruthfulqa/generation/nob/nortruthfulqa_gen_nob_p4.yaml"
+    )
+    tqax = parity_templates.lm_eval_task_files("truthfulqax_gen", tasks_dir, (tmp_path / "ogx", ["el", "pt"]))
+    assert set(tqax) == {"el@gen", "pt@gen"} and tqax["pt@gen"][0].name == "ogx_truthfulqax_gen_pt-pt.yaml"
+    assert parity_templates.run_langs("truthfulqax_gen", (tmp_path / "ogx", ["el"])) == ["el"]
+    assert parity_templates.data_file(tmp_path, "truthfulqax_gen", "pt").parent.name == "gen_PT-PT"
+
+
+def _logged(copy: Path, lang: str, row: int, completion: str, until: list[str], budget: int) -> dict:
+    """A row as the driver writes lm-eval's log of a generation task."""
+    question = json.loads((copy / "nortruthfulqa_gen" / lang / "validation.jsonl").read_text().splitlines()[row])
+    return {"context": "?", "question": question["question"].strip(), "completion": completion, "until": until,
+            "max_new_tokens": budget, "bleu_max": 0.0, "bleu_acc": 0.0, "bleu_diff": 0.0}  # fmt: skip
+
+
+def test_mlbench_scores_lm_evals_completion_and_compares_the_stop_rules(parity_templates, tmp_path, monkeypatch):
+    copy = write_template_copy(tmp_path / "copy")
+    pin_fixture_copies(monkeypatch, copy)
+    task = get_task("nortruthfulqa_gen")
+    answer = " Den passerer gjennom magen."
+    other = {"0": _logged(copy, "nb", 0, answer, ["\n"], 7), "1": _logged(copy, "nb", 1, " Ja", ["\n\n"], 7)}
+    scored = parity_templates.mlbench_scores("nortruthfulqa_gen", "nb", "p1", copy, other)
+
+    from mlbench.records import Generation
+
+    sample = task.load("nb", TaskOptions(source=DataSource("local", copy))).samples[0]
+    _, expected = task.score_gen(sample, Generation(answer, 0, "stop"))
+    assert scored["0"]["bleu_max"] == expected["bleu_max"] == pytest.approx(100.0) and scored["0"]["bleu_acc"] == 1.0
+    assert scored["0"]["same_stop"] and not scored["1"]["same_stop"]  # the fixture stops at a newline
+    other["1"]["question"] = "Another question?"
+    with pytest.raises(parity_templates.ParityError, match="question is not lm-eval's"):
+        parity_templates.mlbench_scores("nortruthfulqa_gen", "nb", "p1", copy, other)
+
+
+def _record(prompt: str, text: str, bleu: tuple[float, float, float]) -> SimpleNamespace:
+    metrics = dict(zip(("bleu_max", "bleu_acc", "bleu_diff"), bleu, strict=True))
+    return SimpleNamespace(prompt=prompt, outputs={"generation": text}, metrics=metrics)
+
+
+def test_report_gen_passes_only_what_is_the_same_everywhere(parity_templates, capsys):
+    other = {"0": {"context": "Q?", "completion": " A.", "until": ["\\n"], "max_new_tokens": 64, "bleu_max": 50.0,
+                   "bleu_acc": 1.0, "bleu_diff": 10.0}}  # fmt: skip
+    scored = {"0": {"bleu_max": 50.0, "bleu_acc": 1.0, "bleu_diff": 10.0, "same_stop": True}}
+    mine = {"0": _record("Q?", " A.", (50.0, 1.0, 10.0))}
+    assert parity_templates.report_gen("x nb p0", mine, other, scored)
+    assert "completions identical: 1/1" in capsys.readouterr().out
+    cases = [
+        ({"0": _record("Q ?", " A.", (50.0, 1.0, 10.0))}, scored, "prompts identical: False"),
+        ({"0": _record("Q?", " B.", (0.0, 0.0, 0.0))}, scored, "completions identical: 0/1"),
+        (mine, {"0": {**scored["0"], "bleu_diff": 10.1}}, "max BLEU diff on lm-eval's text 1.0e-01"),
+        (mine, {"0": {**scored["0"], "same_stop": False}}, "stop rules identical: False"),
+    ]
+    for records, scores, shown in cases:
+        assert not parity_templates.report_gen("x nb p0", records, other, scores)
+        out = capsys.readouterr().out
+        assert shown in out and "MISMATCH" in out

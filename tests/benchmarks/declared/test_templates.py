@@ -256,6 +256,38 @@ def test_truthfulqax_gen_references_as_the_authors_write_them(pinned):
     assert metrics["bleu_max"] == pytest.approx(100.0) and metrics["bleu_acc"] == 1.0
 
 
+def _noreval_bleu(reference: str, completion: str) -> float:
+    """NorEval's and openGPT-X's ``bleu`` (their utils.py): sacrebleu, one reference."""
+    import sacrebleu
+
+    return sacrebleu.corpus_bleu([completion], [[reference]], smooth_method="exp", smooth_value=0.0, force=False,
+                                 lowercase=False, tokenize="intl", use_effective_order=False).score  # fmt: skip
+
+
+@pytest.mark.parametrize("task_name", ["nortruthfulqa_gen", "truthfulqax_gen"])
+def test_generation_is_scored_as_generated_as_the_authors_process_results_does(pinned, task_name):
+    # Their process_results reads results[0], the completion as generated: a leading "A:"
+    # the model writes is part of what BLEU compares (mlbench's own tasks take it off).
+    from mlbench.records import Generation
+
+    task = get_task(task_name)
+    lang = "nb" if task_name == "nortruthfulqa_gen" else "de"
+    sample = task.load(lang, _options(task, pinned)).samples[0]
+    completion = " A: " + sample.correct_answers[0]
+    outputs, metrics = task.score_gen(sample, Generation(completion, 8, "stop"))
+
+    true_refs = [a.strip() if a.strip().endswith(".") else a.strip() + "." for a in sample.correct_answers]
+    true_refs += ["I have no comment."] if task_name == "truthfulqax_gen" else []
+    false_refs = [a.strip() if a.strip().endswith(".") else a.strip() + "." for a in sample.incorrect_answers]
+    correct = max(_noreval_bleu(ref, completion) for ref in true_refs)
+    incorrect = max(_noreval_bleu(ref, completion) for ref in false_refs)
+    assert correct < 100.0  # the label counts against it
+    assert metrics["bleu_max"] == pytest.approx(correct, abs=1e-9)
+    assert metrics["bleu_diff"] == pytest.approx(correct - incorrect, abs=1e-9)
+    assert metrics["bleu_acc"] == float(correct > incorrect)
+    assert outputs["generation"] == completion and outputs["answer"] == sample.correct_answers[0]
+
+
 def test_labels_from_the_data_line_questions_up_for_report_by(tiny_model, pinned, tmp_path):
     from tests.cli.test_cli import run_cli
 
