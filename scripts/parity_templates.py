@@ -67,6 +67,7 @@ dataset_kwargs:
 DRIVER = """\
 import json, sys
 import lm_eval
+from lm_eval.models.utils import normalize_gen_kwargs
 from lm_eval.tasks import TaskManager
 
 args = json.loads(sys.argv[1])
@@ -80,11 +81,13 @@ def mc(row):
 
 def gen(row):
     response = row["filtered_resps"][0]
-    kwargs = row["arguments"][0][1]
+    # The stop texts and budget as lm-eval's backends read the logged kwargs (its aliases in
+    # its order; 256 is the HF backend's max_gen_toks, which the driver leaves as it is).
+    kwargs = normalize_gen_kwargs(dict(row["arguments"][0][1]), 256)
     return {"context": row["arguments"][0][0], "question": row["doc"]["question"],
             "completion": response if isinstance(response, str) else response[0],
-            "until": list(kwargs.get("until", [])), "max_new_tokens": kwargs.get("max_new_tokens",
-            kwargs.get("max_gen_toks", 256)), **{m: float(row[m]) for m in ("bleu_max", "bleu_acc", "bleu_diff")}}
+            "until": list(kwargs["until"]), "max_new_tokens": kwargs["max_gen_toks"],
+            **{m: float(row[m]) for m in ("bleu_max", "bleu_acc", "bleu_diff")}}
 
 out = {task: {str(row["doc_id"]): (gen if "bleu_max" in row else mc)(row) for row in rows}
        for task, rows in result["samples"].items()}

@@ -148,6 +148,13 @@ class DeclarativeTask(Task):
             return {**self.spec.settings(), "prompt": list(self._templates(options)), "upstream": upstream}
         return self.spec.settings()
 
+    def mode_settings(self, mode: str, options: TaskOptions) -> JsonObject:
+        # What BLEU reads under the authors' task files (``score_gen``): in the hash, so that
+        # --resume never mixes it with samples scored on the cleaned answer before.
+        if mode == "gen" and self.task_files is not None:
+            return {"bleu_on": "generation"}
+        return {}
+
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta.get("group")
 
@@ -210,7 +217,7 @@ class DeclarativeTask(Task):
         if extra and extra not in true_refs:
             true_refs.append(extra)
         # The authors' task files are scored by their process_results, on the completion as
-        # generated (no "A:" label or reasoning block taken off first).
+        # generated (no "A:" label or reasoning block taken off first; ``mode_settings``).
         bleu_on = "generation" if self.task_files is not None else "answer"
         return score_answer_bleu(generation, true_refs, normalize_references(sample.incorrect_answers), bleu_on=bleu_on)
 

@@ -135,6 +135,7 @@ def test_report_gen_passes_only_what_is_the_same_everywhere(parity_templates, ca
         ({"0": _record("Q?", " B.", (0.0, 0.0, 0.0))}, scored, "completions identical: 0/1"),
         (mine, {"0": {**scored["0"], "bleu_diff": 10.1}}, "max BLEU diff on lm-eval's text 1.0e-01"),
         (mine, {"0": {**scored["0"], "same_stop": False}}, "stop rules identical: False"),
+        ({"0": _record("Q?", " A.", (50.0, 0.0, 10.0))}, scored, "on the run's 1.0e+00"),
     ]
     for records, scores, shown in cases:
         assert not parity_templates.report_gen("x nb p0", records, other, scores)

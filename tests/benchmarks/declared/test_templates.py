@@ -286,6 +286,10 @@ def test_generation_is_scored_as_generated_as_the_authors_process_results_does(p
     assert metrics["bleu_diff"] == pytest.approx(correct - incorrect, abs=1e-9)
     assert metrics["bleu_acc"] == float(correct > incorrect)
     assert outputs["generation"] == completion and outputs["answer"] == sample.correct_answers[0]
+    # In the settings hash: --resume does not mix these with samples scored on the clean answer.
+    options = _options(task, pinned)
+    assert task.mode_settings("gen", options) == {"bleu_on": "generation"}
+    assert get_task("m_truthfulqa").mode_settings("gen", options) == {}  # its own prompts: the clean answer
 
 
 def test_labels_from_the_data_line_questions_up_for_report_by(tiny_model, pinned, tmp_path):
