@@ -143,7 +143,7 @@ def add_real_text(shared: Path, copy: Path, limit: int) -> None:
     for path in [*copy.glob("nortruthfulqa/*/validation.jsonl")]:
         with path.open("a", encoding="utf-8") as handle:
             handle.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in sources))
-    for path in copy.glob("truthfulqax/mc_*/validation.jsonl"):
+    for path in copy.glob("truthfulqax/truthfulqa_mc_*_validation.jsonl"):
         start = len(path.read_text(encoding="utf-8").splitlines())  # ids go on from the fixture's
         with path.open("a", encoding="utf-8") as handle:
             for number, row in enumerate(sources, start=start):
@@ -159,7 +159,7 @@ def add_real_text(shared: Path, copy: Path, limit: int) -> None:
     for path in copy.glob("nortruthfulqa_gen/*/validation.jsonl"):
         with path.open("a", encoding="utf-8") as handle:
             handle.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in gen_rows))
-    for path in copy.glob("truthfulqax/gen_*/validation.jsonl"):
+    for path in copy.glob("truthfulqax/truthfulqa_gen_*_validation.jsonl"):
         start = len(path.read_text(encoding="utf-8").splitlines())
         with path.open("a", encoding="utf-8") as handle:
             for number, row in enumerate(gen_rows, start=start):
@@ -181,7 +181,7 @@ def _multi_rows(shared: Path) -> list[dict]:
 def data_file(copy: Path, task: str, lang: str) -> Path:
     if task in ("truthfulqax", "truthfulqax_gen"):
         kind = "gen" if task == "truthfulqax_gen" else "mc"
-        return copy / "truthfulqax" / f"{kind}_{TQAX_CODES[lang]}" / "validation.jsonl"
+        return copy / "truthfulqax" / f"truthfulqa_{kind}_{TQAX_CODES[lang]}_validation.jsonl"  # the hub's names
     if task in ("nortruthfulqa", "nortruthfulqa_gen"):
         return copy / task / lang / "validation.jsonl"
     return copy / "aradice_truthfulqa" / f"TruthfulQA_{VARIETIES[lang]}" / "test.json"

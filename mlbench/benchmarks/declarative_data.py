@@ -38,9 +38,9 @@ def data_files(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list
     if spec.source is None:
         return [spec.data_path(lang, root)]
     assert root is not None, "a hub source is read from its cached or --data-dir copy"
-    return split_files(
-        root, spec.source.config_of(lang, spec.values(lang)), spec.source.split_of(lang, spec.values(lang))
-    )
+    values = spec.values(lang)
+    named = spec.source.data_files_of(lang, values)
+    return split_files(root, spec.source.config_of(lang, values), spec.source.split_of(lang, values), named=named)
 
 
 def data_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:

@@ -29,12 +29,22 @@ class HubSource:
     config: str
     split: str
     license: str = "unknown"
+    # The file of a config's split in the dataset's repository, for a dataset whose configs
+    # only its loading script names (e.g. "truthfulqa_{config}_{split}.jsonl"); without
+    # it, the card's YAML or the hub's conventions say (``mlbench.data.hub_layout``).
+    data_files: str | None = None
 
     def config_of(self, lang: str, values: dict[str, str] | None = None) -> str:
         return self.config.format(lang=lang, **(values or {}))
 
     def split_of(self, lang: str, values: dict[str, str] | None = None) -> str:
         return self.split.format(lang=lang, **(values or {}))
+
+    def data_files_of(self, lang: str, values: dict[str, str] | None = None) -> str | None:
+        if self.data_files is None:
+            return None
+        config, split = self.config_of(lang, values), self.split_of(lang, values)
+        return self.data_files.format(lang=lang, config=config, split=split, **(values or {}))
 
 
 @dataclass(frozen=True)
@@ -81,7 +91,7 @@ def read_source(path: Path, table: Any, names: tuple[str, ...] = ()) -> HubSourc
     """``[source]``; ``names``: the [vars] a config or split may use besides {lang}."""
     if not isinstance(table, dict):
         raise MlbenchError(f"{path}: source must be a table ([source])")
-    known(path, "source", table, ("hub", "revision", "config", "split", "license"))
+    known(path, "source", table, ("hub", "revision", "config", "split", "license", "data_files"))
     repo = text(path, "source.hub", table.get("hub"))
     if not _REPO.fullmatch(repo):
         raise MlbenchError(f"{path}: source.hub {repo!r} must be a hub dataset id, owner/name")
@@ -100,10 +110,28 @@ def read_source(path: Path, table: Any, names: tuple[str, ...] = ()) -> HubSourc
         if value.count("{") or value.count("}"):
             allowed = ", ".join("{" + n + "}" for n in ("lang", *names))
             raise MlbenchError(f"{path}: source.{key} may hold {allowed} and no other field (got {value!r})")
+    files = _data_files(path, table, names)
     return HubSource(
         repo, text(path, "source.revision", table["revision"]), config, split,
-        text(path, "source.license", table.get("license", "unknown")),
+        text(path, "source.license", table.get("license", "unknown")), files,
     )  # fmt: skip
+
+
+def _data_files(path: Path, table: dict, names: tuple[str, ...]) -> str | None:
+    """``source.data_files``: a relative path (or glob) in the dataset's repository, with
+    {config}, {split}, {lang} and the [vars] as fields."""
+    if "data_files" not in table:
+        return None
+    value = text(path, "source.data_files", table["data_files"])
+    bare = value
+    for name in ("lang", "config", "split", *names):
+        bare = bare.replace("{" + name + "}", "")
+    if bare.count("{") or bare.count("}"):
+        allowed = ", ".join("{" + n + "}" for n in ("config", "split", "lang", *names))
+        raise MlbenchError(f"{path}: source.data_files may hold {allowed} and no other field (got {value!r})")
+    if Path(value).is_absolute() or ".." in Path(value).parts:
+        raise MlbenchError(f"{path}: source.data_files must be a path inside the dataset (got {value!r})")
+    return value
 
 
 def read_ids(path: Path, table: Any) -> IdRule:

@@ -1,10 +1,12 @@
 """Which files of a hub dataset hold one config's split, in a copy laid out as the hub ships
 it (mlbench's data cache, or a folder given with ``--data-dir``).
 
-The dataset card's YAML (``configs: - config_name: ..., data_files: ...``) says so where it
-is written, as the hub itself reads it; otherwise the hub's own conventions are tried:
-``data/<config>/<split>.*``, ``<config>/<split>.*``, ``<config>/<split>-*.*`` and the
-Parquet conversion's ``<config>/<split>/*.parquet``.
+A file the benchmark names says so first (a dataset whose configs only its loading script
+knows, such as ``truthfulqa_<config>_<split>.jsonl``). Then the dataset card's YAML
+(``configs: - config_name: ..., data_files: ...``) where it is written, as the hub itself
+reads it; otherwise the hub's own conventions are tried: ``data/<config>/<split>.*``,
+``<config>/<split>.*``, ``<config>/<split>-*.*`` and the Parquet conversion's
+``<config>/<split>/*.parquet`` (a converted copy of a scripted dataset is read too).
 """
 
 from __future__ import annotations
@@ -28,11 +30,15 @@ _DEFAULT_CONVENTIONS = ("data/{split}{suffix}", "data/{split}-*{suffix}", "{spli
                         "data/{split}/*{suffix}", "{split}/*{suffix}")  # fmt: skip
 
 
-def split_files(folder: Path, config: str, split: str) -> list[Path]:
+def split_files(folder: Path, config: str, split: str, *, named: str | None = None) -> list[Path]:
     """The data files of ``config``'s ``split`` in ``folder``, in order (a split may be
-    sharded); an error naming what was looked for, and the configs there, when none is."""
+    sharded): ``named`` (a path or glob the benchmark gives) if it is there, else as the
+    card or the hub's conventions place them; an error naming what was looked for, and
+    the configs there, when none is."""
     if not folder.is_dir():
         raise MlbenchError(f"no dataset folder at {folder}")
+    if named is not None and (found := _files(folder, named)):
+        return found
     card = _card_configs(folder)
     if config in card:
         files = _card_files(folder, card[config], split)
@@ -50,9 +56,10 @@ def split_files(folder: Path, config: str, split: str) -> list[Path]:
                 return found
     known = sorted(card) or _config_folders(folder)
     where = f" (configs there: {', '.join(known)})" if known else ""
+    expected = f"{named}, " if named is not None else ""
     raise MlbenchError(
         f"{folder}: no data for config {config!r}, split {split!r}: expected e.g. "
-        f"data/{config}/{split}.jsonl or {config}/{split}.parquet{where}"
+        f"{expected}data/{config}/{split}.jsonl or {config}/{split}.parquet{where}"
     )
 
 

@@ -62,3 +62,15 @@ def test_a_missing_config_lists_those_there_and_a_folder_is_not_a_file(tmp_path)
     touch(tmp_path, "data/ru/val.jsonl")
     with pytest.raises(MlbenchError, match=r"no data for config 'es', split 'val'.*configs there: es, ru"):
         split_files(tmp_path, "es", "val")
+
+
+def test_a_file_the_benchmark_names_comes_first_and_a_converted_copy_still_reads(tmp_path):
+    # openGPT-X/truthfulqax: configs only its loading script names, one file each at the top.
+    named = "truthfulqa_mc_DE_validation.jsonl"
+    scripted, converted = tmp_path / "scripted", tmp_path / "converted"
+    touch(scripted, named, "truthfulqa_gen_DE_validation.jsonl", "mc_DE/validation.jsonl")
+    assert split_files(scripted, "mc_DE", "validation", named=named) == [scripted / named]
+    touch(converted, "mc_DE/validation/0000.parquet")  # the hub's Parquet conversion of it
+    assert split_files(converted, "mc_DE", "validation", named=named) == [converted / "mc_DE/validation/0000.parquet"]
+    with pytest.raises(MlbenchError, match=r"config 'mc_EL', split 'validation': expected e.g. truthfulqa_mc_EL_valid"):
+        split_files(scripted, "mc_EL", "validation", named="truthfulqa_mc_EL_validation.jsonl")

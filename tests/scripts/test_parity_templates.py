@@ -89,7 +89,7 @@ def test_the_generation_tasks_files(parity_templates, tmp_path):
     tqax = parity_templates.lm_eval_task_files("truthfulqax_gen", tasks_dir, (tmp_path / "ogx", ["el", "pt"]))
     assert set(tqax) == {"el@gen", "pt@gen"} and tqax["pt@gen"][0].name == "ogx_truthfulqax_gen_pt-pt.yaml"
     assert parity_templates.run_langs("truthfulqax_gen", (tmp_path / "ogx", ["el"])) == ["el"]
-    assert parity_templates.data_file(tmp_path, "truthfulqax_gen", "pt").parent.name == "gen_PT-PT"
+    assert parity_templates.data_file(tmp_path, "truthfulqax_gen", "pt").name == "truthfulqa_gen_PT-PT_validation.jsonl"
 
 
 def _logged(copy: Path, lang: str, row: int, completion: str, until: list[str], budget: int) -> dict:

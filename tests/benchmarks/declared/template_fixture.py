@@ -4,7 +4,7 @@ files in the shape of the authors' lm-eval tasks (their text written for these t
 option delimiter is a newline, and a primer set inside a Jinja template.
 
 ``write_template_copy(root)`` writes ``root/nortruthfulqa/<nb|nn>/validation.jsonl``,
-``root/truthfulqax/<mc|gen>_<CODE>/validation.jsonl``, ``root/aradice_truthfulqa/`` (a card
+``root/truthfulqax/truthfulqa_<mc|gen>_<CODE>_validation.jsonl`` (the hub's names), ``root/aradice_truthfulqa/`` (a card
 naming ``TruthfulQA-<variety>`` configs and ``TruthfulQA_<variety>/test.json``) and the task
 files under ``root/upstream/<task>/``. The pins of those files are the fixture's own (``tests/upstream_pins.py``)."""
 
@@ -125,6 +125,11 @@ def nor_task_path(lang: str, template: str) -> str:
     return f"{NOR}/{standard}/nortruthfulqa_mc_{standard}_{template}.yaml"
 
 
+def tqax_file(kind: str, code: str) -> str:
+    """TruthfulQA-X's file of a config, as the hub dataset names it (its loading script's)."""
+    return f"truthfulqa_{kind}_{code}_validation.jsonl"
+
+
 def write_template_copy(root: Path) -> Path:
     root = Path(root)
     for lang, rows in NOR_ROWS.items():
@@ -156,7 +161,7 @@ def write_template_copy(root: Path) -> Path:
             (code / STANDARDS[lang] / name).write_text(text, encoding="utf-8")
     for lang, (code, file, q, a) in TQAX_LANGS.items():
         for kind in ("mc", "gen"):
-            folder = root / "truthfulqax" / f"{kind}_{code}"
+            folder = root / "truthfulqax"
             folder.mkdir(parents=True, exist_ok=True)
             rows = []
             for number, (question, true, false) in enumerate(TQAX_ROWS):
@@ -167,7 +172,7 @@ def write_template_copy(root: Path) -> Path:
                 else:
                     row |= {"best_answer": true[0] + " (best)", "correct_answers": true, "incorrect_answers": false}
                 rows.append(json.dumps(row, ensure_ascii=False))
-            (folder / "validation.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+            (folder / tqax_file(kind, code)).write_text("\n".join(rows) + "\n", encoding="utf-8")
         code_dir = root / "upstream" / "truthfulqax" / TQAX
         code_dir.mkdir(parents=True, exist_ok=True)
         primer = f"{q}: Frage eins?\\n{a}: Antwort eins.\\n\\n{q}: Frage zwei?\\n{a}: Antwort zwei."

@@ -108,6 +108,14 @@ def test_a_parallel_benchmark_whose_rows_differ_is_refused(tiny_model, tmp_path)
             "benchmark.mc_metrics has mc2 but there is no columns.mc2_choices",
         ),
         (("[source]", 'data = "x/{lang}.jsonl"\n[source]'), "give either benchmark.data"),
+        (
+            ('split = "validation"', 'split = "validation"\ndata_files = "{config}_{part}.jsonl"'),
+            "source.data_files may hold {config}, {split}, {lang} and no other field",
+        ),
+        (
+            ('split = "validation"', 'split = "validation"\ndata_files = "../{config}.jsonl"'),
+            "source.data_files must be a path inside the dataset",
+        ),
     ],
 )
 def test_mistakes_in_the_file_are_one_line_naming_the_key(tmp_path, change, expected):
@@ -237,3 +245,23 @@ def test_a_hub_benchmark_may_not_take_a_data_sources_name(tmp_path):
     toml = write_nested(tmp_path, "truthfulqa-multi", {})
     line = tasks_error(toml)
     assert "a data source called 'truthfulqa-multi' exists already" in line and str(toml) in line
+
+
+def test_a_scripted_datasets_files_named_in_the_source(tiny_model, tmp_path):
+    # Configs named only by a loading script: each config's split one file, as data_files says.
+    toml = write_nested(tmp_path, "scripted_tqa", {}, "parallel = false")
+    text = toml.read_text(encoding="utf-8").replace(
+        'split = "validation"', 'split = "validation"\ndata_files = "tqa_{config}_{split}.jsonl"'
+    )
+    toml.write_text(text, encoding="utf-8")
+    copy = tmp_path / "copy"
+    copy.mkdir(exist_ok=True)
+    for lang in ("es", "ru"):
+        lines = [json.dumps(nested(row), ensure_ascii=False) for row in OWN_ROWS[lang]]
+        (copy / f"tqa_{lang}_validation.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    flags = "--task scripted_tqa --lang es,ru --backend hf --no-cache"
+    done = run_model(tiny_model, out, flags, "--include", toml, "--data-dir", copy)
+    assert done.exit_code == 0, done.output
+    samples = (out / tiny_model.name / "scripted_tqa" / "samples_ru.jsonl").read_text().splitlines()
+    assert len(samples) == len(OWN_ROWS["ru"])
