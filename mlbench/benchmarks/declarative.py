@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from mlbench.benchmarks.base import GEN, MC, LanguageData, Mode, Scored, Task, TaskOptions, require_primer
 from mlbench.benchmarks.declarative_data import check_parallel, primer_file, read_primer, read_samples
@@ -149,11 +149,17 @@ class DeclarativeTask(Task):
         return self.spec.settings()
 
     def mode_settings(self, mode: str, options: TaskOptions) -> JsonObject:
-        # What BLEU reads under the authors' task files (``score_gen``): in the hash, so that
-        # --resume never mixes it with samples scored on the cleaned answer before.
-        if mode == "gen" and self.task_files is not None:
+        # What BLEU reads under the authors' task files: in the hash, so that --resume never
+        # mixes it with samples scored on the cleaned answer before.
+        if mode == "gen" and self._bleu_on() == "generation":
             return {"bleu_on": "generation"}
         return {}
+
+    def _bleu_on(self) -> Literal["answer", "generation"]:
+        """The authors' task files are scored by their process_results, on the completion
+        as generated (no "A:" label or reasoning block taken off first); mlbench's own
+        prompts, on the clean answer."""
+        return "generation" if self.task_files is not None else "answer"
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta.get("group")
@@ -216,10 +222,8 @@ class DeclarativeTask(Task):
         extra = given if isinstance(given, str) else no_comment(sample.lang) if given else None
         if extra and extra not in true_refs:
             true_refs.append(extra)
-        # The authors' task files are scored by their process_results, on the completion as
-        # generated (no "A:" label or reasoning block taken off first; ``mode_settings``).
-        bleu_on = "generation" if self.task_files is not None else "answer"
-        return score_answer_bleu(generation, true_refs, normalize_references(sample.incorrect_answers), bleu_on=bleu_on)
+        false_refs = normalize_references(sample.incorrect_answers)
+        return score_answer_bleu(generation, true_refs, false_refs, bleu_on=self._bleu_on())
 
 
 def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:

@@ -105,11 +105,7 @@ def read_source(path: Path, table: Any, names: tuple[str, ...] = ()) -> HubSourc
     config = text(path, "source.config", table.get("config", "default"))
     split = text(path, "source.split", table.get("split", "train"))
     for key, value in (("config", config), ("split", split)):
-        for name in ("lang", *names):
-            value = value.replace("{" + name + "}", "")
-        if value.count("{") or value.count("}"):
-            allowed = ", ".join("{" + n + "}" for n in ("lang", *names))
-            raise MlbenchError(f"{path}: source.{key} may hold {allowed} and no other field (got {value!r})")
+        _only_fields(path, f"source.{key}", value, ("lang", *names))
     files = _data_files(path, table, names)
     return HubSource(
         repo, text(path, "source.revision", table["revision"]), config, split,
@@ -123,15 +119,20 @@ def _data_files(path: Path, table: dict, names: tuple[str, ...]) -> str | None:
     if "data_files" not in table:
         return None
     value = text(path, "source.data_files", table["data_files"])
-    bare = value
-    for name in ("lang", "config", "split", *names):
-        bare = bare.replace("{" + name + "}", "")
-    if bare.count("{") or bare.count("}"):
-        allowed = ", ".join("{" + n + "}" for n in ("config", "split", "lang", *names))
-        raise MlbenchError(f"{path}: source.data_files may hold {allowed} and no other field (got {value!r})")
+    _only_fields(path, "source.data_files", value, ("config", "split", "lang", *names))
     if Path(value).is_absolute() or ".." in Path(value).parts:
         raise MlbenchError(f"{path}: source.data_files must be a path inside the dataset (got {value!r})")
     return value
+
+
+def _only_fields(path: Path, key: str, value: str, names: tuple[str, ...]) -> None:
+    """Refuse a ``{field}`` in ``value`` that is not one of ``names``."""
+    bare = value
+    for name in names:
+        bare = bare.replace("{" + name + "}", "")
+    if bare.count("{") or bare.count("}"):
+        allowed = ", ".join("{" + n + "}" for n in names)
+        raise MlbenchError(f"{path}: {key} may hold {allowed} and no other field (got {value!r})")
 
 
 def read_ids(path: Path, table: Any) -> IdRule:
