@@ -45,3 +45,11 @@ def clipped(text: str, limit: int = 80) -> str:
     """``text`` as an error line shows it: whole when short, else its start and its length
     (a 100 kB value given by mistake must not become a 100 kB line)."""
     return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} characters)"
+
+
+def some_ids(ids: Iterable[str], shown: int = 5) -> str:
+    """The first ``shown`` of ``ids`` (in the order given) and how many more: a line names a
+    few of the questions it speaks of, never all 817."""
+    listed = list(ids)
+    more = f" and {len(listed) - shown} more" if len(listed) > shown else ""
+    return ", ".join(clipped(i, 40) for i in listed[:shown]) + more

@@ -30,10 +30,16 @@ Prints, per language and template: n, both harnesses' mean MC1 (and acc_norm for
 whether every prompt is identical, the largest option log-likelihood difference, and
 OK/MISMATCH against 1e-4. For the generation tasks (greedy; the rows of real text are
 TruthfulQA-Multi's questions with their answer lists): whether every prompt and stop rule
-is identical, how many completions are, and BLEU: mlbench's scoring of lm-eval's
-completion against the bleu_max, bleu_acc and bleu_diff lm-eval logged (1e-6), and
-mlbench's own run against them where the completions are equal. Exit 1 on a mismatch,
-2 on a setup error.
+is identical, how many completions are, and every BLEU and ROUGE value the task logs
+(bleu_*, rouge1_*, rouge2_*, rougeL_*): mlbench's scoring of lm-eval's completion against
+lm-eval's (1e-6), and mlbench's own run against them where the completions are equal.
+
+Every language's data also gets the rows of tests/benchmarks/declared/defects_fixture.py
+(a row of each kind the published TruthfulQA-X data holds, and rows the authors' code
+cannot score). lm-eval stops at the first row its process_results raises on, so its
+driver passes every document through the task's own process_results first and scores the
+others; a line per task then compares the rows lm-eval's code left out with those mlbench
+left out (results.json's data_left_out). Exit 1 on a mismatch, 2 on a setup error.
 """
 
 from __future__ import annotations
@@ -62,17 +68,35 @@ dataset_kwargs:
   data_files:
     {split}: {path}
 """
-# Runs inside the lm-eval interpreter: per task and row, acc (and acc_norm), the context and
-# every option's log-likelihood.
+# Runs inside the lm-eval interpreter. First every document goes through the task's own
+# process_results with stand-in results (an empty completion; log-likelihood 0 per option):
+# those it raises on are rows its code cannot score, which would stop lm-eval's whole run,
+# so lm-eval runs the others (simple_evaluate's samples) and the rest are reported as left
+# out with the error. Then per task and row: acc (and acc_norm), the context and every
+# option's log-likelihood; or the completion, its stop rule and every metric logged.
 DRIVER = """\
 import json, sys
 import lm_eval
 from lm_eval.models.utils import normalize_gen_kwargs
-from lm_eval.tasks import TaskManager
+from lm_eval.tasks import TaskManager, get_task_dict
 
 args = json.loads(sys.argv[1])
+manager = TaskManager(include_path=args["include_path"])
+left_out, keep = {}, {}
+for name, task in get_task_dict(args["tasks"], manager).items():
+    left_out[name], keep[name] = {}, []
+    for index, doc in enumerate(task.eval_docs):
+        if task.OUTPUT_TYPE == "generate_until":
+            stand_in = [""]
+        else:
+            stand_in = [(0.0, False)] * len(task.doc_to_choice(doc))
+        try:
+            task.process_results(doc, stand_in)
+            keep[name].append(index)
+        except Exception as error:
+            left_out[name][str(index)] = f"{type(error).__name__}: {error}"
 result = lm_eval.simple_evaluate(model="hf", model_args=args["model_args"], tasks=args["tasks"],
-    task_manager=TaskManager(include_path=args["include_path"]), batch_size=1, log_samples=True)
+    task_manager=manager, batch_size=1, log_samples=True, samples=keep)
 
 def mc(row):
     return {"acc": float(row["acc"]), "acc_norm": float(row.get("acc_norm", "nan")),
@@ -84,14 +108,14 @@ def gen(row):
     # The stop texts and budget as lm-eval's backends read the logged kwargs (its aliases in
     # its order; 256 is the HF backend's max_gen_toks, which the driver leaves as it is).
     kwargs = normalize_gen_kwargs(dict(row["arguments"][0][1]), 256)
+    metrics = {m: float(v) for m, v in row.items() if m.startswith(("bleu_", "rouge"))}
     return {"context": row["arguments"][0][0], "question": row["doc"]["question"],
             "completion": response if isinstance(response, str) else response[0],
-            "until": list(kwargs["until"]), "max_new_tokens": kwargs["max_gen_toks"],
-            **{m: float(row[m]) for m in ("bleu_max", "bleu_acc", "bleu_diff")}}
+            "until": list(kwargs["until"]), "max_new_tokens": kwargs["max_gen_toks"], **metrics}
 
 out = {task: {str(row["doc_id"]): (gen if "bleu_max" in row else mc)(row) for row in rows}
        for task, rows in result["samples"].items()}
-json.dump(out, open(args["output"], "w", encoding="utf-8"), ensure_ascii=False)
+json.dump({"scored": out, "left_out": left_out}, open(args["output"], "w", encoding="utf-8"), ensure_ascii=False)
 """
 
 
@@ -105,6 +129,7 @@ Tqax = tuple[Path, list[str]]  # the fork's task folder, and the languages lm-ev
 
 GEN_TASKS = ("nortruthfulqa_gen", "truthfulqax_gen")
 BLEU = ("bleu_max", "bleu_acc", "bleu_diff")
+ROUGE = tuple(f"{kind}_{part}" for kind in ("rouge1", "rouge2", "rougeL") for part in ("max", "acc", "diff"))
 BLEU_TOLERANCE = 1e-6
 
 
@@ -168,6 +193,32 @@ def add_real_text(shared: Path, copy: Path, limit: int) -> None:
 
 
 GEN_FIELDS = ("question", "correct_answers", "incorrect_answers")
+
+
+def add_defect_rows(copy: Path) -> None:
+    """The rows of tests/benchmarks/declared/defects_fixture.py (a row of each kind the
+    published TruthfulQA-X data holds that a strict reader refuses, and rows the authors'
+    code cannot score) after every language's rows of TruthfulQA-X (MC and generation) and
+    of NorTruthfulQA's generation set, numbered on from the rows there."""
+    from tests.benchmarks.declared.defects_fixture import GEN_ROWS, MC_ROWS
+
+    def append(path: Path, rows: list[dict]) -> None:
+        start = len(path.read_text(encoding="utf-8").splitlines())
+        with path.open("a", encoding="utf-8") as handle:
+            for number, row in enumerate(rows, start=start):
+                handle.write(json.dumps({"id": number, **row}, ensure_ascii=False) + "\n")
+
+    gen = [{"question": q, "best_answer": best, "correct_answers": c, "incorrect_answers": i}
+           for q, best, c, i in GEN_ROWS.values()]  # fmt: skip
+    mc = [{"question": q, "mc1_targets": {"choices": mc1, "labels": [1] + [0] * (len(mc1) - 1)},
+           "mc2_targets": {"choices": mc2, "labels": labels}} for q, mc1, mc2, labels in MC_ROWS.values()]  # fmt: skip
+    for path in copy.glob("truthfulqax/truthfulqa_gen_*_validation.jsonl"):
+        append(path, gen)
+    for path in copy.glob("truthfulqax/truthfulqa_mc_*_validation.jsonl"):
+        append(path, mc)
+    for path in copy.glob("nortruthfulqa_gen/*/validation.jsonl"):
+        with path.open("a", encoding="utf-8") as handle:
+            handle.writelines(json.dumps({k: row[k] for k in GEN_FIELDS}, ensure_ascii=False) + "\n" for row in gen)
 
 
 def _multi_rows(shared: Path) -> list[dict]:
@@ -274,13 +325,18 @@ def check(model: str, copy: Path, tasks: list[str], python: str, work: Path, tqa
         theirs = json.loads(output.read_text(encoding="utf-8"))
         for key in lm_tasks:
             lang, template = key.split("@")
-            records = read_samples(ours_dir / model_slug(model) / task / f"samples_{lang}.jsonl")
+            run_dir = ours_dir / model_slug(model) / task
+            records = read_samples(run_dir / f"samples_{lang}.jsonl")
             mine = {
-                str(int(i.split("@")[0].split("-")[-1])): r
+                _row(i): r
                 for i, r in records.items()
                 if not task.startswith("nortruthfulqa") or i.endswith(f"@{template}")
             }
-            other = theirs["parity_" + key.replace("@", "_")]
+            name = "parity_" + key.replace("@", "_")
+            other = theirs["scored"][name]
+            ok = report_left_out(f"{task} {lang} {template}", run_dir, lang, template, theirs["left_out"][name]) and ok
+            if template == "mc2":  # rows left out of MC2 alone keep their MC1: not compared here
+                mine = {row: r for row, r in mine.items() if "mc2" in r.metrics}
             if gen:
                 scored = mlbench_scores(task, lang, template, copy, other)
                 ok = report_gen(f"{task} {lang} {template}", mine, other, scored) and ok
@@ -326,14 +382,15 @@ def mlbench_scores(task_name: str, lang: str, template: str, copy: Path, other: 
     own = task.options_type(prompt=template) if task_name == "nortruthfulqa_gen" else None
     options = TaskOptions(source=DataSource("local", copy), own=own)
     data = task.load(lang, options)
+    by_row = {_row(s.id): s for s in data.samples}
     scores = {}
     for row, logged in other.items():
-        sample = data.samples[int(row)]  # both number the rows of the file from 0
+        sample = by_row[row]  # both number the rows of the file from 0
         if sample.question.strip() != logged["question"]:
             raise ParityError(f"{task_name} {lang} row {row}: mlbench's question is not lm-eval's")
         request = task.gen_request(sample, data, options)
         _, metrics = task.score_gen(sample, Generation(logged["completion"], 0, "stop"))
-        scores[row] = {name: float(metrics[name]) for name in BLEU}  # type: ignore[arg-type]
+        scores[row] = {name: float(metrics[name]) for name in (*BLEU, *ROUGE)}  # type: ignore[arg-type]
         scores[row]["same_stop"] = (list(request.stop), request.max_new_tokens) == (
             logged["until"],
             logged["max_new_tokens"],
@@ -348,8 +405,11 @@ def report_gen(label: str, mine: dict, other: dict, scored: dict[str, dict[str, 
     prompts_differ = [i for i in mine if mine[i].prompt != other[i]["context"]]
     stops_differ = [i for i in other if not scored[i]["same_stop"]]
     same_text = [i for i in mine if mine[i].outputs["generation"] == other[i]["completion"]]
-    bleu_gap = max(abs(scored[i][m] - other[i][m]) for i in other for m in BLEU)
-    run_gap = max((abs(mine[i].metrics[m] - other[i][m]) for i in same_text for m in BLEU), default=0.0)
+    # Every metric lm-eval logged for the row: BLEU, and ROUGE where the task reports it.
+    logged = [m for m in (*BLEU, *ROUGE) if all(m in o for o in other.values())]
+    missing = [m for m in ROUGE if m not in logged]
+    bleu_gap = max(abs(scored[i][m] - other[i][m]) for i in other for m in logged)
+    run_gap = max((abs(mine[i].metrics[m] - other[i][m]) for i in same_text for m in logged), default=0.0)
     ours = sum(r.metrics["bleu_acc"] for r in mine.values()) / len(mine)
     theirs = sum(o["bleu_acc"] for o in other.values()) / len(other)
     differ = (
@@ -358,7 +418,8 @@ def report_gen(label: str, mine: dict, other: dict, scored: dict[str, dict[str, 
     print(
         f"{label}: n={len(mine)} · bleu_acc {ours:.4f} vs {theirs:.4f} · prompts identical: {not prompts_differ}"
         f" · stop rules identical: {not stops_differ}"
-        f" · completions identical: {len(same_text)}/{len(mine)} · max BLEU diff on lm-eval's text {bleu_gap:.1e},"
+        f" · completions identical: {len(same_text)}/{len(mine)} · {len(logged)} metrics (BLEU"
+        f"{', ROUGE' if not missing else ''}) · max diff on lm-eval's text {bleu_gap:.1e},"
         f" on the run's {run_gap:.1e} · {'MISMATCH' if differ else 'OK'}"
     )
     for i in prompts_differ[:2]:
@@ -368,6 +429,29 @@ def report_gen(label: str, mine: dict, other: dict, scored: dict[str, dict[str, 
     for i in [i for i in mine if i not in same_text][:2]:
         print(f"  row {i}: mlbench {mine[i].outputs['generation']!r}\n          lm-eval {other[i]['completion']!r}")
     return not differ
+
+
+def _row(sample_id: str) -> str:
+    """lm-eval's row number of an mlbench sample id: the fixture's ids are the row numbers
+    (TruthfulQA-X's id column, or NorEval's and AraDiCE's lang-0003), a template after @."""
+    return str(int(sample_id.split("@")[0].split("-")[-1]))
+
+
+def report_left_out(label: str, run_dir: Path, lang: str, template: str, theirs: dict[str, str]) -> bool:
+    """One line when a harness leaves rows out: mlbench's (results.json's data_left_out; a
+    row left out of MC2 alone counts for the MC2 task only) against the rows lm-eval's own
+    process_results raises on. Different rows are a mismatch."""
+    config = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))["config"]
+    parts = config.get("data_left_out", {}).get(lang, [])
+    counted = [p["ids"] for p in parts if p.get("metric") is None or (template == "mc2" and p["metric"] == "mc2")]
+    mine = {_row(i) for ids in counted for i in ids}
+    if not mine and not theirs:
+        return True
+    same = mine == set(theirs)
+    shown = ", ".join(f"{row} ({error[:60]})" for row, error in sorted(theirs.items(), key=lambda kv: int(kv[0])))
+    print(f"{label}: left out by mlbench {sorted(mine, key=int)}, by lm-eval's code {shown or 'none'}"
+          f" · {'OK' if same else 'MISMATCH'}")  # fmt: skip
+    return same
 
 
 def main() -> int:
@@ -391,6 +475,7 @@ def main() -> int:
             shutil.rmtree(copy / "upstream")  # the fixture's own task files: replaced by lm-eval's
             if args.real_text:
                 add_real_text(args.real_text, copy, args.limit)
+            add_defect_rows(copy)
             tasks = [task for task in args.task.split(",") if task]
             tqax = None
             if args.truthfulqax_tasks:

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from mlbench.benchmarks.helper_models import HelperModel
+from mlbench.benchmarks.lm_eval_names import LmEvalTask
 from mlbench.data.jsonl import load_jsonl
-from mlbench.data.source import DataSource
+from mlbench.data.source import QUESTION_LABEL, DataSource
 from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.judges.judge import Judge
 from mlbench.metrics.descriptor import Metric
@@ -49,12 +50,34 @@ class TaskOptions:
     own: Any = None
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """Questions of a language's data that the benchmark's reference cannot score: why, and
+    which (their ids); ``metric``: left out of that metric alone, the others scoring them."""
+
+    reason: str
+    ids: tuple[str, ...]
+    metric: str | None = None
+
+    def to_json(self) -> JsonObject:
+        return {"reason": self.reason, "ids": list(self.ids), **({"metric": self.metric} if self.metric else {})}
+
+
 @dataclass
 class LanguageData:
     samples: list[Sample]
     primer: list[tuple[str, str]] = field(default_factory=list)
     # What the loader left out or found incomplete, reported with the language's results.
     counts: dict[str, int] = field(default_factory=dict)
+    # What the benchmark's reference cannot score, each warned and kept in results.json
+    # (never dropped silently): rows left out of ``samples``, or of one metric.
+    left_out: list[LeftOut] = field(default_factory=list)
+
+    def question_ids(self) -> set[str]:
+        """Every row's question id, left-out rows included (a sample asked under several
+        prompt templates counts as its question)."""
+        asked = {str(s.meta.get(QUESTION_LABEL) or s.id) for s in self.samples}
+        return asked | {i for part in self.left_out for i in part.ids}
 
 
 # What a mode makes the model produce, which decides what the pipeline does with it:
@@ -77,24 +100,6 @@ class Mode:
     @property
     def writes_answers(self) -> bool:
         return self.produces == "answers"
-
-
-@dataclass(frozen=True)
-class LmEvalTask:
-    """How lm-eval names one of a benchmark's tasks, so that `mlbench import lm-eval` knows
-    which mode its logged samples feed: ``pattern`` holds ``{lang}`` where lm-eval's task
-    name has the language (``truthfulqa-multi_gen_{lang}``)."""
-
-    pattern: str
-    mode: str
-
-    def language_of(self, task_name: str) -> str | None:
-        """The language of ``task_name`` if this pattern names it, else None."""
-        before, _, after = self.pattern.partition("{lang}")
-        if not (task_name.startswith(before) and task_name.endswith(after)):
-            return None
-        lang = task_name[len(before) : len(task_name) - len(after)]
-        return lang if lang and lang.replace("-", "").isalnum() else None
 
 
 MC = Mode("mc", "loglikelihoods", ("mc1", "mc2"))
@@ -137,6 +142,9 @@ class Task(ABC):
     prompt_origin: ClassVar[str] = ""
     # The lm-eval tasks whose sample logs `mlbench import lm-eval` reads into this benchmark.
     lm_eval_tasks: ClassVar[tuple[LmEvalTask, ...]] = ()
+    # Whether every language asks the same questions under the same ids (the report pairs
+    # them): a run that adds a language is told which of the others' questions it lacks.
+    parallel: ClassVar[bool] = False
     # The folder that holds ``prompt_files``: for a built-in benchmark, ``prompts/<its
     # package>/`` at the project's root (one tree researchers read and diff); for a user's,
     # ``prompts/`` beside the module that defines it; unless a class names another (a
@@ -192,6 +200,10 @@ class Task(ABC):
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
         """The questions (and primer) of one language, from ``options.source``; the one
         loading hook. A task that accepts ``--data-file`` reads it with ``data_file_language``."""
+
+    def check_languages(self, data: dict[str, LanguageData], options: TaskOptions) -> None:
+        """Raise MlbenchError when the languages a run loaded (``data``, by language) do
+        not fit together: a parallel benchmark's whose question ids differ."""
 
     def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
         """Lines warned once when ``lang``'s ``samples`` are planned for ``modes``: what
@@ -289,6 +301,16 @@ class Task(ABC):
         its answers are scored): part of the settings hash only of runs with that mode, so
         a change to one mode does not refuse resuming runs of the others."""
         return {}
+
+    def lm_eval_sample_id(self, lang: str, doc: JsonObject, position: int | None) -> str | None:
+        """mlbench's id of the question of a document lm-eval logged at ``position`` (its
+        ``doc_id``) in ``lang``: the document's ``id`` by default (None: it has none)."""
+        return str(doc["id"]) if "id" in doc else None
+
+    def with_templates(self, options: TaskOptions, templates: tuple[str, ...]) -> TaskOptions:
+        """``options`` asking for ``templates`` (those of its ``lm_eval_tasks``), for a
+        benchmark with several prompt templates; unchanged for one without."""
+        return options
 
     def lm_eval_doc_difference(self, sample: Sample, doc: JsonObject, mode: str) -> str | None:
         """How a document lm-eval logged for ``mode`` differs from mlbench's ``sample`` of the

@@ -6,11 +6,21 @@ and the shared ids, as for every benchmark."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import ClassVar, Literal
 
 from mlbench.benchmarks.base import GEN, MC, LanguageData, Mode, Scored, Task, TaskOptions, require_primer
-from mlbench.benchmarks.declarative_data import check_parallel, primer_file, read_primer, read_samples
+from mlbench.benchmarks.declarative_authors import (
+    authors_data_warnings,
+    fallback_reference,
+    left_out_counts,
+    mc2_left_out,
+    mc2_true_count,
+    unsorted_mc2_warning,
+)
+from mlbench.benchmarks.declarative_data import check_parallel, language_files, primer_file, read_language, read_primer
+from mlbench.benchmarks.declarative_import import lm_eval_names, logged_doc_difference, logged_sample_id
 from mlbench.benchmarks.declarative_prompts import (
     TaskFiles,
     chosen_templates,
@@ -19,6 +29,7 @@ from mlbench.benchmarks.declarative_prompts import (
     template_samples,
 )
 from mlbench.benchmarks.declarative_spec import BenchmarkSpec
+from mlbench.benchmarks.declarative_templates import ALL_TEMPLATES
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import render_qa_prompt, score_answer_bleu
 from mlbench.benchmarks.truthful_mc import (
@@ -32,14 +43,14 @@ from mlbench.data.catalog import Source
 from mlbench.data.lm_eval_task import LmEvalTask
 from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL
 from mlbench.errors import MlbenchError
-from mlbench.languages import no_comment
 from mlbench.metrics import mc_metrics, normalize_references
+from mlbench.metrics.rouge import ROUGE_METRIC_NAMES, rouge_metrics
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
 from mlbench.records.jsontypes import JsonObject
 
 _MODES = {"mc": MC, "gen": GEN}
-# The languages of a benchmark's data folder read so far in this process (a parallel
-# benchmark's all at once, for the check): (TOML, data folder) → language → data.
+# The languages of a benchmark's data folder read so far in this process, each as a run
+# asks for it: (TOML, data folder) → language → data.
 _CORPORA: dict[tuple[Path, Path], dict[str, LanguageData]] = {}
 
 
@@ -51,9 +62,10 @@ class DeclarativeTask(Task):
     prompt_files = ()  # the templates are in the TOML file, hashed in ``settings``
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful")
 
-    def _root(self, options: TaskOptions, *, fetch: bool = True) -> Path | None:
+    def _root(self, options: TaskOptions, *, fetch: bool = True, lang: str | None = None) -> Path | None:
         """Where the data files are: beside the TOML (a ``data`` benchmark), in the data
-        cache (a hub source, fetched on first use), or under --data-dir (either layout)."""
+        cache (a hub source, fetched on first use: with ``lang``, only that language's
+        files), or under --data-dir (either layout)."""
         if options.source.kind == "local":
             assert options.source.path is not None
             # One folder may hold several benchmarks' copies: DIR/<task>/ or DIR/<dataset>/
@@ -69,7 +81,7 @@ class DeclarativeTask(Task):
             return None
         from mlbench.data.store import source_folder
 
-        return source_folder(self.name)
+        return source_folder(self.name, wanted=None if lang is None else partial(language_files, self.spec, lang))
 
     def _no_source(self, sample: bool) -> str:
         """Why --sample or --data-file does not fit, and what does."""
@@ -98,6 +110,11 @@ class DeclarativeTask(Task):
         if self.spec.templates is not None and self.fewshot(options):
             raise MlbenchError(f"{self.name} is zero-shot: its templates are the authors' prompts (drop --fewshot)")
 
+    def check_languages(self, data: dict[str, LanguageData], options: TaskOptions) -> None:
+        # The languages of the run: a language run on its own needs no other's file.
+        ids = {lang: language.question_ids() for lang, language in data.items()}
+        check_parallel(self.spec, ids, self._root(options, fetch=False))
+
     def _templates(self, options: TaskOptions) -> tuple[str, ...]:
         """The templates this run asks for (-T prompt); () without [templates]."""
         if self.spec.templates is None or self.options_type is None:
@@ -107,35 +124,41 @@ class DeclarativeTask(Task):
     def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
         # Option lists are scored as listed, repeats and empty options included, as the
         # reference does: said once per language, never silently.
+        metric = "MC2" if "mc2" in self.spec.mc_metrics else "MC1"
+        if self.task_files is not None:  # what the authors' code makes of the data, kind by kind
+            fallback = fallback_reference(self.spec.no_comment_reference, lang)
+            return authors_data_warnings(
+                self.name, lang, samples, fallback=fallback, mc2_true=self.spec.mc2_true, mc_metric=metric
+            )
         if "gen" in modes and self.spec.answers_as_listed:
             twice = sum(lists_an_answer_twice(s.correct_answers, s.incorrect_answers) for s in samples)
             return repeated_answers_warning(self.name, lang, twice, len(samples), "the authors' code", "BLEU")
         if "mc" not in modes or not self.spec.columns.mc1_choices:
             return []
-        metric = "MC2" if "mc2" in self.spec.mc_metrics else "MC1"
         repeated = sum(lists_an_answer_twice(s.mc2_choices or ()) for s in samples)
         lines = repeated_answers_warning(self.name, lang, repeated, len(samples), "the data's option lists", metric)
+        if self.spec.mc2_true == "before_first_false":
+            lines += unsorted_mc2_warning(self.name, lang, samples)
         empty = sum(any(not o.strip() for o in (*(s.mc1_choices or ()), *(s.mc2_choices or ()))) for s in samples)
         if empty:
             lines.append(f"{self.name} {lang}: {empty} of {len(samples)} questions have an empty option (scored)")
         return lines
 
     def load(self, lang: str, options: TaskOptions) -> LanguageData:
-        root = self._root(options)
+        root = self._root(options, lang=lang)
         key = (self.spec.path, root or self.spec.folder)
         corpus = _CORPORA.setdefault(key, {})
         if lang not in corpus:
-            # A parallel benchmark's languages are read together, to check that they are;
-            # the others one by one, as a run asks for them.
-            langs = self.available_languages(options) if self.spec.parallel else (lang,)
-            samples = {code: read_samples(self.spec, code, root) for code in langs}
-            check_parallel(self.spec, samples, root)
-            corpus.update({code: LanguageData(samples[code], read_primer(self.spec, code, root)) for code in langs})
+            # Only the language asked for: a run of German needs the German file alone (a
+            # parallel benchmark's languages are checked together in ``check_languages``).
+            rows = read_language(self.spec, lang, root)
+            parts = rows.parts()
+            corpus[lang] = LanguageData(rows.samples, read_primer(self.spec, lang, root), left_out_counts(parts), parts)
         data = corpus[lang]
         if self.task_files is not None:  # each template's files found and checked now
             chosen = self._templates(options)
             self.task_files.check(options.source, lang, chosen, self.spec.modes)
-            return LanguageData(template_samples(data.samples, chosen), data.primer)
+            return replace(data, samples=template_samples(data.samples, chosen))
         shots = self.fewshot(options)
         if shots > len(data.primer):  # now, not after the model has loaded
             where = primer_file(self.spec, lang, root) or f"no fewshot.primer or examples in {self.spec.path}"
@@ -163,6 +186,20 @@ class DeclarativeTask(Task):
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta.get("group")
+
+    def lm_eval_sample_id(self, lang: str, doc: JsonObject, position: int | None) -> str | None:
+        return logged_sample_id(self.spec, lang, doc, position)
+
+    def lm_eval_doc_difference(self, sample: Sample, doc: JsonObject, mode: str) -> str | None:
+        return logged_doc_difference(self.spec, sample, doc, mode)
+
+    def with_templates(self, options: TaskOptions, templates: tuple[str, ...]) -> TaskOptions:
+        if self.options_type is None or self.spec.templates is None:
+            return options
+        names = self.spec.templates.names
+        if len(templates) != 1 and set(templates) != set(names):  # -T prompt takes one, or all
+            raise ValueError(f"{self.name}: templates {templates} are neither one nor all of {names}")
+        return replace(options, own=self.options_type(prompt=templates[0] if len(templates) == 1 else ALL_TEMPLATES))
 
     def _prompt(self, sample: Sample, data: LanguageData, options: TaskOptions, mode: str) -> Prompt:
         if self.task_files is not None:
@@ -193,11 +230,15 @@ class DeclarativeTask(Task):
         return option_requests(prompt, sample, options.chat_template)
 
     def score_mc(self, sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
-        scored, metrics = score_mc1_mc2(sample, results)
+        true_before = mc2_true_count(sample.mc2_labels or (), self.spec.mc2_true)
+        scored, metrics = score_mc1_mc2(sample, results, true_before)
+        if mc2_left_out(sample, self.spec.mc2_true):  # named at load; its MC1 stands
+            del metrics["mc2"]
         if "mc1_norm" in self.spec.mc_metrics:  # lm-eval's acc_norm: log-likelihood per character
             normed = [ll / max(len(c), 1) for ll, c in zip(scored["mc1_loglikelihoods"], sample.mc1_choices or ())]
-            metrics["mc1_norm"] = mc_metrics(normed[:1], normed[1:], mc1_ties="correct")["mc1"]
-        metrics = {name: metrics[name] for name in self.spec.mc_metrics}
+            one = len(normed) == 1  # a list of one option: lm-eval's argmax picks it
+            metrics["mc1_norm"] = 1.0 if one else mc_metrics(normed[:1], normed[1:], mc1_ties="correct")["mc1"]
+        metrics = {name: metrics[name] for name in self.spec.mc_metrics if name in metrics}
         # The choices are saved too: a declared benchmark's data may change under its name.
         outputs = {
             "mc1_choices": list(sample.mc1_choices or ()),
@@ -206,6 +247,8 @@ class DeclarativeTask(Task):
             "mc2_loglikelihoods": scored["mc2_loglikelihoods"],
             "mc2_labels": scored["mc2_labels"],
         }
+        if true_before is not None:  # MC2 split at the first false label: the data's labels did not decide
+            outputs["mc2_true_options"] = true_before
         return outputs, metrics
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
@@ -217,13 +260,18 @@ class DeclarativeTask(Task):
         return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or budget, stop=stop)
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
+        # The references as TruthfulQA's process_docs writes them: each answer stripped and
+        # closed with a period, empty ones dropped, the task's fallback reference added.
         true_refs = normalize_references(sample.correct_answers)
-        given = self.spec.no_comment_reference
-        extra = given if isinstance(given, str) else no_comment(sample.lang) if given else None
+        extra = fallback_reference(self.spec.no_comment_reference, sample.lang)
         if extra and extra not in true_refs:
             true_refs.append(extra)
         false_refs = normalize_references(sample.incorrect_answers)
-        return score_answer_bleu(generation, true_refs, false_refs, bleu_on=self._bleu_on())
+        outputs, metrics = score_answer_bleu(generation, true_refs, false_refs, bleu_on=self._bleu_on())
+        if self.spec.rouge:  # on the text BLEU reads, as the authors' process_results scores both
+            scored = generation.text if self._bleu_on() == "generation" else str(outputs["answer"])
+            metrics |= rouge_metrics(scored, true_refs, false_refs)
+        return outputs, metrics
 
 
 def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
@@ -238,6 +286,8 @@ def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
         "languages": spec.discover_languages(),
         "modes": tuple(_mode(spec, mode) for mode in spec.modes),
         "hub_id": spec.source.repo if spec.source else str(spec.path),
+        "parallel": spec.parallel,
+        "lm_eval_tasks": lm_eval_names(spec),
         "default_fewshot": spec.shots if spec.shots is not None else _primer_size(spec),
         "default_judge_kinds": spec.judges,
         "headline_metrics": _headline(spec),
@@ -283,8 +333,11 @@ def _headline(spec: BenchmarkSpec) -> tuple[str, ...]:
 
 
 def _mode(spec: BenchmarkSpec, name: str) -> Mode:
-    """The mode ``name`` of ``spec``: MC with the metrics the file asks for."""
-    return replace(_MODES[name], metrics=spec.mc_metrics) if name == "mc" else _MODES[name]
+    """The mode ``name`` of ``spec``: MC with the metrics the file asks for, generation
+    with ROUGE beside BLEU where it asks for it."""
+    if name == "mc":
+        return replace(_MODES[name], metrics=spec.mc_metrics)
+    return replace(GEN, metrics=(*GEN.metrics, *ROUGE_METRIC_NAMES)) if spec.rouge else GEN
 
 
 def _primer_size(spec: BenchmarkSpec) -> int:

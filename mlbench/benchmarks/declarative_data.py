@@ -10,12 +10,20 @@ MC1 and MC2 their own option lists, derive ids (``[ids]``) and clean texts (``[c
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from mlbench.benchmarks.base import LeftOut
+from mlbench.benchmarks.declarative_authors import (
+    Unscorable,
+    authors_answers_sample,
+    authors_options_sample,
+    fallback_reference,
+    mc2_left_out,
+)
 from mlbench.benchmarks.declarative_clean import clean_text
 from mlbench.benchmarks.declarative_spec import BenchmarkSpec
-from mlbench.data.hub_layout import split_files
+from mlbench.data.hub_layout import listed_split_files, split_files
 from mlbench.data.questions import (
     Columns,
     check_answer_lists,
@@ -25,7 +33,7 @@ from mlbench.data.questions import (
     text_field,
 )
 from mlbench.data.tabular import column_value, read_rows
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, some_ids
 from mlbench.records import Sample
 from mlbench.records.jsontypes import JsonObject
 
@@ -43,6 +51,15 @@ def data_files(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list
     return split_files(root, spec.source.config_of(lang, values), spec.source.split_of(lang, values), named=named)
 
 
+def language_files(spec: BenchmarkSpec, lang: str, listing: list[str], card: str | None) -> list[str]:
+    """The paths of ``lang``'s files in a hub dataset's listing (and card): what a run of
+    ``lang`` fetches."""
+    assert spec.source is not None
+    values = spec.values(lang)
+    config, split = spec.source.config_of(lang, values), spec.source.split_of(lang, values)
+    return listed_split_files(listing, card, config, split, named=spec.source.data_files_of(lang, values))
+
+
 def data_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:
     """What the errors call ``lang``'s data: its file, or the hub config and split."""
     if spec.source is None:
@@ -52,22 +69,46 @@ def data_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:
     return f"{where}{spec.source.repo} config {config!r} split {split!r}"
 
 
-def read_samples(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list[Sample]:
+@dataclass
+class LanguageRows:
+    """One language's questions, and what is left out of them: (reason, metric) → their
+    ids (only a benchmark read as its authors' task files read it leaves any out: those
+    their code cannot score; a metric: left out of it alone)."""
+
+    samples: list[Sample]
+    left_out: dict[tuple[str, str | None], list[str]] = field(default_factory=dict)
+
+    def parts(self) -> list[LeftOut]:
+        return [LeftOut(reason, tuple(ids), metric) for (reason, metric), ids in self.left_out.items()]
+
+
+def read_language(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> LanguageRows:
     """One language's questions; a repeated id is an error naming both rows."""
-    samples: list[Sample] = []
+    rows = LanguageRows([])
     seen: dict[str, str] = {}
     index = 0
     for path in data_files(spec, lang, root):
         for where, row in read_rows(path, f"{spec.name} {lang} data"):
             if index == 0:
                 check_columns(spec, row, where)
-            sample = declared_sample(spec, row, lang, index, where)
+            try:
+                sample = declared_sample(spec, row, lang, index, where)
+            except Unscorable as unscorable:
+                # Its id still counts: a row number or an id is never given to two rows.
+                check_new_id(seen, unscorable.sample_id, where)
+                rows.left_out.setdefault((unscorable.reason, None), []).append(unscorable.sample_id)
+                index += 1
+                continue
             check_new_id(seen, sample.id, where)
-            samples.append(sample)
+            rows.samples.append(sample)
+            if "mc2" in spec.mc_metrics and (reason := mc2_left_out(sample, spec.mc2_true)) is not None:
+                rows.left_out.setdefault((reason, "mc2"), []).append(sample.id)
             index += 1
-    if not samples:
-        raise MlbenchError(f"{data_name(spec, lang, root)}: no questions")
-    return samples
+    if not rows.samples:
+        left = sum(map(len, rows.left_out.values()))  # whole rows only, with no sample left
+        why = f" (the {left} rows there cannot be scored: {'; '.join(r for r, _ in rows.left_out)})" if left else ""
+        raise MlbenchError(f"{data_name(spec, lang, root)}: no questions{why}")
+    return rows
 
 
 def check_columns(spec: BenchmarkSpec, row: JsonObject, where: str) -> None:
@@ -95,11 +136,27 @@ def declared_sample(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int,
         found, value = column_value(row, name)
         if found:
             flat[name] = value
-    flat[columns.id] = _sample_id(spec, flat, lang, index, where)
-    if columns.mc1_choices:
-        # An authors' template sees the question as the data has it (lm-eval strips nothing).
-        raw = spec.templates is not None
-        sample = _cleaned(spec, _options_sample(flat, lang, columns, where, raw=raw), where, options=True)
+    try:
+        flat[columns.id] = sample_id_of(spec, flat, lang, index, where)
+    except MlbenchError as error:
+        if spec.templates is None:
+            raise
+        # The authors' code needs no id; mlbench cannot tell the row from another without one.
+        raise Unscorable(f"no id: {str(error).removeprefix(where + ': ')}", f"row {index + 1}") from None
+    if spec.templates is not None:  # as the authors' task files read it
+        try:
+            if columns.mc1_choices:
+                sample = authors_options_sample(flat, lang, columns, where, spec.mc2_true)
+            else:
+                fallback = fallback_reference(spec.no_comment_reference, lang)
+                sample = authors_answers_sample(flat, lang, columns, where, fallback)
+        except Unscorable as unscorable:
+            raise Unscorable(unscorable.reason, str(flat[columns.id])) from None
+        sample = _cleaned(
+            spec, replace(sample, meta={**sample.meta, **_group(flat, columns, where)}), where, options=True
+        )
+    elif columns.mc1_choices:
+        sample = _cleaned(spec, _options_sample(flat, lang, columns, where), where, options=True)
     else:
         listed = spec.answers_as_listed
         sample = question_sample(flat, lang, columns, where, as_listed=listed, repeats=listed)
@@ -117,7 +174,9 @@ def _labels(spec: BenchmarkSpec, row: JsonObject) -> JsonObject:
     return found
 
 
-def _sample_id(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, where: str) -> str:
+def sample_id_of(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, where: str) -> str:
+    """The id of row ``index`` (from 0, in file order) of ``lang``'s data, by the file's
+    ``[ids]`` rule (``row``: its dotted columns resolved); MlbenchError when it has none."""
     rule = spec.ids
     if rule.source == "column":
         value = text_field(row, spec.columns.id, where, number=True)
@@ -135,15 +194,12 @@ def _sample_id(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, wher
     return prefix + "h" + hashlib.sha256(value.strip().encode()).hexdigest()[:12]
 
 
-def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str, *, raw: bool = False) -> Sample:
+def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str) -> Sample:
     """A row with MC1's and MC2's own option lists, kept exactly as listed (the reference
-    scores each listed option, repeats included; ``data_warnings`` counts repeats). ``raw``:
-    the question as the data has it, surrounding spaces included."""
+    scores each listed option, repeats included; ``data_warnings`` counts repeats)."""
     assert columns.mc1_choices
     question = text_field(row, columns.question, where)
     assert question is not None
-    if raw:
-        question = str(row[columns.question])
     mc1 = _options(row, columns.mc1_choices, where)
     mc1_labels = label_list(row, columns.mc1_labels, where) if columns.mc1_labels else (1,) + (0,) * (len(mc1) - 1)
     # Without MC2's lists (a benchmark scored on MC1 alone), MC1's options stand for both.
@@ -237,15 +293,15 @@ def primer_file(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> Pat
     return spec.primer_path(lang, root if spec.source is None else None)
 
 
-def check_parallel(spec: BenchmarkSpec, samples: dict[str, list[Sample]], root: Path | None = None) -> None:
-    """Every language has the ids of the first one: the report pairs questions by id."""
-    if not spec.parallel or len(samples) < 2:
+def check_parallel(spec: BenchmarkSpec, ids: dict[str, set[str]], root: Path | None = None) -> None:
+    """Every language has the ids of the first one (every row's, left-out ones included):
+    the report pairs questions by id."""
+    if not spec.parallel or len(ids) < 2:
         return
-    first, *others = samples
-    reference = {s.id for s in samples[first]}
+    first, *others = ids
+    reference = ids[first]
     for lang in others:
-        ids = {s.id for s in samples[lang]}
-        missing, extra = _listed(reference - ids), _listed(ids - reference)
+        missing, extra = _listed(reference - ids[lang]), _listed(ids[lang] - reference)
         if missing or extra:
             parts = [f"missing ids {missing}" if missing else "", f"extra ids {extra}" if extra else ""]
             raise MlbenchError(
@@ -255,6 +311,4 @@ def check_parallel(spec: BenchmarkSpec, samples: dict[str, list[Sample]], root: 
 
 
 def _listed(ids: set[str]) -> str:
-    shown = sorted(ids)[:SHOWN_IDS]
-    more = f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
-    return ", ".join(shown) + more
+    return some_ids(sorted(ids), SHOWN_IDS)

@@ -14,7 +14,7 @@ from mlbench.benchmarks.options import check_choices, option
 from mlbench.data.catalog import PinnedFile, Source
 from mlbench.data.lm_eval_task import FunctionRef, LmEvalTask, read_lm_eval_task
 from mlbench.data.python_source import UpstreamCode
-from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL, DataSource
+from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL, DataSource, templated_id
 from mlbench.data.upstream import UpstreamFiles
 from mlbench.errors import MlbenchError
 from mlbench.records import ChatMessage, Prompt, Sample
@@ -70,7 +70,7 @@ def template_samples(samples: list[Sample], chosen: tuple[str, ...]) -> list[Sam
     if len(chosen) == 1:
         return [replace(s, meta={**s.meta, TEMPLATE_LABEL: chosen[0]}) for s in samples]
     return [
-        replace(s, id=f"{s.id}@{name}", meta={**s.meta, TEMPLATE_LABEL: name, QUESTION_LABEL: s.id})
+        replace(s, id=templated_id(s.id, name), meta={**s.meta, TEMPLATE_LABEL: name, QUESTION_LABEL: s.id})
         for name in chosen
         for s in samples
     ]

@@ -31,6 +31,7 @@ file is a benchmark when it has a ``[benchmark]`` table; every other table is op
     stop = ["\\n\\n", "Q:"]
     no_comment_reference = false      # the language's "I have no comment." as a true BLEU
                                       # reference; or a text, the same in every language
+    rouge = false                     # ROUGE-1/2/L max, acc and diff beside BLEU (lm-eval's)
 
 A hub dataset instead of ``data`` (see ``declarative_fields`` and ``mlbench.data.hub_layout``),
 with what such data usually needs::
@@ -44,7 +45,9 @@ with what such data usually needs::
     mc1_choices = "mc1_targets.choices"   # dotted paths reach into nested objects
     mc1_labels = "mc1_targets.labels"     # MC1 and MC2 may have their own option lists
     mc2_choices = "mc2_targets.choices"
-    mc2_labels = "mc2_targets.labels"
+    mc2_labels = "mc2_targets.labels"     # with [benchmark] mc2_true = "labelled" (default: the
+                                          # options labelled 1) or "before_first_false" (those
+                                          # before the first 0, as lm-eval's process_results_mc2)
     [ids]
     from = "row"                      # column (default), row, or hash (of ids.column)
     [clean]
@@ -76,7 +79,7 @@ from mlbench.benchmarks.declarative_fields import (
     text,
     texts,
 )
-from mlbench.benchmarks.declarative_templates import TemplateSpec, read_templates, read_vars
+from mlbench.benchmarks.declarative_templates import TemplateSpec, read_lm_eval_names, read_templates, read_vars
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import Columns
 from mlbench.data.tabular import TABULAR_SUFFIXES
@@ -95,9 +98,10 @@ DEFAULT_SHOT = "Q: {question}\nA: {answer}"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _LANG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _TABLES = ("benchmark", "source", "columns", "ids", "clean", "prompt", "fewshot", "generation", "upstream",
-           "templates", "vars", "labels")  # fmt: skip
+           "templates", "vars", "labels", "lm_eval")  # fmt: skip
 _LABEL = re.compile(r"[a-z][a-z0-9_]*")
 MC_METRICS = ("mc1", "mc2", "mc1_norm")
+MC2_TRUE = ("labelled", "before_first_false")
 
 
 @dataclass(frozen=True)
@@ -131,10 +135,16 @@ class BenchmarkSpec:
     # sample for `report --by` and the explorer, e.g. tqa_source (TruthfulQA's own question).
     labels: tuple[tuple[str, str], ...] = ()
     mc_metrics: tuple[str, ...] = ("mc1", "mc2")
+    # Which of MC2's options count as true: the ones labelled 1, or the ones before the
+    # first 0 (lm-eval's TruthfulQA process_results_mc2, which assumes sorted labels).
+    mc2_true: str = "labelled"
+    rouge: bool = False  # ROUGE-1/2/L beside BLEU, as lm-eval's TruthfulQA generation tasks
     # The authors' task files the prompts come from (None: the [prompt] templates above).
     templates: TemplateSpec | None = None
     # Per language, the [vars] values a template path or source.config may name.
     variables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # lm-eval's names of the benchmark's tasks, per mode (``[lm_eval]``, for the import).
+    lm_eval: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def values(self, lang: str) -> dict[str, str]:
         """``lang``'s [vars] (empty without them)."""
@@ -184,6 +194,9 @@ class BenchmarkSpec:
             shaping["mc_metrics"] = list(self.mc_metrics)
         if self.answers_as_listed:
             shaping["answers_as_listed"] = True
+        for key, default in (("mc2_true", "labelled"), ("rouge", False)):  # only when set, as above
+            if getattr(self, key) != default:
+                shaping[key] = getattr(self, key)
         if self.templates is not None:
             shaping["templates"] = asdict(self.templates)
             shaping["vars"] = [[lang, [list(kv) for kv in items]] for lang, items in self.variables]
@@ -219,11 +232,11 @@ def read_spec(path: Path) -> BenchmarkSpec:
             raise MlbenchError(f"{path}: {name} must be a table ([{name}])")
     bench, prompt, fewshot, gen = (tables[n] for n in ("benchmark", "prompt", "fewshot", "generation"))
     known(path, "benchmark", bench, ("name", "title", "data", "languages", "modes", "parallel", "judges",
-                                     "mc_metrics", "answers_as_listed"))  # fmt: skip
+                                     "mc_metrics", "answers_as_listed", "mc2_true"))  # fmt: skip
     known(path, "columns", tables["columns"], tuple(f.name for f in fields(Columns)))
     known(path, "prompt", prompt, ("question", "shot"))
     known(path, "fewshot", fewshot, ("primer", "examples", "shots"))
-    known(path, "generation", gen, ("max_new_tokens", "stop", "no_comment_reference"))
+    known(path, "generation", gen, ("max_new_tokens", "stop", "no_comment_reference", "rouge"))
     name = text(path, "benchmark.name", bench.get("name"))
     if not _NAME.fullmatch(name):
         raise MlbenchError(f"{path}: benchmark.name {name!r} must be letters, digits, '_', '.' or '-'")
@@ -255,6 +268,9 @@ def read_spec(path: Path) -> BenchmarkSpec:
         raise MlbenchError(f"{path}: benchmark.mc_metrics must be some of {', '.join(MC_METRICS)} (got {mc_metrics})")
     if "mc2" in mc_metrics and columns.mc1_choices and not columns.mc2_choices:
         raise MlbenchError(f"{path}: benchmark.mc_metrics has mc2 but there is no columns.mc2_choices")
+    mc2_true = text(path, "benchmark.mc2_true", bench.get("mc2_true", "labelled"))
+    if mc2_true not in MC2_TRUE:
+        raise MlbenchError(f"{path}: benchmark.mc2_true must be one of {', '.join(MC2_TRUE)} (got {mc2_true!r})")
     if ("upstream" in doc) != ("templates" in doc):
         raise MlbenchError(f"{path}: [templates] and [upstream] come together (the task files, and where they are)")
     templates = read_templates(path, doc["upstream"], doc["templates"], modes, names) if "templates" in doc else None
@@ -262,6 +278,10 @@ def read_spec(path: Path) -> BenchmarkSpec:
         raise MlbenchError(
             f"{path}: with [templates] the first MC1 option is the correct one (lm-eval's doc_to_target: 0), "
             "in the order the templates list them: drop columns.mc1_labels"
+        )
+    if templates is not None and tables["clean"]:  # the authors' code reads the rows as they are
+        raise MlbenchError(
+            f"{path}: a benchmark with [templates] reads its rows as its authors' code does: drop [clean]"
         )
     if templates is not None and (prompt or fewshot):
         raise MlbenchError(
@@ -303,10 +323,15 @@ def read_spec(path: Path) -> BenchmarkSpec:
         stop=tuple(texts(path, "generation.stop", gen.get("stop", ["\n\n", "Q:"]))),
         no_comment_reference=_no_comment(path, gen.get("no_comment_reference", False)),
         mc_metrics=tuple(dict.fromkeys(mc_metrics)),
+        mc2_true=mc2_true,
+        rouge=flag(path, "generation.rouge", gen.get("rouge", False)),
         answers_as_listed=flag(path, "benchmark.answers_as_listed", bench.get("answers_as_listed", False)),
         labels=_labels(path, tables["labels"]),
         templates=templates,
         variables=tuple((lang, tuple(values.items())) for lang, values in variables.items()),
+        lm_eval=read_lm_eval_names(
+            path, tables["lm_eval"], tuple(modes), variables, languages, templates.names if templates else None
+        ),
     )
 
 

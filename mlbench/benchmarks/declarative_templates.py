@@ -22,6 +22,12 @@ instead of writing a prompt::
 A template's prompt, option delimiter and generation settings are the task file's
 (``mlbench.data.lm_eval_task``); every file must be listed, with its sha256, in
 ``upstream.files``.
+
+The authors' lm-eval tasks, by name, for `mlbench import lm-eval` (each mode's names, with
+``{lang}``, ``{template}`` and the [vars] as fields; MC may be two tasks, MC1 and MC2)::
+
+    [lm_eval]
+    mc = ["x_mc1_{standard}_{template}", "x_mc2_{standard}_{template}"]
 """
 
 from __future__ import annotations
@@ -119,3 +125,51 @@ def read_templates(path: Path, upstream: Any, templates: Any, modes: list[str], 
         paths.append((mode, pattern))
     license_ = text(path, "upstream.license", upstream.get("license", "unknown"))
     return TemplateSpec(repo, commit, license_, tuple(files.items()), tuple(template_names), tuple(paths))
+
+
+def read_lm_eval_names(
+    path: Path,
+    table: Any,
+    modes: tuple[str, ...],
+    variables: dict[str, dict[str, str]],
+    languages: list[str],
+    templates: tuple[str, ...] | None,
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``[lm_eval]``: per mode of the benchmark, lm-eval's names of its tasks, whose fields
+    are ``{lang}``, ``{template}`` (with ``[templates]``) and the ``[vars]`` names (no
+    format spec). Every language and template must get names of its own: a log is read as
+    the one whose name it has."""
+    if not isinstance(table, dict):
+        raise MlbenchError(f"{path}: lm_eval must be a table ([lm_eval])")
+    known(path, "lm_eval", table, modes)
+    names = tuple(next(iter(variables.values()), {}))
+    fields = ("lang", *(("template",) if templates is not None else ()), *names)
+    found = []
+    for mode, value in table.items():
+        patterns = texts(path, f"lm_eval.{mode}", [value] if isinstance(value, str) else value)
+        for pattern in patterns:
+            try:
+                parts = list(string.Formatter().parse(pattern))
+            except ValueError as error:
+                raise MlbenchError(f"{path}: lm_eval.{mode}: {error}") from None
+            for _, field, spec, conversion in parts:
+                if field is not None and (field not in fields or spec or conversion):
+                    allowed = ", ".join("{" + f + "}" for f in fields)
+                    raise MlbenchError(
+                        f"{path}: lm_eval.{mode} may hold {allowed}, without a format (got "
+                        f"{{{field}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}})"
+                    )
+        found.append((mode, tuple(patterns)))
+    seen: dict[str, str] = {}
+    for mode, patterns in found:
+        for pattern in patterns:
+            for lang in languages:
+                for template in templates or ("",):
+                    name = pattern.format(lang=lang, template=template, **variables.get(lang, {}))
+                    whose = f"{lang}" + (f", template {template}" if template else "")
+                    if seen.setdefault(name, whose) != whose:
+                        raise MlbenchError(
+                            f"{path}: lm_eval.{mode} names two tasks {name!r} ({seen[name]}; {whose}): give each "
+                            "language (and template) its own with {lang}, {template} or the [vars]"
+                        )
+    return tuple(found)

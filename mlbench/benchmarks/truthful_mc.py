@@ -23,15 +23,25 @@ def option_requests(prompt: Prompt, sample: Sample, chat: bool) -> list[Loglikel
     return [LoglikelihoodRequest(prompt, delimiter + option) for option in distinct_options(sample)]
 
 
-def score_mc1_mc2(sample: Sample, results: list[LoglikelihoodResult]) -> Scored:
+def score_mc1_mc2(sample: Sample, results: list[LoglikelihoodResult], true_before: int | None = None) -> Scored:
     """The saved log-likelihoods (per MC1 and MC2 choice, in the sample's order) and
-    ``mc1``/``mc2`` from the results of ``option_requests``."""
+    ``mc1``/``mc2`` from the results of ``option_requests``. MC2's true options are those
+    labelled 1, or, given ``true_before``, the first ``true_before`` (lm-eval's
+    ``process_results_mc2`` splits the list at the first label 0)."""
     ll = {option: r.logprob for option, r in zip(distinct_options(sample), results)}
     mc1 = [ll[c] for c in sample.mc1_choices or ()]
-    mc2 = [(ll[c], label) for c, label in zip(sample.mc2_choices or (), sample.mc2_labels or ())]
-    # MC1: the first mc1 choice is the best answer; a tie goes to it (lm-eval's argmax).
-    mc1_value = mc_metrics(mc1[:1], mc1[1:], mc1_ties="correct")["mc1"]
-    mc2_value = mc_metrics([v for v, lab in mc2 if lab], [v for v, lab in mc2 if not lab])["mc2"]
+    labels = list(sample.mc2_labels or ())
+    if true_before is not None:  # over every option, as the split is (its labels may be fewer)
+        labels = [int(i < true_before) for i in range(len(sample.mc2_choices or ()))]
+    mc2 = [(ll[c], label) for c, label in zip(sample.mc2_choices or (), labels)]
+    if not mc1 or not mc2:
+        raise ValueError(f"{sample.id}: no MC1 or MC2 option to score")
+    # MC1: the first mc1 choice is the best answer; a tie goes to it (lm-eval's argmax), and
+    # so does a list of one option.
+    mc1_value = mc_metrics(mc1[:1], mc1[1:], mc1_ties="correct")["mc1"] if len(mc1) > 1 else 1.0
+    true, false = [v for v, lab in mc2 if lab], [v for v, lab in mc2 if not lab]
+    # No true option (the split's first label is 0) holds no mass; no false one, all of it.
+    mc2_value = mc_metrics(true, false)["mc2"] if true and false else float(bool(true))
     outputs = {
         "mc1_loglikelihoods": mc1,
         "mc2_loglikelihoods": [v for v, _ in mc2],

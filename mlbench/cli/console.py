@@ -160,15 +160,25 @@ def summary(
     under it, so that no cell wraps."""
     width = min(width, console.width)
     langs = list(run.languages)
+    # A row per language; under a language asked under several prompt templates, a row per
+    # template with its own means (the language's row: each question's mean over them).
+    shown = [
+        (label, result)
+        for lang in langs
+        for label, result in [
+            (language_label(lang), run.languages[lang]),
+            *((f"  {name}", one) for name, one in run.languages[lang].templates.items()),
+        ]
+    ]
     headers = ["lang", "n"]
-    rows = [[language_label(lang), str(run.languages[lang].n)] for lang in langs]
-    failed = [run.languages[lang].counts.get("failed", 0) for lang in langs]
+    rows = [[label, str(result.n)] for label, result in shown]
+    failed = [result.counts.get("failed", 0) for _, result in shown]
     if any(failed):
         headers.append("failed")
         rows = [[*row, str(count)] for row, count in zip(rows, failed)]
     metrics = summary_metrics(run, metric_order, headline)
     about = describer(run)
-    columns = {m: [_value(about(m), run.languages[lang].metrics.get(m)) for lang in langs] for m in metrics}
+    columns = {m: [_value(about(m), result.metrics.get(m)) for _, result in shown] for m in metrics}
 
     def table(chosen: list[str]) -> Table:
         shown = [m for m in metrics if m in chosen]  # in the run's own order
@@ -181,6 +191,8 @@ def summary(
             break  # the later ones would not fit either: they are counted in the note
         chosen.append(metric)
     notes = ["Means; 95% intervals and every metric in table.md."]
+    if len(shown) > len(langs):
+        notes.append("n: questions; a language's value is each question's mean over the templates under it.")
     if len(chosen) < len(metrics):
         notes.append(f"{len(metrics) - len(chosen)} more headline column(s) there too.")
     if any(language_label(lang) != lang for lang in langs):

@@ -89,9 +89,11 @@ def source_state(source: Source) -> SourceState:
 
     lock = read_lock(source)
     cached = cached_folder(source) is not None
+    # Some of a hub dataset's configs, fetched by runs of some of its languages.
+    part = lock is not None and lock.revision == source.revision and not lock.complete()
     pinned = sum(1 for f in source.files if f.sha256)
     size_bytes = None
-    if lock is not None and cached:
+    if lock is not None and (cached or part):
         recorded = len(lock.files) - pinned
         files = f"{len(lock.files)} ({pinned} sha256 pinned here" + (f", {recorded} at fetch)" if recorded else ")")
         size_bytes = sum(int(entry["size"]) for entry in lock.files.values())  # type: ignore[call-overload]
@@ -99,7 +101,7 @@ def source_state(source: Source) -> SourceState:
     else:
         files = f"{len(source.files)} ({pinned} sha256 pinned here)" if source.files else "listed by the hub"
         size = "—"
-    state = "yes" if cached else ("stale" if lock is not None else "no")
+    state = "yes" if cached else "part" if part else "stale" if lock is not None else "no"
     return SourceState(
         source, state, _revision(source, lock), lock.commit if lock is not None else None, files, size, size_bytes,
         dict(lock.files) if lock is not None else None,

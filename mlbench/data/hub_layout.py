@@ -11,10 +11,12 @@ reads it; otherwise the hub's own conventions are tried: ``data/<config>/<split>
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import glob
 import re
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from pathlib import Path, PurePosixPath
 
 from mlbench.data.jsonlines import read_text
 from mlbench.data.tabular import TABULAR_SUFFIXES
@@ -37,30 +39,78 @@ def split_files(folder: Path, config: str, split: str, *, named: str | None = No
     the configs there, when none is."""
     if not folder.is_dir():
         raise MlbenchError(f"no dataset folder at {folder}")
-    if named is not None and (found := _files(folder, named)):
+
+    def files(pattern: str) -> list[str]:
+        return [p.relative_to(folder).as_posix() for p in _files(folder, pattern)]
+
+    found = _locate(files, _card_configs(folder), config, split, named, str(folder), lambda: _config_folders(folder))
+    return [folder / path for path in found]
+
+
+def listed_split_files(
+    paths: Sequence[str], card: str | None, config: str, split: str, *, named: str | None = None
+) -> list[str]:
+    """``split_files`` over a hub dataset's listing (its files' paths, and its card's text)
+    instead of a copy: the files to fetch for one config's split."""
+    listing = sorted(p for p in paths if PurePosixPath(p).suffix in TABULAR_SUFFIXES)
+
+    def files(pattern: str) -> list[str]:
+        if not _files_pattern_ok(pattern):
+            return []
+        wanted = pattern.split("/")
+        return [p for p in listing if _glob_match(p.split("/"), wanted)]
+
+    def folders() -> list[str]:
+        return sorted({p.split("/")[1] if p.startswith("data/") else p.split("/")[0] for p in listing if "/" in p})
+
+    configs = _parse_card(card) if card is not None else {}
+    return _locate(files, configs, config, split, named, "the hub's listing", folders)
+
+
+def _locate(
+    files: Callable[[str], list[str]],
+    card: dict[str, dict[str, list[str]]],
+    config: str,
+    split: str,
+    named: str | None,
+    where: str,
+    folders: Callable[[], list[str]],
+) -> list[str]:
+    """The paths (relative) of ``config``'s ``split`` as ``split_files`` finds them, with
+    ``files(pattern)`` for the paths a glob matches; ``where`` names the copy in errors."""
+    if named is not None and (found := files(named)):
         return found
-    card = _card_configs(folder)
     if config in card:
-        files = _card_files(folder, card[config], split)
-        if files:
-            return files
+        found = _card_paths(files, card[config], split)
+        if found:
+            return found
         raise MlbenchError(
-            f"{folder / CARD}: config {config!r} has no {split!r} split with files here "
+            f"{where}/{CARD}: config {config!r} has no {split!r} split with files here "
             f"(its splits: {', '.join(k for k in card[config] if k != '*') or 'none named'})"
         )
     conventions = _CONVENTIONS + (_DEFAULT_CONVENTIONS if config == "default" else ())
     for pattern in conventions:
         for suffix in TABULAR_SUFFIXES:
-            found = _files(folder, pattern.format(config=glob.escape(config), split=glob.escape(split), suffix=suffix))
+            found = files(pattern.format(config=glob.escape(config), split=glob.escape(split), suffix=suffix))
             if found:
                 return found
-    known = sorted(card) or _config_folders(folder)
-    where = f" (configs there: {', '.join(known)})" if known else ""
-    expected = f"{named}, " if named is not None else ""
+    known = sorted(card) or folders()
+    there = f" (configs there: {', '.join(known)})" if known else ""
+    if named is not None:  # the file the benchmark names, first: what a user's download lacks
+        raise MlbenchError(f"{where}: no {named} for config {config!r}, split {split!r}{there}")
     raise MlbenchError(
-        f"{folder}: no data for config {config!r}, split {split!r}: expected e.g. "
-        f"{expected}data/{config}/{split}.jsonl or {config}/{split}.parquet{where}"
+        f"{where}: no data for config {config!r}, split {split!r}: expected e.g. "
+        f"data/{config}/{split}.jsonl or {config}/{split}.parquet{there}"
     )
+
+
+def _glob_match(parts: list[str], pattern: list[str]) -> bool:
+    """Whether a path's parts match a glob's, as ``Path.glob`` matches ("**": any folders)."""
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(_glob_match(parts[i:], pattern[1:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _glob_match(parts[1:], pattern[1:])
 
 
 def _files(folder: Path, pattern: str) -> list[Path]:
@@ -97,7 +147,12 @@ def _card_configs(folder: Path) -> dict[str, dict[str, list[str]]]:
 def _parsed_card(path: Path, mtime_ns: int) -> dict[str, dict[str, list[str]]]:
     """The card read once per process for all of a run's languages (``mtime_ns`` in the
     key: a card fetched again is read again); callers only read the result."""
-    match = _FRONT_MATTER.match(read_text(path))
+    return _parse_card(read_text(path))
+
+
+def _parse_card(text: str) -> dict[str, dict[str, list[str]]]:
+    """config → split → path patterns, from a card's YAML front matter."""
+    match = _FRONT_MATTER.match(text)
     if match is None:
         return {}
     import yaml  # with datasets and transformers
@@ -135,14 +190,15 @@ def _card_splits(data_files: object) -> dict[str, list[str]]:
     return splits
 
 
-def _card_files(folder: Path, splits: dict[str, list[str]], split: str) -> list[Path]:
+def _card_paths(files: Callable[[str], list[str]], splits: dict[str, list[str]], split: str) -> list[str]:
     if "*" in splits:  # a data_dir: the split by the hub's conventions inside it
-        inside = folder / splits["*"][0]
+        inside = PurePosixPath(splits["*"][0]).as_posix()  # "./" and "" are the top
+        prefix = "" if inside in (".", "") else inside + "/"
         patterns = [
             p.format(split=glob.escape(split), suffix=s) for p in _DEFAULT_CONVENTIONS for s in TABULAR_SUFFIXES
         ]
-        return next((found for pattern in patterns if (found := _files(inside, pattern))), [])
-    files: list[Path] = []
+        return next((found for pattern in patterns if (found := files(prefix + pattern))), [])
+    found: list[str] = []
     for pattern in splits.get(split, []):
-        files += _files(folder, pattern)
-    return files
+        found += files(pattern)
+    return found

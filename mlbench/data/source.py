@@ -103,6 +103,12 @@ def subset(samples: list[Sample], limit: int | None, seed: int) -> list[Sample]:
     return [s for s in samples if question_of(s) in chosen]
 
 
+def templated_id(question_id: str, template: str) -> str:
+    """The id of the sample that asks question ``question_id`` under ``template``, in a run
+    asked under several templates (under one, the question's own id)."""
+    return f"{question_id}@{template}"
+
+
 def question_of(sample: Sample) -> str:
     """The question a sample asks: its id, or, where one question is asked under several
     prompt templates (one sample each), the id they share (``QUESTION_LABEL``)."""

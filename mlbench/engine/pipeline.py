@@ -22,6 +22,7 @@ from mlbench.data.source import subset
 from mlbench.engine.answer_checks import surface_metric_names, warm_up_in_background
 from mlbench.engine.budget import chunk_size, spend_records
 from mlbench.engine.checks import check_not_overwriting, check_size, check_writable, run_dir_of
+from mlbench.engine.data_coverage import left_out_lines, unpaired_lines
 from mlbench.engine.failures import LanguageFailures, SamplesFailed, language_failures, too_many
 from mlbench.engine.lock import lock_languages
 from mlbench.engine.other_languages import elsewhere
@@ -109,6 +110,7 @@ def plan(config: RunConfig, locks: ExitStack | None = None, warn: Say = None, no
             if not samples:
                 raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
             languages.append(PlannedLanguage(lang, data, samples))
+        task.check_languages({p.lang: p.data for p in languages}, options)
         planned.append(PlannedTask(task, modes, languages))
     for line in said if note is not None else ():
         note(line)
@@ -169,6 +171,8 @@ def run(
             warm_up_in_background(item.task, item.modes)
             for planned_lang in item.languages:  # after every check: a refused run says one line
                 for message in item.task.data_warnings(planned_lang.lang, planned_lang.samples, item.modes):
+                    observer.warn(message)
+                for message in left_out_lines(item.task.name, planned_lang.lang, planned_lang.data):
                     observer.warn(message)
         # Created after every input has been checked, and only once: one engine for the run.
         backend = (backend_factory or (lambda: create_backend(config.model, config.cache_dir)))()
@@ -277,6 +281,8 @@ def run_task(
         settings["data_sha256"] = {lang: planned_lang.data_hash}
         if planned_lang.data.counts:
             settings["data_counts"] = {lang: planned_lang.data.counts}
+        if planned_lang.data.left_out:  # each left-out question named, by reason
+            settings["data_left_out"] = {lang: [part.to_json() for part in planned_lang.data.left_out]}
         settings.update(judged_settings(run_dir, lang, chash))  # a resumed run keeps its verdicts' judges
         settings.update(language_usage(lang, records, settings))  # the API tokens of its samples
         write_language(run_dir, language, settings, chash, [s.id for s in planned_lang.samples])
@@ -294,6 +300,9 @@ def run_task(
         )
     if other_settings:
         observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
+    if task.parallel:  # a language added to a folder whose others were scored on other ids
+        for line in unpaired_lines(task.name, {p.lang: p.data for p in item.languages}, result.languages):
+            observer.warn(line)
     observer.finish(result, order, task.group_name)
     return result
 

@@ -72,6 +72,8 @@ class PlannedLanguage:
         """The content of the language's data as loaded (every question, its answers and
         the primer, not only the ones --limit picks), so that an edited data file is seen."""
         content = {"samples": [asdict(s) for s in self.data.samples], "primer": self.data.primer}
+        if self.data.left_out:  # only where some are: other runs keep their hash
+            content["left_out"] = self.data.left_out
         blob = json.dumps(content, sort_keys=True, ensure_ascii=False, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 

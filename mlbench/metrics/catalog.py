@@ -31,11 +31,14 @@ from mlbench.metrics.descriptor import Metric, MetricsBlock, by_name, resolve
 from mlbench.metrics.judged import JUDGE_DESCRIPTORS
 from mlbench.metrics.mc import MC_METRICS
 from mlbench.metrics.names import base_name
+from mlbench.metrics.rouge import ROUGE_METRICS
 from mlbench.metrics.surface import SURFACE_DESCRIPTORS
 from mlbench.records import LanguageResult, RunResult
 from mlbench.records.jsontypes import JsonObject
 
-SHARED_METRICS: dict[str, Metric] = by_name((*MC_METRICS, *BLEU_METRICS, *SURFACE_DESCRIPTORS, *JUDGE_DESCRIPTORS))
+SHARED_METRICS: dict[str, Metric] = by_name(
+    (*MC_METRICS, *BLEU_METRICS, *ROUGE_METRICS, *SURFACE_DESCRIPTORS, *JUDGE_DESCRIPTORS)
+)
 
 
 @dataclass(frozen=True)

@@ -358,6 +358,8 @@ class PerQuestion:
 @dataclass
 class LanguageResult:
     lang: str
+    # What each mean and interval is over: the questions (a question asked under several
+    # prompt templates is one, its value the mean over them).
     n: int
     metrics: dict[str, MetricValue]
     # Counts worth a reader's attention, e.g. {"empty_generations": 2}.
@@ -367,6 +369,11 @@ class LanguageResult:
     # Each question's value of each metric, for paired comparisons across languages
     # (None: no metric has a value per question, or a file written without them).
     per_question: PerQuestion | None = None
+    # The samples behind the n questions, where there are more (one per question and
+    # template); None: one sample per question.
+    samples: int | None = None
+    # The same summary under each prompt template, where a run asked under several.
+    templates: dict[str, LanguageResult] = field(default_factory=dict)
 
 
 @dataclass

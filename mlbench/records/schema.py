@@ -93,7 +93,13 @@ def _language_block() -> JsonObject:
     metric["required"] = list(metric["properties"])
     return {
         "type": "object",
-        "properties": {"n-samples": {"type": "integer", "minimum": 0}, "groups": {"$ref": "#/$defs/groups"}},
+        "properties": {
+            "n-samples": {"type": "integer", "minimum": 0},
+            # Where a question was asked under several prompt templates: what the means are over.
+            "n-questions": {"type": "integer", "minimum": 0},
+            "groups": {"$ref": "#/$defs/groups"},
+            "templates": {"$ref": "#/$defs/groups"},
+        },
         "required": ["n-samples"],
         "additionalProperties": {"anyOf": [{"type": "integer"}, metric]},
     }

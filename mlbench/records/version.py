@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 1
+# 2: a language run under several prompt templates has n-questions (what its means and
+# intervals are over) beside n-samples, and a block per template ("templates").
+SCHEMA_VERSION = 2
 
 
 class NewerSchema(ValueError):

@@ -120,14 +120,15 @@ def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()
             entry.descriptors.append(run.descriptors)
         for lang, result in run.languages.items():
             values = _question_values(run_dir, result, run.config_hash)
-            if values.ids and len(values.ids) != result.n:
+            samples = result.n if result.samples is None else result.samples  # one value per sample
+            if values.ids and len(values.ids) != samples:
                 # E.g. results_<lang>.json gone and samples_<lang>.jsonl cut short: its gaps
                 # would test other questions than the mean beside them. The mean and interval
                 # of results.json stand on their own, so only this language's gaps are left
                 # untested (refusing would lose every other run of the report).
                 notes.append(
                     f"{label} · {run.task} · {lang} in {run_dir}: the per-question values hold "
-                    f"{len(values.ids)} questions but results.json counts n={result.n}; "
+                    f"{len(values.ids)} questions but results.json counts n={samples}; "
                     f"{lang}'s gaps are left untested (rerun the language, or restore results_{lang}.json)"
                 )
                 values = QuestionValues([])

@@ -18,6 +18,7 @@ from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL
 from mlbench.records import LanguageResult, PerQuestion
 from mlbench.report.collect import Collection, LanguageEntry, ModelTask
 from mlbench.report.questions import QuestionValues
+from mlbench.results.question_means import means_by_question, templated
 from mlbench.stats.intervals import summarize
 
 
@@ -43,19 +44,10 @@ def _seed(run: ModelTask, entry: LanguageEntry, seed: int) -> int:
 
 def _averaged(entry: LanguageEntry, seed: int) -> LanguageEntry:
     block = entry.result.per_question
-    if block is None or QUESTION_LABEL not in block.labels or len(set(block.labels.get(TEMPLATE_LABEL, ()))) < 2:
+    if block is None or QUESTION_LABEL not in block.labels or not templated(block.labels.get(TEMPLATE_LABEL, [])):
         return entry
     asked = dict(zip(block.ids, block.labels[QUESTION_LABEL]))
-    questions = sorted({asked.get(q) or q for q in entry.values.ids})
-    row = {q: i for i, q in enumerate(questions)}
-    group = np.array([row[asked.get(q) or q] for q in entry.values.ids])
-    columns = {}
-    for name, values in entry.values.columns.items():
-        present = ~np.isnan(values)
-        sums = np.bincount(group[present], weights=values[present], minlength=len(questions))
-        counts = np.bincount(group[present], minlength=len(questions))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            columns[name] = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    questions, columns = means_by_question([asked.get(q) or q for q in entry.values.ids], entry.values.columns)
     values = QuestionValues(questions, columns)
     metrics = dict(entry.result.metrics)  # pooled metrics (no per-question values) stay as they were
     for name, column in columns.items():

@@ -4,11 +4,14 @@ skipped and unreadable verdicts, what the loader left out)."""
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
+from mlbench.data.source import TEMPLATE_LABEL
 from mlbench.metrics.names import base_name, expand_order
 from mlbench.records import LanguageResult, MetricValue, PerQuestion, SampleRecord
 from mlbench.records.jsontypes import JsonObject
+from mlbench.results.question_means import question_values, record_questions
 from mlbench.stats.intervals import summarize
 
 
@@ -41,16 +44,27 @@ def aggregate(
     for group in sorted({r.group for r in records if r.group is not None}):
         mine = [r for r in records if r.group == group]
         result.groups[group] = _summarize_records(lang, mine, metric_names, seed, task)
+    if record_questions(records) is not None:  # each template's own scores, beside the means over them
+        names = {str(r.labels[TEMPLATE_LABEL]) for r in records if TEMPLATE_LABEL in r.labels}
+        for template in sorted(names, key=_natural):  # p2 before p10
+            mine = [r for r in records if r.labels.get(TEMPLATE_LABEL) == template]
+            result.templates[template] = _summarize_records(lang, mine, metric_names, seed, task)
     return result
 
 
 def _summarize_records(
     lang: str, records: list[SampleRecord], metric_names: list[str], seed: int, task: PoolsMetrics | None = None
 ) -> LanguageResult:
+    """The summary of ``records``: over questions (``question_means``) where they are a
+    question's samples under several prompt templates, else over the samples."""
     summary = {}
     present = {name for r in records for name in r.metrics}
+    questions = record_questions(records)
     for metric in expand_order(metric_names, present):
-        values = [r.metrics[metric] for r in records if metric in r.metrics]
+        if questions is None:
+            values = [r.metrics[metric] for r in records if metric in r.metrics]
+        else:
+            values = question_values(records, questions, metric)
         summary[metric] = summarize(values, seed=seed)
     pooled, pooled_counts = task.pooled_metrics(records, seed) if task is not None else ({}, {})
     summary.update(pooled)
@@ -62,7 +76,15 @@ def _summarize_records(
         **pooled_counts,
     }
     ordered = {name: summary[name] for name in expand_order(metric_names, summary)}
-    return LanguageResult(lang, len(records), ordered, {k: v for k, v in counts.items() if v})
+    kept = {k: v for k, v in counts.items() if v}
+    if questions is None:
+        return LanguageResult(lang, len(records), ordered, kept)
+    return LanguageResult(lang, len(set(questions)), ordered, kept, samples=len(records))
+
+
+def _natural(name: str) -> list[tuple[int, str]]:
+    """A sort key reading a name's digits as numbers."""
+    return [(int(part), "") if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name)]
 
 
 def per_question_values(records: list[SampleRecord], metrics: list[str]) -> PerQuestion | None:

@@ -35,15 +35,22 @@ class LanguageFile:
     sample_ids: list[str] | None = None
 
 
+# The keys of a language's block that are not a metric's value or a count.
+_SIZES, _BLOCKS = ("n-samples", "n-questions"), ("groups", "templates")
+
+
 def language_to_json(result: LanguageResult) -> JsonObject:
-    """The block of one language (without its per-question values, kept apart on one line)."""
-    block: JsonObject = {
-        "n-samples": result.n,
-        **result.counts,
-        **{k: v.to_json() for k, v in result.metrics.items()},
-    }
+    """The block of one language (without its per-question values, kept apart on one line):
+    n-samples, and n-questions where the samples are more than the questions (a run under
+    several prompt templates, whose means and intervals are over its questions)."""
+    sizes = (
+        {"n-samples": result.n} if result.samples is None else {"n-samples": result.samples, "n-questions": result.n}
+    )
+    block: JsonObject = {**sizes, **result.counts, **{k: v.to_json() for k, v in result.metrics.items()}}
     if result.groups:
         block["groups"] = {name: language_to_json(group) for name, group in result.groups.items()}
+    if result.templates:
+        block["templates"] = {name: language_to_json(one) for name, one in result.templates.items()}
     return block
 
 
@@ -51,10 +58,14 @@ def language_from_json(lang: str, block: JsonObject) -> LanguageResult:
     """A language's block; TypeError/KeyError/ValueError on another shape."""
     if not isinstance(block, dict):
         raise TypeError(f"{lang}: a JSON {type(block).__name__}, not an object")
-    metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict) and k != "groups"}
-    counts = {k: v for k, v in block.items() if isinstance(v, int) and k != "n-samples"}
-    groups = {name: language_from_json(lang, group) for name, group in block.get("groups", {}).items()}
-    return LanguageResult(lang, int(block["n-samples"]), metrics, counts, groups)
+    metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict) and k not in _BLOCKS}
+    counts = {k: v for k, v in block.items() if isinstance(v, int) and k not in _SIZES}
+    groups, templates = ({name: language_from_json(lang, one) for name, one in block.get(key, {}).items()}
+                         for key in _BLOCKS)  # fmt: skip
+    samples = int(block["n-samples"])
+    if "n-questions" in block:
+        return LanguageResult(lang, int(block["n-questions"]), metrics, counts, groups, None, samples, templates)
+    return LanguageResult(lang, samples, metrics, counts, groups, templates=templates)
 
 
 def per_question_from_json(block: Any) -> PerQuestion:

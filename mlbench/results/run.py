@@ -135,9 +135,9 @@ def merge_run(
     with run_dir_lock(run_dir):
         languages: dict[str, LanguageResult] = {}
         timings: JsonObject = {}
-        data_counts: JsonObject = {}  # what the loader left out, per language
-        data_hashes: JsonObject = {}  # the content of each language's data
-        usage: JsonObject = {}  # the API tokens of each language's samples (results/usage.py)
+        # Each language's blocks of its own: what the loader left out (counts, and the rows
+        # by reason), the content of its data, and the API tokens of its samples.
+        blocks: dict[str, JsonObject] = {key: {} for key in _LANGUAGE_BLOCKS}
         other_settings = []
         for path in sorted(run_dir.glob("results_*.json")):
             written = read_language_file(path)
@@ -148,7 +148,7 @@ def merge_run(
                 timings[written.lang] = written.config["timings_s"][written.lang]
             except (KeyError, TypeError) as error:
                 raise MlbenchError(f"{path}: not an mlbench language result (no timing: {error})") from None
-            for key, into in (("data_counts", data_counts), ("data_sha256", data_hashes), ("usage", usage)):
+            for key, into in blocks.items():
                 into.update(_settings_block(path, written.config, key))
             languages[written.lang] = written.result
         ordered = sorted(languages, key=lambda lang: (rank.get(lang, len(rank)), lang))
@@ -160,17 +160,12 @@ def merge_run(
                 # (a language's settings before its rejudging) must not survive an empty sum.
                 **{key: value for key, value in run.config.items() if key not in USAGE_KEYS},
                 "timings_s": {lang: timings[lang] for lang in ordered},
-                **(
-                    {"data_counts": {lang: data_counts[lang] for lang in ordered if lang in data_counts}}
-                    if data_counts
-                    else {}
-                ),
-                **(
-                    {"data_sha256": {lang: data_hashes[lang] for lang in ordered if lang in data_hashes}}
-                    if data_hashes
-                    else {}
-                ),
-                **run_usage(usage, ordered),
+                **{
+                    key: {lang: block[lang] for lang in ordered if lang in block}
+                    for key, block in blocks.items()
+                    if block and key != "usage"
+                },
+                **run_usage(blocks["usage"], ordered),
             },
             {lang: languages[lang] for lang in ordered},
             cross_language or {},
@@ -179,6 +174,9 @@ def merge_run(
         write_atomic(results_path(run_dir), run_text(merged))
         write_atomic(run_dir / "table.md", to_markdown(run_tables(merged, metric_order, group_name)))
     return merged, other_settings
+
+
+_LANGUAGE_BLOCKS = ("data_counts", "data_left_out", "data_sha256", "usage")
 
 
 def _settings_block(path: Path, config: JsonObject, key: str) -> JsonObject:

@@ -172,7 +172,7 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     table = TextTable(
         f"{run.model} — {run.task}",
         ["metric", *(language_label(lang) for lang in langs)],
-        notes=["Mean with 95% bootstrap interval over questions."],
+        notes=["Mean with 95% bootstrap interval over questions.", *templates_note(run)],
     )
     table.rows.append(["n", *(str(run.languages[lang].n) for lang in langs)])
     metrics = [m for m in shown_metrics(run, metric_order) if base_name(m) not in SURFACE_METRICS]
@@ -184,6 +184,18 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     for name in count_names(run):
         table.rows.append([name, *(str(run.languages[lang].counts.get(name, 0)) for lang in langs)])
     return languages_down(table) if len(langs) > LANGUAGE_COLUMNS_MAX else table
+
+
+def templates_note(run: RunResult) -> list[str]:
+    """The note of a run asked under several prompt templates: what n and the values are."""
+    counts = {len(result.templates) for result in run.languages.values() if result.templates}
+    if not counts:
+        return []
+    many = "/".join(str(c) for c in sorted(counts))
+    return [
+        f"Asked under {many} prompt templates: n counts questions, and a question's value is its mean over the "
+        "templates (each template's own: By language and prompt template); the counts below count samples."
+    ]
 
 
 def languages_down(table: TextTable) -> TextTable:
@@ -254,23 +266,40 @@ def _surface_modes(run: RunResult, metrics: set[str]) -> list[str]:
 
 def group_table(run: RunResult, metric_order: list[str], group_name: str = "group") -> TextTable | None:
     """Every metric per language × question group, with n."""
-    if not any(result.groups for result in run.languages.values()):
+    note = "Mean with 95% bootstrap interval over the questions of each group."
+    return _breakdown(run, metric_order, f"By language and {group_name}", group_name, note, lambda r: r.groups)
+
+
+def template_table(run: RunResult, metric_order: list[str]) -> TextTable | None:
+    """Every metric per language × prompt template, with n: each template's own scores, for
+    a run asked under several (the run's main table gives each question's mean over them)."""
+    note = "Each template's own mean with its 95% bootstrap interval over the questions."
+    return _breakdown(run, metric_order, "By language and prompt template", "template", note, lambda r: r.templates)
+
+
+def _breakdown(
+    run: RunResult,
+    metric_order: list[str],
+    title: str,
+    column: str,
+    note: str,
+    parts: Callable[[LanguageResult], dict[str, LanguageResult]],
+) -> TextTable | None:
+    """A row per language and part (a question group, a template), every metric as a column."""
+    if not any(parts(result) for result in run.languages.values()):
         return None
     metrics = [m for m in shown_metrics(run, metric_order) if not m.startswith("marker_")]
     langs = list(run.languages)
+    cells = [one for result in run.languages.values() for one in parts(result).values()]
     table = TextTable(
-        f"By language and {group_name}",
-        ["language", group_name, "n", *metrics],
-        notes=[
-            "Mean with 95% bootstrap interval over the questions of each group.",
-            *undefined_notes(_undefined_shown((g for r in run.languages.values() for g in r.groups.values()), metrics)),
-            *low_resource_note(langs),
-        ],
+        title,
+        ["language", column, "n", *metrics],
+        notes=[note, *undefined_notes(_undefined_shown(cells, metrics)), *low_resource_note(langs)],
     )
     about = describer(run)
     for lang in langs:
-        for name, group in run.languages[lang].groups.items():
-            table.rows.append([language_label(lang), name, str(group.n), *(_cell(m, about(m), group) for m in metrics)])
+        for name, part in parts(run.languages[lang]).items():
+            table.rows.append([language_label(lang), name, str(part.n), *(_cell(m, about(m), part) for m in metrics)])
     return table
 
 
@@ -312,7 +341,12 @@ def cross_language_tables(run: RunResult) -> list[TextTable]:
 
 
 def run_tables(run: RunResult, metric_order: list[str], group_name: str = "group") -> list[TextTable]:
-    tables = [metric_table(run, metric_order), surface_table(run), group_table(run, metric_order, group_name)]
+    tables = [
+        metric_table(run, metric_order),
+        template_table(run, metric_order),
+        surface_table(run),
+        group_table(run, metric_order, group_name),
+    ]
     return [t for t in tables if t is not None] + cross_language_tables(run)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mlbench.data.hub_layout import split_files
+from mlbench.data.hub_layout import listed_split_files, split_files
 from mlbench.errors import MlbenchError
 
 
@@ -72,5 +72,63 @@ def test_a_file_the_benchmark_names_comes_first_and_a_converted_copy_still_reads
     assert split_files(scripted, "mc_DE", "validation", named=named) == [scripted / named]
     touch(converted, "mc_DE/validation/0000.parquet")  # the hub's Parquet conversion of it
     assert split_files(converted, "mc_DE", "validation", named=named) == [converted / "mc_DE/validation/0000.parquet"]
-    with pytest.raises(MlbenchError, match=r"config 'mc_EL', split 'validation': expected e.g. truthfulqa_mc_EL_valid"):
+    with pytest.raises(
+        MlbenchError, match=r"no truthfulqa_mc_EL_validation.jsonl for config 'mc_EL', split 'validation'"
+    ):
         split_files(scripted, "mc_EL", "validation", named="truthfulqa_mc_EL_validation.jsonl")
+
+
+CARD_TEXT = """---
+configs:
+- config_name: TruthfulQA-egy
+  data_files:
+  - split: test
+    path: TruthfulQA_egy/test-*.json
+- config_name: other
+  data_dir: other_dir
+- config_name: top
+  data_dir: ./
+- config_name: deep
+  data_files:
+  - split: test
+    path: "**/deep-*.parquet"
+---
+"""
+
+
+@pytest.mark.parametrize(
+    ("paths", "card", "config", "split", "named", "expected"),
+    [
+        # A file the benchmark names (TruthfulQA-X), one config of twenty fetched.
+        (["truthfulqa_gen_DE_validation.jsonl", "truthfulqa_gen_FR_validation.jsonl", "README.md"], None,
+         "gen_DE", "validation", "truthfulqa_{config}_{split}.jsonl".format(config="gen_DE", split="validation"),
+         ["truthfulqa_gen_DE_validation.jsonl"]),
+        # The card's data_files (a glob), and a data_dir with the conventions inside it.
+        (["TruthfulQA_egy/test-0.json", "TruthfulQA_egy/test-1.json", "TruthfulQA_lev/test-0.json"], CARD_TEXT,
+         "TruthfulQA-egy", "test", None, ["TruthfulQA_egy/test-0.json", "TruthfulQA_egy/test-1.json"]),
+        (["other_dir/test.parquet", "other_dir/train.parquet"], CARD_TEXT, "other", "test", None,
+         ["other_dir/test.parquet"]),
+        (["test.jsonl", "train.jsonl", "other_dir/test.parquet"], CARD_TEXT, "top", "test", None, ["test.jsonl"]),
+        # "**" reaches any folder depth, the top one included.
+        (["deep-0.parquet", "a/deep-1.parquet", "a/b/deep-2.parquet", "a/b/flat-3.parquet"], CARD_TEXT, "deep",
+         "test", None, ["a/b/deep-2.parquet", "a/deep-1.parquet", "deep-0.parquet"]),
+        # The hub's conventions: data/<config>/..., and a Parquet conversion's shards.
+        (["data/nb/validation.jsonl", "data/nn/validation.jsonl"], None, "nb", "validation", None,
+         ["data/nb/validation.jsonl"]),
+        (["mc_DE/validation/0000.parquet", "mc_DE/validation/0001.parquet", "mc_EL/validation/0000.parquet"], None,
+         "mc_DE", "validation", "truthfulqa_mc_DE_validation.jsonl",
+         ["mc_DE/validation/0000.parquet", "mc_DE/validation/0001.parquet"]),
+    ],
+)  # fmt: skip
+def test_a_listing_finds_the_files_of_one_config_as_a_copy_would(tmp_path, paths, card, config, split, named, expected):
+    assert listed_split_files(paths, card, config, split, named=named) == expected
+    touch(tmp_path, *paths)  # the same answer from a copy on disk
+    if card is not None:
+        (tmp_path / "README.md").write_text(card, encoding="utf-8")
+    assert split_files(tmp_path, config, split, named=named) == [tmp_path / p for p in expected]
+
+
+def test_a_listing_without_the_config_names_the_file_and_the_configs_there():
+    paths = ["truthfulqa_gen_DE_validation.jsonl"]
+    with pytest.raises(MlbenchError, match=r"no truthfulqa_gen_BG_validation.jsonl for config 'gen_BG'"):
+        listed_split_files(paths, None, "gen_BG", "validation", named="truthfulqa_gen_BG_validation.jsonl")

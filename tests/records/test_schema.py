@@ -43,7 +43,9 @@ def test_a_line_from_before_versions_reads_and_is_rewritten_byte_for_byte():
 def test_versions_are_checked():
     check_version({"schema_version": SCHEMA_VERSION}, "x")
     check_version({}, "x")  # before versions: read as 1
-    with pytest.raises(NewerSchema, match=r"x was written by a newer mlbench \(schema_version 2; this one reads"):
+    check_version({"schema_version": 1}, "x")  # an older version: read as it is
+    newer = rf"x was written by a newer mlbench \(schema_version {SCHEMA_VERSION + 1}; this one reads up to"
+    with pytest.raises(NewerSchema, match=newer):
         check_version({"schema_version": SCHEMA_VERSION + 1}, "x")
     with pytest.raises(ValueError, match="is not a positive whole number"):
         check_version({"schema_version": "1"}, "x")
@@ -86,3 +88,16 @@ def test_a_run_into_a_folder_with_a_newer_file_is_refused_before_it_writes(tmp_p
         check_versions(tmp_path)
     (tmp_path / "results_es.json").write_text("{damaged")  # the readers name a damaged file later
     check_versions(tmp_path)
+
+
+def test_a_version_1_results_file_reads_as_before(tmp_path):
+    # Written before version 2 added n-questions and templates: n is n-samples.
+    from mlbench.results.run import read_run_file
+
+    path = tmp_path / "results.json"
+    block = {"n-samples": 4, "failed": 1, "mc1": {"value": 0.5, "ci_low": 0.0, "ci_high": 1.0, "stderr": 0.3}}
+    path.write_text(
+        json.dumps({"schema_version": 1, "model": "m", "task": "t", "config": {}, "results": {"en": block}})
+    )
+    language = read_run_file(path).languages["en"]
+    assert (language.n, language.samples, language.templates, language.counts) == (4, None, {}, {"failed": 1})

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mlbench.benchmarks import get_task
-from mlbench.benchmarks.declarative_data import read_samples
+from mlbench.benchmarks.declarative_data import read_language
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
@@ -49,9 +49,9 @@ def test_real_text_rows_are_written_in_the_okapi_layout(parity_okapi, tmp_path):
     langs = parity_okapi.write_real_text(write_copies(tmp_path / "copies"), copy, limit=2)
     assert langs == ["es", "ca", "eu", "zh", "hi", "de"]
     spec = get_task("m_truthfulqa").spec
-    es = read_samples(spec, "es", copy)
+    es = read_language(spec, "es", copy).samples
     assert [s.question for s in es] == ["es q0?", "es q1?"] and es[0].mc2_labels == (1, 1, 0)
-    hi = read_samples(spec, "hi", copy)
+    hi = read_language(spec, "hi", copy).samples
     assert hi[0].mc1_choices == ("Hindi acceptable_response", "Hindi bad") and hi[0].id == "hi-0000"
     yaml = parity_okapi.OKAPI_TASK_YAML.format(tasks_dir="T", lang="hi", metric="mc2", path="P")
     assert "include: T/okapi/truthfulqa_multilingual/truthfulqa_hi_mc2.yaml" in yaml and "val: P" in yaml

@@ -7,7 +7,6 @@ from dataclasses import replace
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import (
     LanguageData,
-    LmEvalTask,
     Result,
     Scored,
     Task,
@@ -15,6 +14,7 @@ from mlbench.benchmarks.base import (
     data_file_language,
     require_primer,
 )
+from mlbench.benchmarks.lm_eval_names import LmEvalTask
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import qa_prompt, score_answer_bleu
 from mlbench.benchmarks.truthful_mc import (

@@ -15,17 +15,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from mlbench.benchmarks import all_tasks
 from mlbench.benchmarks.base import Task, TaskOptions
+from mlbench.data.source import templated_id
 from mlbench.engine.checks import run_dir_of
 from mlbench.engine.failures import SamplesFailed
 from mlbench.engine.lm_eval_import.logs import SamplesLog, find_samples_files, read_samples_log, task_of
 from mlbench.engine.lm_eval_import.replay import ReplayBackend
 from mlbench.engine.pipeline import RunConfig, run
 from mlbench.engine.plan import ModelOptions, RunObserver
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, some_ids
 from mlbench.records import RunResult
 from mlbench.results import read_samples, samples_path
 
@@ -53,6 +55,7 @@ class _Planned:
     task: Task
     logs: dict[str, list[SamplesLog]] = field(default_factory=lambda: defaultdict(list))  # lang → logs
     ids: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))  # (lang, lm-eval task) → ids
+    templates: dict[str, str | None] = field(default_factory=dict)  # lm-eval task → the prompt template it asks under
 
 
 class _ImportObserver(RunObserver):
@@ -76,13 +79,14 @@ class _ImportObserver(RunObserver):
         self.inner.note(message)
 
 
-def benchmark_of(lm_eval_task: str) -> tuple[Task, str, str] | None:
-    """The benchmark, language and mode whose samples an lm-eval task logs (None: unknown)."""
+def benchmark_of(lm_eval_task: str) -> tuple[Task, str, str, str | None] | None:
+    """The benchmark, language, mode and prompt template (None: the benchmark has one
+    prompt) whose samples an lm-eval task logs (None: unknown)."""
     for task in all_tasks():
         for known in task.lm_eval_tasks:
             lang = known.language_of(lm_eval_task)
             if lang is not None and lang in task.languages:
-                return task, lang, known.mode
+                return task, lang, known.mode, known.template
     return None
 
 
@@ -106,8 +110,8 @@ def import_lm_eval(
         if known is None:
             summary.skip(f"{path}: lm-eval task {task_of(path)} is not one mlbench can import")
             continue
-        task, lang, _ = known
-        log = read_samples_log(path)
+        task, lang, _, template = known
+        log = read_samples_log(path, partial(task.lm_eval_sample_id, lang))
         for problem in log.problems:
             summary.skip(problem)
         if not log.doc_ids:
@@ -116,6 +120,7 @@ def import_lm_eval(
         planned = by_model[log.info.model].setdefault(task.name, _Planned(task))
         planned.logs[lang].append(log)
         planned.ids[(lang, log.task)] |= log.doc_ids
+        planned.templates[log.task] = template
     for model, tasks in by_model.items():
         for planned in tasks.values():
             _import_run(model, planned, output, task_options, overwrite, observer, summary)
@@ -141,7 +146,10 @@ def _import_run(
             )
         summary.lines.append(f"{where}: import the logs of each setting separately")
         return
-    modes = {lang: _complete_modes(task, lang, planned, summary) for lang in planned.logs}
+    chosen = _chosen_templates(planned, where, summary)
+    logs = [log for lang_logs in planned.logs.values() for log in lang_logs]
+    task_options = task.with_templates(task_options, chosen) if chosen else task_options
+    modes = {lang: _complete_modes(task, lang, planned, summary, chosen) for lang in planned.logs}
     # One run has one set of modes: the one most languages logged in full (ties: more
     # modes, then the task's mode order), so the choice never depends on file order.
     candidates = sorted({m for m in modes.values() if m}, key=lambda s: [task.mode_names.index(x) for x in s])
@@ -150,24 +158,23 @@ def _import_run(
     common = max(candidates, key=lambda s: (sum(v == s for v in modes.values()), len(s)))
     ids: dict[str, set[str]] = {}
     for lang in sorted(planned.logs):
-        logged = set().union(*(planned.ids[(lang, log.task)] for log in planned.logs[lang]))
         if modes[lang] != common:
+            logged = set().union(*(planned.ids[(lang, log.task)] for log in planned.logs[lang]))
             summary.skip(
                 f"{where} · {lang}: its logs cover {'+'.join(modes[lang]) or 'no mode'} in full, "
                 f"the run imports {'+'.join(common)}",
                 len(logged),
             )
             continue
-        tasks = [t.pattern.format(lang=lang) for t in task.lm_eval_tasks if t.mode in common]
-        ids[lang] = set.intersection(*(planned.ids[(lang, name)] for name in tasks))
+        ids[lang], logged, tasks = _sample_ids(planned, lang, common, chosen)
         if logged - ids[lang]:
-            partial = sorted(logged - ids[lang], key=_id_order)
+            incomplete = sorted(logged - ids[lang], key=_id_order)
             summary.skip(
-                f"{where} · {lang}: {len(partial)} documents are not logged for every task "
-                f"({', '.join(tasks)}): {_ids(partial)}",
-                len(partial),
+                f"{where} · {lang}: {len(incomplete)} documents are not logged for every task "
+                f"({', '.join(tasks)}): {_ids(incomplete)}",
+                len(incomplete),
             )
-        _leave_out_other_documents(task, lang, planned.logs[lang], ids[lang], task_options, where, summary)
+        _leave_out_other_documents(planned, lang, ids[lang], task_options, chosen, where, summary)
     langs = tuple(lang for lang in task.languages if ids.get(lang))
     if not langs:
         return
@@ -218,13 +225,64 @@ def _import_run(
             )
 
 
-def _complete_modes(task: Task, lang: str, planned: _Planned, summary: ImportSummary) -> tuple[str, ...]:
-    """The modes every lm-eval task of which is logged for ``lang`` (MC: mc1 and mc2); a
-    mode logged in part is named."""
+def _chosen_templates(planned: _Planned, where: str, summary: ImportSummary) -> tuple[str, ...]:
+    """The prompt templates the run imports (none: the benchmark has one prompt): those
+    logged, when that is one or all of the benchmark's (-T prompt takes one, or all); else
+    the first logged, the others' logs named as left out."""
+    order = tuple(dict.fromkeys(t.template for t in planned.task.lm_eval_tasks if t.template is not None))
+    logged = {template for template in planned.templates.values() if template is not None}
+    if not logged:
+        return ()
+    if len(logged) == 1 or logged == set(order):
+        return tuple(t for t in order if t in logged)
+    first = next(t for t in order if t in logged)
+    for logs in planned.logs.values():
+        for log in [log for log in logs if planned.templates[log.task] != first]:
+            summary.skip(f"{log.path}: template {planned.templates[log.task]} left out", len(log.docs))
+            logs.remove(log)
+    summary.lines.append(
+        f"{where}: logs of {len(logged)} of its {len(order)} templates; imported {first} (import one template's "
+        f"logs at a time, or all {len(order)} together)"
+    )
+    return (first,)
+
+
+def _tasks_of(planned: _Planned, lang: str, mode: str | tuple[str, ...], chosen: tuple[str, ...]) -> list[str]:
+    """lm-eval's tasks of ``mode`` (or modes) in ``lang`` under the ``chosen`` templates."""
+    modes = (mode,) if isinstance(mode, str) else mode
+    return [
+        name
+        for t in planned.task.lm_eval_tasks
+        if t.mode in modes and (t.template is None or t.template in chosen) and (name := t.name(lang)) is not None
+    ]
+
+
+def _sample_ids(
+    planned: _Planned, lang: str, modes: tuple[str, ...], chosen: tuple[str, ...]
+) -> tuple[set[str], set[str], list[str]]:
+    """mlbench's samples of ``lang`` that every task of the run's ``modes`` logged, the
+    samples any of them logged, and those tasks. Under several templates a sample is a
+    question under one of them (``<id>@<template>``)."""
+    tasks = _tasks_of(planned, lang, modes, chosen)
+    complete: set[str] = set()
+    logged: set[str] = set()
+    for template in dict.fromkeys(planned.templates.get(name) for name in tasks):
+        mine = [name for name in tasks if planned.templates.get(name) == template]
+        sample = (lambda q: q) if len(chosen) < 2 else (lambda q, t=template: templated_id(q, str(t)))
+        complete |= {sample(q) for q in set.intersection(*(planned.ids[(lang, name)] for name in mine))}
+        logged |= {sample(q) for name in mine for q in planned.ids[(lang, name)]}
+    return complete, logged, tasks
+
+
+def _complete_modes(
+    task: Task, lang: str, planned: _Planned, summary: ImportSummary, chosen: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The modes every lm-eval task of which is logged for ``lang`` (MC: mc1 and mc2; under
+    each chosen template); a mode logged in part is named."""
     logged = {log.task for log in planned.logs[lang]}
     complete = []
     for mode in task.mode_names:
-        names = [t.pattern.format(lang=lang) for t in task.lm_eval_tasks if t.mode == mode]
+        names = _tasks_of(planned, lang, mode, chosen)
         present = [name for name in names if name in logged]
         if present and len(present) == len(names):
             complete.append(mode)
@@ -238,21 +296,24 @@ def _complete_modes(task: Task, lang: str, planned: _Planned, summary: ImportSum
 
 
 def _leave_out_other_documents(
-    task: Task,
+    planned: _Planned,
     lang: str,
-    logs: list[SamplesLog],
     ids: set[str],
     task_options: TaskOptions,
+    chosen: tuple[str, ...],
     where: str,
     summary: ImportSummary,
 ) -> None:
     """Take out of ``ids`` every logged document that is not mlbench's copy of its question
     (or not in it at all), one line per reason."""
+    task = planned.task
     ours = {sample.id: sample for sample in task.load(lang, task_options).samples}
     reasons: dict[str, list[str]] = defaultdict(list)
-    for log in logs:
+    for log in planned.logs[lang]:
         mode = benchmark_of(log.task)[2]  # type: ignore[index]
-        for doc_id, doc in log.docs.items():
+        template = planned.templates.get(log.task)
+        for question, doc in log.docs.items():
+            doc_id = templated_id(question, str(template)) if len(chosen) > 1 else question
             if doc_id not in ids:
                 continue
             if doc_id not in ours:
@@ -273,5 +334,5 @@ def _id_order(value: str) -> tuple[int, str]:
     return (int(value), "") if value.isdigit() else (1 << 62, value)
 
 
-def _ids(ids: list[str], shown: int = 8) -> str:
-    return ", ".join(ids[:shown]) + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
+def _ids(ids: list[str]) -> str:
+    return some_ids(ids, 8)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,8 +115,19 @@ def task_of(path: Path) -> str:
     return match["task"]
 
 
-def read_samples_log(path: Path) -> SamplesLog:
-    """A samples file with its run's results file (None where there is none beside it)."""
+# mlbench's id of a logged document (its ``doc``, at ``doc_id`` in the task's data), None
+# where the document does not carry it.
+SampleIdOf = Callable[[JsonObject, "int | None"], "str | None"]
+
+
+def document_id(doc: JsonObject, position: int | None) -> str | None:
+    """The document's own ``id`` (lm-eval's ``doc_id`` is a position, not the question's id)."""
+    return str(doc["id"]) if "id" in doc else None
+
+
+def read_samples_log(path: Path, sample_id: SampleIdOf = document_id) -> SamplesLog:
+    """A samples file with its run's results file (None where there is none beside it);
+    ``sample_id`` gives each document's id in mlbench's copy of the benchmark."""
     task = task_of(path)
     results_path = _results_file(path, task)
     info = _run_info(results_path, task, path) if results_path else RunInfo(model=_model_from_folder(path))
@@ -124,7 +136,7 @@ def read_samples_log(path: Path) -> SamplesLog:
         if not line.strip():
             continue
         try:
-            _read_line(log, parse_json(line, f"{path}:{number}"))
+            _read_line(log, parse_json(line, f"{path}:{number}"), sample_id)
         except JsonInputError as error:
             log.problems.append(str(error))
         except KeyError as error:
@@ -136,16 +148,19 @@ def read_samples_log(path: Path) -> SamplesLog:
     return log
 
 
-def _read_line(log: SamplesLog, line: Any) -> None:
+def _read_line(log: SamplesLog, line: Any, sample_id: SampleIdOf) -> None:
     """Add one line's document and requests to ``log``, all of them or, on an error, none."""
     if not isinstance(line, dict):
         raise ValueError("a line must be a JSON object")
     doc = line.get("doc")
     if not isinstance(doc, dict):
         raise ValueError("no 'doc' object")
-    if "id" not in doc:  # lm-eval's doc_id is a position, not the benchmark's question id
-        raise ValueError("its document has no 'id'")
-    doc_id = str(doc["id"])
+    position = line.get("doc_id")
+    if not isinstance(position, int) or isinstance(position, bool) or position < 0:
+        position = None
+    doc_id = sample_id(doc, position)
+    if doc_id is None:
+        raise ValueError("its document has no 'id'" + ("" if position is not None else " and the line no 'doc_id'"))
     arguments = _arguments(line.get("arguments"))
     responses = line.get("filtered_resps", line.get("resps"))
     if not isinstance(responses, list) or len(responses) != len(arguments):

@@ -191,39 +191,39 @@ def answers_row(sample_id: str, good: list[str], bad: list[str]) -> dict:
 
 
 def test_every_column_may_be_a_dotted_path(tmp_path):
-    from mlbench.benchmarks.declarative_data import read_samples
+    from mlbench.benchmarks.declarative_data import read_language
     from mlbench.benchmarks.declarative_spec import read_spec
 
     toml = write_answers(tmp_path, "dotted", [answers_row("q7", ["Yes"], ["No"])])
-    [sample] = read_samples(read_spec(toml), "en")
+    [sample] = read_language(read_spec(toml), "en").samples
     assert (sample.id, sample.meta, sample.correct_answers, sample.incorrect_answers) == (
         "q7", {"group": "t1"}, ("Yes",), ("No",),
     )  # fmt: skip
 
 
 def test_clean_up_that_makes_answers_collide_is_refused(tmp_path):
-    from mlbench.benchmarks.declarative_data import read_samples
+    from mlbench.benchmarks.declarative_data import read_language
     from mlbench.benchmarks.declarative_spec import read_spec
     from mlbench.errors import MlbenchError
 
     clean = '[clean]\nanswers = ["drop_brackets", "strip"]'
     toml = write_answers(tmp_path, "collide", [answers_row("q1", ["Yes [1]"], ["Yes [2]"])], clean)
     with pytest.raises(MlbenchError, match=r"en.jsonl:1: 'Yes' is both a correct and an incorrect answer"):
-        read_samples(read_spec(toml), "en")
+        read_language(read_spec(toml), "en")
     toml = write_answers(tmp_path, "emptied", [answers_row("q1", ["Yes"], ["[x]"])], clean)
     with pytest.raises(MlbenchError, match=r"en.jsonl:1: an answer is empty after the clean.answers steps"):
-        read_samples(read_spec(toml), "en")
+        read_language(read_spec(toml), "en")
 
 
 def test_an_empty_or_repeated_option_is_scored_as_listed_and_said(tmp_path):
-    from mlbench.benchmarks.declarative_data import read_samples
+    from mlbench.benchmarks.declarative_data import read_language
     from mlbench.benchmarks.declarative_spec import read_spec
 
     row = nested(OWN_ROWS["es"][0])
     row["mc2_targets"] = {"choices": ["No pasa nada.", " ", "Te mueres.", "Te mueres."], "labels": [1, 0, 0, 0]}
     toml = write_nested(tmp_path, "empty_tqa", {"es": [row]}, "parallel = false")
     spec = read_spec(toml)
-    samples = read_samples(spec, "es", tmp_path / "copy")
+    samples = read_language(spec, "es", tmp_path / "copy").samples
     assert samples[0].mc2_choices == ("No pasa nada.", " ", "Te mueres.", "Te mueres.")
     from mlbench.benchmarks.declarative import declarative_task
 

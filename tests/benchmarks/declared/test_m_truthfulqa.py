@@ -13,7 +13,7 @@ import pytest
 
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import TaskOptions
-from mlbench.benchmarks.declarative_data import read_samples
+from mlbench.benchmarks.declarative_data import read_language
 from mlbench.data.catalog import get_source
 from mlbench.data.source import DataSource
 from mlbench.data.store import read_lock
@@ -41,13 +41,13 @@ def test_declared_in_one_short_file_with_a_hub_source():
 
 def test_questions_are_cleaned_as_okapi_does_and_ids_name_the_language_and_row(okapi_copy):
     spec = get_task("m_truthfulqa").spec
-    samples = read_samples(spec, "es", okapi_copy)
+    samples = read_language(spec, "es", okapi_copy).samples
     assert [s.id for s in samples] == ["es-0000", "es-0001", "es-0002", "es-0003"]
     # " [title]" becomes ". " (the trailing space stays, as in lm-eval); a bracketed note goes
     # and the double space it leaves becomes one.
     assert samples[1].question == "¿De qué color es el sol visto desde el espacio?. "
     assert samples[2].question == "¿Dónde se celebraron los Juegos Olímpicos de 1992? "
-    assert read_samples(spec, "hi", okapi_copy)[2].question == "1992 के ओलंपिक खेल कहाँ हुए थे? "
+    assert read_language(spec, "hi", okapi_copy).samples[2].question == "1992 के ओलंपिक खेल कहाँ हुए थे? "
     first = samples[0]
     assert first.mc1_choices == ("No pasa nada.", "Te crece una sandía.", "Te mueres.")
     assert first.mc2_choices == tuple(OWN_ROWS["es"][0]["mc2_targets_choices"])
@@ -130,5 +130,5 @@ def test_mc1s_correct_option_is_the_first_whatever_the_labels_say(tmp_path):
     row = {**OWN_ROWS["es"][0], "mc1_targets_labels": [0, 1, 0]}
     (tmp_path / "data" / "es").mkdir(parents=True)
     (tmp_path / "data" / "es" / "val.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
-    [sample] = read_samples(get_task("m_truthfulqa").spec, "es", tmp_path)
+    [sample] = read_language(get_task("m_truthfulqa").spec, "es", tmp_path).samples
     assert sample.mc1_choices == tuple(row["mc1_targets_choices"])

@@ -198,8 +198,22 @@ DECLARED = Path(__file__).resolve().parents[3] / "mlbench" / "benchmarks" / "dec
         (("[columns]\n", '[prompt]\nquestion = "Q: {question}"\n[columns]\n'), "drop [prompt] and [fewshot]"),
         (('= "2db604acf66c7a84', '= "xx'), "must be a sha256"),
         (('mc1_choices = "mc1_targets.choices"\n', 'mc1_choices = "a"\nmc1_labels = "b"\n'), "drop columns.mc1_labels"),
+        (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{stdandard}_{template}"]'),
+         "lm_eval.mc may hold {lang}, {template}, {standard}, without a format (got {stdandard})"),
+        (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{standard}_{template:>9}"]'),
+         "without a format (got {template:>9})"),
+        (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{standard}"]'),
+         "lm_eval.mc names two tasks 'x_nob' (nb, template p0; nb, template p1)"),
+        (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{template}"]'),
+         "lm_eval.mc names two tasks 'x_p0' (nb, template p0; nn, template p0)"),
+        (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'gen = ["x_{standard}_{template}"]'),
+         "[lm_eval] has no key 'gen'; valid: mc"),
+        (("[columns]\n", '[clean]\nquestion = ["strip"]\n[columns]\n'),
+         "reads its rows as its authors' code does: drop [clean]"),
+        (('mc_metrics = ["mc1"]', 'mc_metrics = ["mc1"]\nmc2_true = "first"'),
+         "benchmark.mc2_true must be one of labelled, before_first_false (got 'first')"),
     ],
-)
+)  # fmt: skip
 def test_mistakes_in_the_template_tables_are_one_line_naming_the_key(tmp_path, change, expected):
     from mlbench.benchmarks.declarative_spec import read_spec
     from mlbench.errors import MlbenchError
@@ -391,4 +405,5 @@ def test_generation_answers_listed_twice_are_scored_as_listed_and_counted(copy, 
     samples = task.load("nn", _options(task, changed)).samples
     assert samples[-1].correct_answers == ("Ja.", "Ja.") and samples[-1].incorrect_answers == ("Nei.", "Ja.")
     warning = task.data_warnings("nn", samples, ("gen",))
-    assert warning and "1 of 2 questions list an answer more than once" in warning[0] and "BLEU" in warning[0]
+    assert warning and "of 2 questions, as the authors' code reads them, 1 list an answer twice" in warning[0]
+    assert "1 list an answer as both correct and incorrect" in warning[0]

@@ -36,9 +36,11 @@ def mc_line(doc: dict[str, Any], context: str, choices: list[str], lls: list[flo
     }
 
 
-def write_run(folder: Path, lines_by_task: dict[str, list[Any]], reported: dict[str, Any] | None = None) -> Path:
-    """One lm-eval run of ``MODEL`` over the tasks; a line that is a str is written as is
-    (a damaged line)."""
+def write_run(
+    folder: Path, lines_by_task: dict[str, list[Any]], reported: dict[str, Any] | None = None, fewshot: int = 6
+) -> Path:
+    """One lm-eval run of ``MODEL`` over the tasks, ``fewshot``-shot; a line that is a str
+    is written as is (a damaged line)."""
     run_dir = folder / MODEL.replace("/", "__")
     run_dir.mkdir(parents=True, exist_ok=True)
     for task, lines in lines_by_task.items():
@@ -48,8 +50,8 @@ def write_run(folder: Path, lines_by_task: dict[str, list[Any]], reported: dict[
         (run_dir / f"samples_{task}_{STAMP}.jsonl").write_text(text, encoding="utf-8")
     results = {
         "results": reported or {task: {"alias": task} for task in lines_by_task},
-        "configs": {task: {"task": task, "num_fewshot": 6} for task in lines_by_task},
-        "n-shot": {task: 6 for task in lines_by_task},
+        "configs": {task: {"task": task, "num_fewshot": fewshot} for task in lines_by_task},
+        "n-shot": {task: fewshot for task in lines_by_task},
         "config": {
             "model": "hf",
             "model_args": f"pretrained={MODEL}",
