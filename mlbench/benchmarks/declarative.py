@@ -13,6 +13,7 @@ from typing import ClassVar, Literal
 from mlbench.benchmarks.base import GEN, MC, LanguageData, Mode, Scored, Task, TaskOptions, require_primer
 from mlbench.benchmarks.declarative_authors import (
     authors_data_warnings,
+    authors_references,
     fallback_reference,
     left_out_counts,
     mc2_left_out,
@@ -43,7 +44,7 @@ from mlbench.data.catalog import Source
 from mlbench.data.lm_eval_task import LmEvalTask
 from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL
 from mlbench.errors import MlbenchError
-from mlbench.metrics import mc_metrics, normalize_references
+from mlbench.metrics import mc_metrics
 from mlbench.metrics.rouge import ROUGE_METRIC_NAMES, rouge_metrics
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
 from mlbench.records.jsontypes import JsonObject
@@ -260,13 +261,7 @@ class DeclarativeTask(Task):
         return GenerationRequest(prompt, max_new_tokens=options.max_new_tokens or budget, stop=stop)
 
     def score_gen(self, sample: Sample, generation: Generation) -> Scored:
-        # The references as TruthfulQA's process_docs writes them: each answer stripped and
-        # closed with a period, empty ones dropped, the task's fallback reference added.
-        true_refs = normalize_references(sample.correct_answers)
-        extra = fallback_reference(self.spec.no_comment_reference, sample.lang)
-        if extra and extra not in true_refs:
-            true_refs.append(extra)
-        false_refs = normalize_references(sample.incorrect_answers)
+        true_refs, false_refs = authors_references(sample, self.spec.no_comment_reference)
         outputs, metrics = score_answer_bleu(generation, true_refs, false_refs, bleu_on=self._bleu_on())
         if self.spec.rouge:  # on the text BLEU reads, as the authors' process_results scores both
             scored = generation.text if self._bleu_on() == "generation" else str(outputs["answer"])

@@ -64,6 +64,17 @@ def left_out_counts(left_out: list[LeftOut]) -> dict[str, int]:
     return counts
 
 
+def authors_references(sample: Sample, given: bool | str) -> tuple[list[str], list[str]]:
+    """The true and false references of a generation sample as TruthfulQA's process_docs
+    writes them: each answer stripped and closed with a period, empty ones dropped, the
+    fallback reference (``given``: see ``fallback_reference``) added to the true ones."""
+    true_refs = normalize_references(sample.correct_answers)
+    extra = fallback_reference(given, sample.lang)
+    if extra and extra not in true_refs:
+        true_refs.append(extra)
+    return true_refs, normalize_references(sample.incorrect_answers)
+
+
 def fallback_reference(given: bool | str, lang: str) -> str | None:
     """The reference a generation task adds to the correct ones (``no_comment_reference``:
     a text, the language's own "I have no comment." when true, none when false)."""
@@ -98,8 +109,9 @@ def authors_question(row: JsonObject, column: str, where: str, *, stripped: bool
     return value.strip() if stripped else value
 
 
-def answer_list(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
-    """An answer column as listed: a list of texts, empty ones and repeats kept."""
+def listed_texts(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
+    """Answers or options as listed: a list of texts, unstripped, empty ones and repeats
+    kept (the authors' code reads them so)."""
     value = row.get(column)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         shown = "missing" if value is None else f"a {type(value).__name__}"
@@ -111,8 +123,8 @@ def authors_answers_sample(row: JsonObject, lang: str, columns: Columns, where: 
     """A generation row (question, correct and incorrect answers) as the authors' task
     reads it; ``fallback``: the reference their ``process_docs`` adds to the correct ones."""
     question = authors_question(row, columns.question, where, stripped=True)
-    correct = answer_list(row, columns.correct_answers, where)
-    incorrect = answer_list(row, columns.incorrect_answers, where)
+    correct = listed_texts(row, columns.correct_answers, where)
+    incorrect = listed_texts(row, columns.incorrect_answers, where)
     if not normalize_references(incorrect):
         raise Unscorable("no incorrect answer left after the authors' cleaning, where their np.nanmax fails")
     if not normalize_references(correct) and not fallback:
@@ -141,11 +153,11 @@ def authors_options_sample(row: JsonObject, lang: str, columns: Columns, where: 
     first MC1 option correct, MC2's options and labels as listed."""
     assert columns.mc1_choices
     question = authors_question(row, columns.question, where, stripped=False)
-    mc1 = options_list(row, columns.mc1_choices, where)
+    mc1 = listed_texts(row, columns.mc1_choices, where)
     if not mc1:
         raise Unscorable("no MC1 option, where the authors' argmax fails")
     mc1_labels = (1,) + (0,) * (len(mc1) - 1)
-    mc2 = options_list(row, columns.mc2_choices, where) if columns.mc2_choices else mc1
+    mc2 = listed_texts(row, columns.mc2_choices, where) if columns.mc2_choices else mc1
     mc2_labels = label_list(row, columns.mc2_labels, where) if columns.mc2_choices else mc1_labels
     if not mc2:
         raise Unscorable("no MC2 option, where the authors' MC2 fails")
@@ -164,15 +176,6 @@ def authors_options_sample(row: JsonObject, lang: str, columns: Columns, where: 
         mc2_choices=mc2,
         mc2_labels=mc2_labels,
     )
-
-
-def options_list(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
-    """Option texts as the data has them: not stripped, an empty one kept (the reference
-    scores them as they are)."""
-    value = row.get(column)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise MlbenchError(f"{where}: {column} must be a list of texts")
-    return tuple(value)
 
 
 def unsorted_mc2_warning(task: str, lang: str, samples: list[Sample]) -> list[str]:

@@ -46,18 +46,23 @@ def data_files(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list
     if spec.source is None:
         return [spec.data_path(lang, root)]
     assert root is not None, "a hub source is read from its cached or --data-dir copy"
-    values = spec.values(lang)
-    named = spec.source.data_files_of(lang, values)
-    return split_files(root, spec.source.config_of(lang, values), spec.source.split_of(lang, values), named=named)
+    config, split, named = _hub_split(spec, lang)
+    return split_files(root, config, split, named=named)
 
 
 def language_files(spec: BenchmarkSpec, lang: str, listing: list[str], card: str | None) -> list[str]:
     """The paths of ``lang``'s files in a hub dataset's listing (and card): what a run of
     ``lang`` fetches."""
+    config, split, named = _hub_split(spec, lang)
+    return listed_split_files(listing, card, config, split, named=named)
+
+
+def _hub_split(spec: BenchmarkSpec, lang: str) -> tuple[str, str, str | None]:
+    """``lang``'s hub config, split and named file (with its [vars])."""
     assert spec.source is not None
     values = spec.values(lang)
-    config, split = spec.source.config_of(lang, values), spec.source.split_of(lang, values)
-    return listed_split_files(listing, card, config, split, named=spec.source.data_files_of(lang, values))
+    source = spec.source
+    return source.config_of(lang, values), source.split_of(lang, values), source.data_files_of(lang, values)
 
 
 def data_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:

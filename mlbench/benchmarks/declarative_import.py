@@ -11,13 +11,12 @@ against references the model's run did not have.
 
 from __future__ import annotations
 
-from mlbench.benchmarks.declarative_authors import fallback_reference
+from mlbench.benchmarks.declarative_authors import authors_references
 from mlbench.benchmarks.declarative_data import sample_id_of
 from mlbench.benchmarks.declarative_spec import BenchmarkSpec
 from mlbench.benchmarks.lm_eval_names import LmEvalTask
 from mlbench.data.tabular import column_value
 from mlbench.errors import MlbenchError
-from mlbench.metrics import normalize_references
 from mlbench.records import Sample
 from mlbench.records.jsontypes import JsonObject
 
@@ -57,13 +56,10 @@ def logged_doc_difference(spec: BenchmarkSpec, sample: Sample, doc: JsonObject, 
     if not isinstance(question, str) or question != sample.question:
         return "the question differs"
     if mode == "gen":
-        true_refs = normalize_references(sample.correct_answers)
-        extra = fallback_reference(spec.no_comment_reference, sample.lang)
-        if extra and extra not in true_refs:
-            true_refs.append(extra)
+        true_refs, false_refs = authors_references(sample, spec.no_comment_reference)
         for column, expected, what in (
             (spec.columns.correct_answers, true_refs, "correct"),
-            (spec.columns.incorrect_answers, normalize_references(sample.incorrect_answers), "incorrect"),
+            (spec.columns.incorrect_answers, false_refs, "incorrect"),
         ):
             logged = doc.get(column)
             if not isinstance(logged, list) or logged != expected:

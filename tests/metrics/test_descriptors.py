@@ -14,6 +14,7 @@ from mlbench.metrics.catalog import SHARED_METRICS, describe, headline_metrics, 
 from mlbench.metrics.descriptor import KINDS, Metric, MetricsBlock, by_name, share, undeclared
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
 from mlbench.metrics.mc import mc_metrics
+from mlbench.metrics.rouge import rouge_metrics
 from mlbench.metrics.surface import surface_block, surface_metrics
 from mlbench.records import MetricValue, SampleRecord
 from mlbench.report.plots import is_share
@@ -51,11 +52,13 @@ def test_what_the_metric_functions_return_is_declared():
     produced = {
         *mc_metrics([-1.0, -3.0], [-2.0]),
         *bleu_metrics("a cat", ["a cat"], ["a dog"]),
+        *rouge_metrics("a cat", ["a cat"], ["a dog"]),
         *judged_metrics(verdicts),
         *surface_metrics(block, "eu"),
         *overall_scores(record),
     }
     assert produced >= {"mc1", "lprob_diff", "bleu_acc", "claims", "correctness_more", "overall", "surface_issue"}
+    assert produced >= {"rouge1_max", "rouge2_acc", "rougeL_diff"}
     assert all(is_declared(name) for name in produced), sorted(n for n in produced if not is_declared(n))
 
 
@@ -78,6 +81,8 @@ def test_headline_metrics_stay_on_the_task_and_are_declared():
 # The rule tables printed before the descriptors: 2 decimals for BLEU max/diff, log-probs,
 # lengths and claim counts, 3 for everything else; and the metrics figures drew on 0–1.
 _OLD_WIDE = {"bleu_max", "bleu_diff", "lprob_max", "lprob_diff", "length", "claims"}
+# ROUGE, new with TruthfulQA-X and NorTruthfulQA's generation: on BLEU's scales.
+_OLD_WIDE |= {f"{kind}_{part}" for kind in ("rouge1", "rouge2", "rougeL") for part in ("max", "diff")}
 _OLD_SHARES = {
     "mc1", "mc2", "mc3", "bleu_acc", "refusal", "factuality", "overall", "overall_without_factuality",
     "truthful_informative", "relevant", "claims_supported", "truthful", "informative", "verified",
@@ -86,6 +91,7 @@ _OLD_SHARES = {
     "marker_language_named", "marker_translation_request", "marker_emoji",
     "verify_precision", "verify_recall", "verify_f1", "verify_accuracy", "verify_auc",
     "mc1_norm",  # lm-eval's acc_norm (AraDiCE-TruthfulQA), new with the declared benchmarks' mc_metrics
+    "rouge1_acc", "rouge2_acc", "rougeL_acc",  # as bleu_acc
 }  # fmt: skip
 
 

@@ -133,7 +133,7 @@ def test_report_gen_passes_only_what_is_the_same_everywhere(parity_templates, ca
     cases = [
         ({"0": _record("Q ?", " A.", (50.0, 1.0, 10.0))}, scored, "prompts identical: False"),
         ({"0": _record("Q?", " B.", (0.0, 0.0, 0.0))}, scored, "completions identical: 0/1"),
-        (mine, {"0": {**scored["0"], "bleu_diff": 10.1}}, "max BLEU diff on lm-eval's text 1.0e-01"),
+        (mine, {"0": {**scored["0"], "bleu_diff": 10.1}}, "3 metrics (BLEU) · max diff on lm-eval's text 1.0e-01"),
         (mine, {"0": {**scored["0"], "same_stop": False}}, "stop rules identical: False"),
         ({"0": _record("Q?", " A.", (50.0, 0.0, 10.0))}, scored, "on the run's 1.0e+00"),
     ]
@@ -141,3 +141,26 @@ def test_report_gen_passes_only_what_is_the_same_everywhere(parity_templates, ca
         assert not parity_templates.report_gen("x nb p0", records, other, scores)
         out = capsys.readouterr().out
         assert shown in out and "MISMATCH" in out
+
+
+def test_report_gen_compares_rouge_where_lm_eval_logged_it(parity_templates, capsys):
+    rouge = {f"{kind}_{part}": 20.0 for kind in ("rouge1", "rouge2", "rougeL") for part in ("max", "acc", "diff")}
+    other = {"0": {"context": "Q?", "completion": " A.", "until": ["\\n"], "max_new_tokens": 64, "bleu_max": 50.0,
+                   "bleu_acc": 1.0, "bleu_diff": 10.0, **rouge}}  # fmt: skip
+    scored = {"0": {"bleu_max": 50.0, "bleu_acc": 1.0, "bleu_diff": 10.0, **rouge, "same_stop": True}}
+    mine = {"0": _record("Q?", " A.", (50.0, 1.0, 10.0))}
+    mine["0"].metrics |= rouge
+    assert parity_templates.report_gen("x nb p0", mine, other, scored)
+    assert "12 metrics (BLEU, ROUGE)" in capsys.readouterr().out
+    off = {"0": {**scored["0"], "rougeL_diff": 20.5}}
+    assert not parity_templates.report_gen("x nb p0", mine, other, off)
+    assert "max diff on lm-eval's text 5.0e-01" in capsys.readouterr().out
+
+
+def test_rows_left_out_are_compared_with_those_lm_evals_code_fails_on(parity_templates, tmp_path, capsys):
+    left = [{"reason": "no incorrect answer", "ids": ["9", "10"]}, {"reason": "no 0", "ids": ["6"], "metric": "mc2"}]
+    (tmp_path / "results.json").write_text(json.dumps({"config": {"data_left_out": {"de": left}}}))
+    assert parity_templates.report_left_out("x de gen", tmp_path, "de", "gen", {"9": "ValueError", "10": "ValueError"})
+    assert parity_templates.report_left_out("x de mc2", tmp_path, "de", "mc2", {"9": "", "10": "", "6": ""})
+    assert not parity_templates.report_left_out("x de mc1", tmp_path, "de", "mc1", {"9": ""})
+    assert "MISMATCH" in capsys.readouterr().out.splitlines()[-1]
