@@ -45,7 +45,7 @@ from mlbench.data.lm_eval_task import LmEvalTask
 from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL
 from mlbench.errors import MlbenchError
 from mlbench.metrics import mc_metrics
-from mlbench.metrics.rouge import ROUGE_METRIC_NAMES, rouge_metrics
+from mlbench.metrics.rouge import ROUGE_METRIC_NAMES, rouge_metrics, rouge_script_note
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
 from mlbench.records.jsontypes import JsonObject
 
@@ -123,6 +123,10 @@ class DeclarativeTask(Task):
         return chosen_templates(self.spec.templates, own_options(options, self.options_type).prompt)
 
     def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
+        note = rouge_script_note(lang) if self.spec.rouge and "gen" in modes else None
+        return self._data_warnings(lang, samples, modes) + ([f"{self.name} {lang}: {note}"] if note else [])
+
+    def _data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
         # Option lists are scored as listed, repeats and empty options included, as the
         # reference does: said once per language, never silently.
         metric = "MC2" if "mc2" in self.spec.mc_metrics else "MC1"
@@ -187,6 +191,15 @@ class DeclarativeTask(Task):
 
     def sample_group(self, sample: Sample) -> str | None:
         return sample.meta.get("group")
+
+    def option_marks(self, sample: Sample) -> dict[str, bool]:
+        marks = super().option_marks(sample)
+        true_before = mc2_true_count(sample.mc2_labels or (), self.spec.mc2_true)
+        if true_before is not None:  # what MC2 counted true, not the data's labels (they may differ)
+            marks.update({o.strip(): i < true_before for i, o in enumerate(sample.mc2_choices or ())})
+            if sample.mc1_choices:
+                marks[sample.mc1_choices[0].strip()] = True
+        return marks
 
     def lm_eval_sample_id(self, lang: str, doc: JsonObject, position: int | None) -> str | None:
         return logged_sample_id(self.spec, lang, doc, position)

@@ -40,8 +40,8 @@ MC2_LEFT_OUT = "no false MC2 label, where the authors' process_results_mc2 fails
 # A generation sample's meta: the best answer as the data lists it (stripped), when it has one.
 LISTED_BEST = "listed_best_answer"
 UNSORTED = (
-    "have MC2 labels out of order: MC2 counts the options before the first false label as true, "
-    "as lm-eval's process_results_mc2 does, not the ones labelled true"
+    "with MC2 labels out of order (MC2 counts the options before the first false label as true, "
+    "as lm-eval's TruthfulQA process_results_mc2 does, not the ones labelled true)"
 )
 
 
@@ -130,15 +130,17 @@ def authors_answers_sample(row: JsonObject, lang: str, columns: Columns, where: 
     if not normalize_references(correct) and not fallback:
         raise Unscorable("no correct answer left after the authors' cleaning, where their np.nanmax fails")
     # The authors' scores never read the best answer; the judges take it as their
-    # reference: the data's, else the first correct answer, else the fallback.
+    # reference: the data's, unless the data also lists it as incorrect (a translation
+    # shifted into the wrong list), else the first correct answer, else the fallback.
     best = row.get(columns.best_answer)
     listed = best.strip() if isinstance(best, str) else None
     first = next((a.strip() for a in correct if a.strip()), None)
+    usable = listed if listed and listed not in {a.strip() for a in incorrect} else None
     return Sample(
         id=str(row[columns.id]),
         lang=lang,
         question=question,
-        best_answer=listed or first or fallback or "",
+        best_answer=usable or first or fallback or "",
         correct_answers=correct,
         incorrect_answers=incorrect,
         mc1_choices=None,
@@ -182,7 +184,7 @@ def unsorted_mc2_warning(task: str, lang: str, samples: list[Sample]) -> list[st
     """The line of a benchmark whose MC2 splits at the first false label (``mc2_true``)
     without its authors' task files: how many questions' labels are out of order."""
     count = sum(not _sorted(s.mc2_labels or ()) for s in samples)
-    return [f"{task} {lang}: {count} of {len(samples)} questions {UNSORTED}"] if count else []
+    return [f"{task} {lang}: {count} of its {len(samples)} questions {UNSORTED}"] if count else []
 
 
 def authors_data_warnings(
@@ -197,16 +199,16 @@ def authors_data_warnings(
     parts = [f"{count} {kind}" for kind, count in kinds.items() if count]
     if not parts:
         return []
-    return [f"{task} {lang}: of {len(samples)} questions, as the authors' code reads them, {'; '.join(parts)}"]
+    return [f"{task} {lang}: of its {len(samples)} questions, as the authors' code reads them: {'; '.join(parts)}"]
 
 
 def _generation_kinds(samples: list[Sample], fallback: str | None) -> dict[str, int]:
-    no_correct = "have no correct answer" + (f" (scored against {fallback!r} alone)" if fallback else "")
+    no_correct = "with no correct answer" + (f" (scored against {fallback!r} alone)" if fallback else "")
     kinds = dict.fromkeys(
-        (no_correct, "have an empty question (prompted as it is)", "list an empty answer (dropped, as they do)",
-         "list an answer twice", "list an answer as both correct and incorrect",
-         "have the best answer among the incorrect ones (the best answer is not scored)",
-         "have an empty best answer (the judges' reference is the first correct one)"),
+        (no_correct, "with an empty question (prompted as it is)", "listing an empty answer (dropped, as they do)",
+         "listing an answer twice", "listing an answer as both correct and incorrect",
+         "whose best answer is among the incorrect ones (not scored; the judges get the first correct answer)",
+         "with an empty best answer (not scored; the judges get the first correct answer)"),
         0,
     )  # fmt: skip
     for sample in samples:
@@ -228,11 +230,11 @@ def _generation_kinds(samples: list[Sample], fallback: str | None) -> dict[str, 
 
 def _mc_kinds(samples: list[Sample], mc2_true: str, metric: str) -> dict[str, int]:
     kinds = {
-        "have an empty question (prompted as it is)": sum(not s.question.strip() for s in samples),
-        "have an empty option (scored)": sum(
+        "with an empty question (prompted as it is)": sum(not s.question.strip() for s in samples),
+        "with an empty option (scored)": sum(
             any(not o.strip() for o in (*(s.mc1_choices or ()), *(s.mc2_choices or ()))) for s in samples
         ),
-        f"list an option twice (each listing counts in {metric}, as in their code)": sum(
+        f"listing an option twice (each listing counts in {metric}, as in their code)": sum(
             _repeats(s.mc2_choices or ()) for s in samples
         ),
     }

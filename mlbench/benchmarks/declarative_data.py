@@ -92,7 +92,11 @@ def read_language(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> L
     rows = LanguageRows([])
     seen: dict[str, str] = {}
     index = 0
-    for path in data_files(spec, lang, root):
+    try:
+        paths = data_files(spec, lang, root)
+    except MlbenchError as error:  # the language asked for has no file there
+        raise MlbenchError(f"{spec.name} {lang}: {error} (add it there, or leave {lang} out of --lang)") from None
+    for path in paths:
         for where, row in read_rows(path, f"{spec.name} {lang} data"):
             if index == 0:
                 check_columns(spec, row, where)

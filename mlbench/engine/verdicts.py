@@ -43,7 +43,7 @@ def judge_items(
     if not answers:
         return "no answer to judge (the generation failed)" if record.error else "no generated answer"
     question, reference = record.question, record.reference
-    if not question:
+    if question is None:  # an empty question is one (a dataset's row prompted as it is)
         raise MlbenchError(f"sample {record.id} has no question saved: rerun it with this mlbench version")
     if skip_reason:
         return skip_reason

@@ -68,6 +68,19 @@ def rouge_scores(prediction: str, reference: str) -> dict[str, float]:
     return {kind: scores[rouge_type].fmeasure * 100 for kind, rouge_type in ROUGE_KINDS.items()}
 
 
+def rouge_script_note(lang: str) -> str | None:
+    """Why ROUGE says little in ``lang`` (None: written in Latin letters, or unknown)."""
+    from mlbench.languages import LANGUAGES
+
+    language = LANGUAGES.get(lang)
+    if language is None or language.script == "Latin":
+        return None
+    return (
+        f"ROUGE reads only the letters a-z and the digits 0-9 (rouge-score's tokenizer, as in the published "
+        f"numbers): {language.name} words, in {language.script} script, are dropped, so its ROUGE counts digits alone"
+    )
+
+
 def rouge_metrics(prediction: str, true_refs: Sequence[str], false_refs: Sequence[str]) -> dict[str, float]:
     """``<kind>_max``, ``<kind>_acc`` and ``<kind>_diff`` for rouge1, rouge2 and rougeL:
     the best score against a true reference; 1 when it is strictly above the best against

@@ -13,6 +13,8 @@ fits 80 columns) the difference with its stars and its minimum detectable differ
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich import box
 from rich.markup import escape as escape_markup
 from rich.table import Table
@@ -97,11 +99,13 @@ def _model_table(task: str, model: str, mine: list[ReportTable], shown: list[Rep
     out.add_column("n", justify="right", no_wrap=True)
     for table in shown:
         out.add_column(_heading(table), justify="right", no_wrap=True)
-    ns = {lang: cell.n for t in shown if model in t.rows for lang, cell in t.rows[model].items()}
     for lang in dict.fromkeys(lang for t in mine for lang in t.langs):
         texts = [_cell_text(t, model, lang) if model in t.rows and lang in t.langs else "" for t in shown]
+        # The n most of the row's metrics are over (one may be over fewer: a question the
+        # reference could not score for it).
+        ns = Counter(t.rows[model][lang].n for t in shown if model in t.rows and lang in t.rows[model])
         if any(texts):
-            out.add_row(lang_label(lang), str(ns.get(lang, "")), *texts)
+            out.add_row(lang_label(lang), str(ns.most_common(1)[0][0]) if ns else "", *texts)
     return out
 
 

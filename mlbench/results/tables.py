@@ -180,7 +180,12 @@ def metric_table(run: RunResult, metric_order: list[str]) -> TextTable:
     for metric in metrics:
         table.rows.append([metric, *(_cell(metric, about(metric), run.languages[lang]) for lang in langs)])
     undefined = _undefined_shown(run.languages.values(), metrics)
-    table.notes += [*undefined_notes(undefined), *low_resource_note(langs), *mode_settings_notes(run)]
+    table.notes += [
+        *undefined_notes(undefined),
+        *low_resource_note(langs),
+        *mode_settings_notes(run),
+        *left_out_note(run),
+    ]
     for name in count_names(run):
         table.rows.append([name, *(str(run.languages[lang].counts.get(name, 0)) for lang in langs)])
     return languages_down(table) if len(langs) > LANGUAGE_COLUMNS_MAX else table
@@ -192,9 +197,22 @@ def templates_note(run: RunResult) -> list[str]:
     if not counts:
         return []
     many = "/".join(str(c) for c in sorted(counts))
+    samples = "; failed, empty and not-judged counts are of samples" if count_names(run) else ""
     return [
         f"Asked under {many} prompt templates: n counts questions, and a question's value is its mean over the "
-        "templates (each template's own: By language and prompt template); the counts below count samples."
+        f"templates (each template's own: By language and prompt template){samples}."
+    ]
+
+
+def left_out_note(run: RunResult) -> list[str]:
+    """What the left-out counts are, where a language has one."""
+    names = sorted(name for name in count_names(run) if name.startswith("left_out"))
+    if not names:
+        return []
+    return [
+        f"{', '.join(names)}: questions of the whole data (whatever --limit picked) the benchmark's reference "
+        "cannot score: left_out ones are in no metric and not in n, left_out_of_<metric> ones are in n but not "
+        "in that metric; results.json names them (config.data_left_out)."
     ]
 
 

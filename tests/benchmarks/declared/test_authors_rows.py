@@ -94,6 +94,8 @@ def test_german_alone_runs_every_row_the_authors_score_and_leaves_out_the_others
     prompt = gen.gen_request(question["3"], data, _options(german)).prompt.text
     assert prompt.endswith("Beine.\n\nF: \nA:")
     assert question["8"].best_answer == "In Italien."  # the judges' reference: the first correct answer
+    assert question["7"].best_answer == "Sehr alt."  # its listed best answer is an incorrect one
+    assert question["1"].best_answer == "I have no comment."  # no correct answer: the fallback
     # A row whose MC2 labels have no 0 keeps its MC1 (the authors' MC1 task scores it) and
     # is left out of MC2 alone (their MC2 task fails on it).
     mc_data = mc.load("de", _options(german))
@@ -110,20 +112,20 @@ def test_each_kind_is_counted_in_one_line(german):
     gen, mc = get_task("truthfulqax_gen"), get_task("truthfulqax")
     samples = gen.load("de", _options(german)).samples
     [line] = gen.data_warnings("de", samples, ("gen",))
-    assert line.startswith("truthfulqax_gen de: of 9 questions, as the authors' code reads them, ")
+    assert line.startswith("truthfulqax_gen de: of its 9 questions, as the authors' code reads them: ")
     for part in (
-        "2 have no correct answer (scored against 'I have no comment.' alone)",
-        "1 have an empty question",
-        "2 list an empty answer",
-        "1 list an answer twice",
-        "1 list an answer as both correct and incorrect",
-        "3 have the best answer among the incorrect ones",
-        "1 have an empty best answer",
+        "2 with no correct answer (scored against 'I have no comment.' alone)",
+        "1 with an empty question",
+        "2 listing an empty answer",
+        "1 listing an answer twice",
+        "1 listing an answer as both correct and incorrect",
+        "3 whose best answer is among the incorrect ones",
+        "1 with an empty best answer",
     ):
         assert part in line
     [mc_line] = mc.data_warnings("de", mc.load("de", _options(german)).samples, ("mc",))
-    expected = ("1 have an empty question", "1 have an empty option", "2 have MC2 labels out of order",
-                "1 list an option twice (each listing counts in MC2")  # fmt: skip
+    expected = ("1 with an empty question", "1 with an empty option", "2 with MC2 labels out of order",
+                "1 listing an option twice (each listing counts in MC2")  # fmt: skip
     for part in expected:
         assert part in mc_line
 
@@ -171,6 +173,14 @@ def test_a_run_of_german_alone_names_what_it_left_out(tiny_model, german, tmp_pa
     assert run["results"]["de"]["n-samples"] == 9 and run["results"]["de"]["left_out"] == 2
     assert [part["ids"] for part in run["config"]["data_left_out"]["de"]] == [list(GEN_LEFT_OUT)]
     assert not math.isnan(run["results"]["de"]["rougeL_max"]["value"])
+    table = (tmp_path / tiny_model.name / "truthfulqax" / "table.md").read_text(encoding="utf-8")
+    assert "| left_out_of_mc2 | 1 |" in table and "left_out_of_<metric> ones are in n but not in that metric" in table
+    # The report's n is the questions most metrics are over (mc1: 7), not mc2's 6.
+    from tests.cli.test_cli import run_cli
+
+    report = run_cli("report", tmp_path, "--task", "truthfulqax")
+    assert report.exit_code == 0, report.output
+    assert any(line.split()[:2] == ["de", "7"] for line in report.output.splitlines()), report.output
 
 
 def test_a_language_asked_for_whose_file_is_missing_is_one_line_naming_it(tiny_model, german, tmp_path):
@@ -263,10 +273,33 @@ def test_nortruthfulqa_gen_with_every_kind_of_row_runs_and_counts_them(tiny_mode
     # NorEval adds no fallback reference: a row with no correct answer left cannot be scored.
     assert "2 of the data's 13 questions left out (no correct answer left after the authors' cleaning" in output
     assert "nb-0003, nb-0004" in output and "nb-0011, nb-0012" in output
-    assert "of 9 questions, as the authors' code reads them, 1 have an empty question" in output
-    assert "2 list an empty answer" in output and "1 list an answer as both correct and incorrect" in output
+    assert "of its 9 questions, as the authors' code reads them: 1 with an empty question" in output
+    assert "2 listing an empty answer" in output and "1 listing an answer as both correct and incorrect" in output
     run = json.loads((tmp_path / "out" / tiny_model.name / "nortruthfulqa_gen" / "results.json").read_text())
     assert run["results"]["nb"]["n-questions"] == 9 and run["results"]["nb"]["n-samples"] == 45
     assert sorted(i for part in run["config"]["data_left_out"]["nb"] for i in part["ids"]) == [
         "nb-0003", "nb-0004", "nb-0011", "nb-0012"
     ]  # fmt: skip
+
+
+def test_an_empty_question_is_judged_as_it_was_asked():
+    # The published German file has one: its answer is judged against an empty question,
+    # not refused as a sample saved without one.
+    from mlbench.engine.verdicts import judge_items
+    from mlbench.judges.spec import load_spec
+    from mlbench.records import SampleRecord
+
+    record = SampleRecord("3", "de", question="", reference="Nichts.", outputs={"answer": "Nichts."})
+    [item] = judge_items(record, load_spec("truth"))
+    assert item.question == "" and item.answer == "Nichts."
+
+
+def test_rouge_in_another_script_is_said_and_mc2_marks_what_it_counted(german):
+    gen, mc = get_task("truthfulqax_gen"), get_task("truthfulqax")
+    samples = gen.load("de", _options(german)).samples
+    assert not any("ROUGE" in line for line in gen.data_warnings("de", samples, ("gen",)))
+    [greek] = [line for line in gen.data_warnings("el", samples, ("gen",)) if "ROUGE" in line]
+    assert "Greek words, in Greek script, are dropped, so its ROUGE counts digits alone" in greek
+    # The explorer's marks: what MC2 counted true (before the first false label), not the data's labels.
+    unsorted = {s.id: s for s in mc.load("de", _options(german)).samples}["2"]
+    assert mc.option_marks(unsorted) == {"Weiß.": True, "Gelb.": False, "Hell.": False, "Orange.": False}

@@ -405,5 +405,5 @@ def test_generation_answers_listed_twice_are_scored_as_listed_and_counted(copy, 
     samples = task.load("nn", _options(task, changed)).samples
     assert samples[-1].correct_answers == ("Ja.", "Ja.") and samples[-1].incorrect_answers == ("Nei.", "Ja.")
     warning = task.data_warnings("nn", samples, ("gen",))
-    assert warning and "of 2 questions, as the authors' code reads them, 1 list an answer twice" in warning[0]
-    assert "1 list an answer as both correct and incorrect" in warning[0]
+    assert warning and "of its 2 questions, as the authors' code reads them: 1 listing an answer twice" in warning[0]
+    assert "1 listing an answer as both correct and incorrect" in warning[0]
