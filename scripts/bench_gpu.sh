@@ -6,8 +6,10 @@
 #     scripts/bench_gpu.sh --tiny             # the same steps on the CPU, a tiny model
 #
 # A seeded random-init Llama (scripts/bench_gpu_model.py: ~1.17 B parameters, bfloat16,
-# SmolLM2's tokenizer; --tiny: 2 layers, float32) is built on the spot; each harness runs as
-# one whole process, start-up and model load included, as a user runs it:
+# SmolLM2's tokenizer; --tiny: 2 layers, float32) is built on the spot, and the GPU code is
+# checked on it first (scripts/bench_gpu_checks.py: CUDA graphs against eager decoding on
+# rows ending at 16 different steps, host syncs in the MC path, the attention kernel); then
+# each harness runs as one whole process, start-up and model load included, as a user runs it:
 #   c  MC, English, MC_N questions (817), 6-shot: lm-eval's hitz_mc1_en + hitz_mc2_en,
 #      batch size BS (64), against mlbench --mode mc (its own batching)
 #   d  generation, English, GEN_N questions (100) x 256 tokens, 6-shot greedy: lm-eval's
@@ -16,8 +18,12 @@
 #      float32, where every option's log-likelihood must agree within 1e-4
 #   f  mlbench alone: five languages, MC and generation, --limit ALL_N (100)
 # Each step runs under its own timeout inside one budget (BUDGET seconds); a failed step is
-# recorded and the next one runs. nvidia-smi is sampled every 0.5 s for GPU memory and busy
-# share. OUT/summary.md and summary.json (scripts/bench_gpu_summary.py), OUT/bench.log and
+# recorded and the next one runs; the script exits 1 when any step failed or was skipped,
+# naming them last. nvidia-smi is sampled every 0.5 s for GPU memory and busy share, read
+# between the start and end of mlbench's model work as its results.json records them.
+# --tiny runs mlbench with -M rehearse_gpu=true: the GPU's paths on the CPU (batched MC,
+# the static decoder under a capture that checks each step as a CUDA graph would need).
+# OUT/summary.md and summary.json (scripts/bench_gpu_summary.py), OUT/bench.log and
 # OUT/logs.tar.gz. Knobs: PYTHON, OUT, BENCH_WORK, BUDGET, MC_N, GEN_N, ALL_N, PARITY_N, BS,
 # GPU_BUNDLE (.gpu), MLBENCH_SOURCE (another mlbench checkout, to measure "before").
 set -uo pipefail
@@ -113,15 +119,16 @@ export PY G W SRC
 step a_setup 150 bash -c setup
 export PYTHONPATH=$W/site:$SRC
 if "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2> /dev/null; then
-  LM_DEVICE=cuda:0; MB_DEVICE=cuda
+  LM_DEVICE=cuda:0; MB_DEVICE=cuda; REHEARSE=
 else
-  LM_DEVICE=cpu; MB_DEVICE=cpu
+  LM_DEVICE=cpu; MB_DEVICE=cpu; REHEARSE="-M rehearse_gpu=true"
 fi
 printf '{"size": "%s", "dtype": "%s", "mc_n": %s, "gen_n": %s, "all_n": %s, "parity_n": %s, "batch_size": %s, "device": "%s"}\n' \
   "$SIZE" "$DT" "$MC_N" "$GEN_N" "$ALL_N" "$PARITY_N" "$BS" "$MB_DEVICE" > "$W/settings.json"
 
 # -- b: the model and each step's data ---------------------------------------------------------
 step b_model 120 "$PY" scripts/bench_gpu_model.py "$M" --tokenizer "$W/tok" --size "$SIZE" --device "$MB_DEVICE" --dtype "$DT"
+step b_checks 120 bash -c "'$PY' scripts/bench_gpu_checks.py '$M' --device $MB_DEVICE > '$W/checks.json'"
 step b_stage 60 "$PY" scripts/bench_gpu_tools.py stage "$W/data" "$W" --mc-n "$MC_N" --gen-n "$GEN_N" --parity-n "${PARITY_N:-0}"
 
 lm_eval() {  # lm_eval DTYPE NAME-OF-TASK-FOLDER OUTPUT TASKS
@@ -131,10 +138,10 @@ lm_eval() {  # lm_eval DTYPE NAME-OF-TASK-FOLDER OUTPUT TASKS
 mlbench() {  # mlbench DTYPE MODE DATA OUTPUT [more flags]
   local dtype=$1 mode=$2 data=$3 out=$4; shift 4
   "$PY" -m mlbench run --model "$M" --backend hf --task truthfulqa_multi --fewshot 6 --dtype "$dtype" \
-    -M "device=$MB_DEVICE" --mode "$mode" --data-dir "$data" --output "$out" --no-cache --yes "$@"
+    -M "device=$MB_DEVICE" $REHEARSE --mode "$mode" --data-dir "$data" --output "$out" --no-cache --yes "$@"
 }
 export -f lm_eval mlbench
-export M LM_DEVICE MB_DEVICE BS
+export M LM_DEVICE MB_DEVICE BS REHEARSE
 
 # -- c: MC -----------------------------------------------------------------------------------------
 step c_lmeval_mc 150 bash -c "lm_eval $DT mc '$W/lm-mc' hitz_mc1_en,hitz_mc2_en"
@@ -159,6 +166,14 @@ post f_count 60 bash -c "'$PY' scripts/bench_gpu_tools.py count '$W/mb-all' '$M'
 
 # -- the summary ---------------------------------------------------------------------------------------
 [ -n "$SAMPLER" ] && kill "$SAMPLER" 2> /dev/null
-"$PY" scripts/bench_gpu_summary.py "$W" "$OUT" || echo "the summary failed"
-tar -C "$W" -czf "$OUT/logs.tar.gz" logs steps.jsonl settings.json $(cd "$W" && ls compare-*.json 2> /dev/null) 2> /dev/null
+"$PY" scripts/bench_gpu_summary.py "$W" "$OUT"
+RC=$?  # 1: a step failed or was skipped (the summary names them); other: the summary failed
+[ "$RC" -gt 1 ] && echo "the summary failed (exit $RC)"
+results=$(cd "$W" && ls -d compare-*.json checks.json mb-*/*/*/results.json 2> /dev/null)
+tar -C "$W" -czf "$OUT/logs.tar.gz" logs steps.jsonl settings.json $results 2> /dev/null
 echo "total $(($(date +%s) - T0)) s; $OUT: $(ls "$OUT" | tr '\n' ' ')"
+if [ "$RC" -ne 0 ]; then
+  echo "bench_gpu.sh: FAILED ($( [ "$RC" -eq 1 ] && grep -o 'FAILED or skipped: .*' "$OUT/summary.md" || echo "no summary"))"
+  exit 1
+fi
+echo "bench_gpu.sh: every step passed"

@@ -15,11 +15,18 @@ tokens. So the weights are shaped: the residual stream is mostly the current tok
 embedding (each layer adds a few percent), and the head gives every token one designated
 successor a logit of about 20 while the rest are N(0, 2.5^2) (their maximum is about 11).
 Successors follow one random cycle through the "word" tokens (a space and a lowercase
-word); every other token leads into it. The model never says end-of-sequence, and a walk
-of lowercase words never contains a stop string, so every greedy answer runs to its token
-budget (256 tokens in TruthfulQA-Multi's generation task), and the margin of each argmax
-is several nats: what the harnesses compute, not rounding, decides the answer. The layers
-still make every logit depend on the context, so MC log-likelihoods are real work.
+word); every other token leads into it. One word in ``END_EVERY`` leads out of the cycle
+instead: half of them to end-of-sequence, half to "." and then "\n\n" (TruthfulQA-Multi's
+stop string ".\n\n"), so a walk ends after a varied number of steps (about a third of
+walks still reach a 256-token budget): a batch's rows end at different steps, and the
+decoder's row ending, compaction and re-recording of smaller shapes all run. The walk
+after ":" (every answer after "A:") is made to end with end-of-sequence as its 192nd
+token, so the benchmark's generation keeps most of its budget's work. The margin
+of each argmax is several nats: what the harnesses compute, not rounding, decides the
+answer. The layers still make every logit depend on the context, so MC log-likelihoods
+are real work. (A walk depends only on the token it starts from: every answer after
+"A:" is the same walk, so the checks that need rows to end at different steps use
+prompts ending in different tokens: bench_gpu_checks.py.)
 
 Prints one JSON line (parameters, vocabulary, seconds) and a teacher-forced self-check: how
 often the designed successor is the argmax, and the smallest top-two margin.
@@ -45,6 +52,8 @@ SHAPES = {
 DESIGNED_LOGIT = 20.0
 OTHER_LOGIT_SD = 2.5
 LAYER_OUT_SD = 0.0015  # o_proj and down_proj: each layer adds a few percent to the residual
+END_EVERY = 232  # (1 - 1/232) ** 256 = 1/3: a third of walks run to a 256-token budget
+ANSWER_STEPS = 192  # the tokens of the walk after "A:", its end-of-sequence included
 WORD = re.compile(r"^Ġ[a-z]{3,12}$")  # byte-level BPE: a space and a lowercase word
 
 
@@ -90,6 +99,8 @@ def build(out: Path, tokenizer_dir: Path, size: str, device: str, dtype: str, se
     model.generation_config.pad_token_id = pad
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
+    # The design, for the checks that pick prompts by where their walks end.
+    (out / "designed_successors.json").write_text(json.dumps(successor.tolist()))
     parameters = sum(p.numel() for p in model.parameters())
     print(json.dumps({"params": parameters, "size": size, "dtype": dtype, "vocab": vocab,
                       "seconds": round(time.time() - started, 1)}))  # fmt: skip
@@ -98,7 +109,8 @@ def build(out: Path, tokenizer_dir: Path, size: str, device: str, dtype: str, se
 
 def designed_successors(tokenizer: Any, generator: Any, device: str) -> Any:
     """Each token's designed next token: one random cycle through the word tokens, and
-    every other token into a random place of it (special tokens have none: -1)."""
+    every other token into a random place of it (special tokens have none: -1); one word
+    in ``END_EVERY`` leads to end-of-sequence or to ".", which leads to "\n\n"."""
     import torch
 
     vocab = len(tokenizer)
@@ -113,6 +125,21 @@ def designed_successors(tokenizer: Any, generator: Any, device: str) -> Any:
     successor[cycle] = cycle.roll(-1)
     others = torch.tensor([i for i in range(vocab) if i not in word_set and i not in specials], device=device)
     successor[others] = cycle[torch.randint(len(cycle), (len(others),), generator=generator, device=device)]
+    period, blank = tokenizer.convert_tokens_to_ids(["."]), tokenizer.convert_tokens_to_ids(["ĊĊ"])
+    ends = [tokenizer.eos_token_id]
+    if period[0] is not None and blank[0] is not None and blank[0] != tokenizer.unk_token_id:
+        successor[period[0]] = blank[0]
+        ends.append(period[0])
+    # The walk every answer after "A:" takes runs ANSWER_STEPS tokens, then ends: the
+    # benchmark's generation keeps most of its budget's work, and its rows end too.
+    after_colon = int((cycle == successor[tokenizer.convert_tokens_to_ids(":")]).nonzero())
+    own = (torch.arange(len(cycle), device=device) - after_colon) % len(cycle)
+    elsewhere = (own >= ANSWER_STEPS).nonzero().squeeze(1)
+    chosen = torch.randperm(len(elsewhere), generator=generator, device=device)[: len(cycle) // END_EVERY]
+    exits = elsewhere[chosen]
+    for i, end in enumerate(ends):
+        successor[cycle[exits[i :: len(ends)]]] = end
+    successor[cycle[(after_colon + ANSWER_STEPS - 1) % len(cycle)]] = tokenizer.eos_token_id
     return successor
 
 
@@ -144,6 +171,8 @@ def self_check(model: Any, tokenizer: Any, successor: list[int], device: str) ->
             walk, token = [], prompt[-1]
             for _ in range(64):
                 token = successor[token]
+                if token < 0:  # after end-of-sequence
+                    break
                 walk.append(token)
             ids = torch.tensor([prompt + walk[:-1]], device=device)
             logits = model(ids).logits[0, len(prompt) - 1 :].float()

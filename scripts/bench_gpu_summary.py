@@ -8,8 +8,12 @@ Reads WORK/steps.jsonl (each step's exit status, wall time and start/end), the G
 (nvidia-smi every 0.5 s: memory used, utilisation), the comparisons, and the logs, from
 which it takes each harness's compute phase: lm-eval's progress bar over its requests, and
 mlbench's stage lines ("en done in 3.1 s · 5,120 tokens/s generated"). GPU busy is the
-mean utilisation over a step's last ``phase`` seconds (the compute phase ends just before
-the process does), as well as over the whole step.
+mean utilisation over a step's last ``phase`` seconds for lm-eval (the compute phase ends
+just before the process does), and for mlbench between the start and end of its model
+work that results.json records (``model_work_unix``), with the number of samples inside;
+the summary names how mlbench batched MC and decoded (CUDA graphs or eager, and why),
+and the GPU code's checks (checks.json). Exits 1, naming them, when any step failed or
+was skipped.
 """
 
 from __future__ import annotations
@@ -19,11 +23,11 @@ import re
 import sys
 from pathlib import Path
 
-# (name, lm-eval step, mlbench step, lm-eval's progress bar)
+# (name, lm-eval step, mlbench step, lm-eval's progress bar, mlbench's output folder)
 PAIRS = (
-    ("MC, English", "c_lmeval_mc", "c_mlbench_mc", "Running loglikelihood requests"),
-    ("generation, English", "d_lmeval_gen", "d_mlbench_gen", "Running generate_until requests"),
-    ("MC float32 parity", "e_lmeval_fp32", "e_mlbench_fp32", "Running loglikelihood requests"),
+    ("MC, English", "c_lmeval_mc", "c_mlbench_mc", "Running loglikelihood requests", "mb-mc"),
+    ("generation, English", "d_lmeval_gen", "d_mlbench_gen", "Running generate_until requests", "mb-gen"),
+    ("MC float32 parity", "e_lmeval_fp32", "e_mlbench_fp32", "Running loglikelihood requests", "mb-fp32"),
 )
 MLBENCH_STAGE = re.compile(r"done in (?:(\d+) h (\d+) min|(\d+) min (\d+) s|([\d.]+) s)(?: · ([\d,]+) tokens/s)?")
 
@@ -83,7 +87,38 @@ def gpu_use(samples: list, start: float, end: float) -> dict[str, float | None]:
     return {
         "peak_mib": max((m for m, _ in inside), default=None),
         "busy_pct": round(sum(busy) / len(busy), 1) if busy else None,
+        "gpu_samples": len(busy),
     }
+
+
+def mlbench_run(folder: Path, samples: list) -> dict:
+    """What mlbench's results.json says of a run: how MC was batched, how greedy answers
+    were decoded (graphs or eager, and why), and the GPU's busy share between the start
+    and end of its model work on each language (``model_work_unix``, mlbench's own clock)."""
+    found = sorted(folder.glob("*/*/results.json"))
+    config = _load(found[0]).get("config", {}) if found else {}
+    if not config:
+        return {}
+    decoding = config.get("decoding") or {}
+    windows = list((config.get("model_work_unix") or {}).values())
+    used = [u for t, _, u in samples if u is not None and any(w["start"] <= t <= w["end"] for w in windows)]
+    return {
+        "mc_batches": config.get("mc_batches"),
+        "decode_path": decoding.get("path"),
+        "decode_fallback": decoding.get("fallback"),
+        "work_s": round(sum(w["end"] - w["start"] for w in windows), 2) if windows else None,
+        "work_busy_pct": round(sum(used) / len(used), 1) if used else None,
+        "work_gpu_samples": len(used),
+    }
+
+
+def failed_steps(steps: dict[str, dict]) -> list[str]:
+    """Each step that did not end with exit 0 (failed, killed at its limit, or skipped)."""
+    return [
+        f"{name} ({'skipped' if record.get('skipped') else 'exit ' + str(record.get('rc'))})"
+        for name, record in steps.items()
+        if record.get("rc") != 0
+    ]
 
 
 def summarize(work: Path, out: Path) -> dict:
@@ -98,7 +133,7 @@ def summarize(work: Path, out: Path) -> dict:
         usage = gpu_use(samples, record.get("t0", 0), record.get("t1", 0)) if record.get("t0") else {}
         rows.append({"step": name, "rc": record.get("rc"), "wall_s": record.get("wall_s"), **usage})
     pairs = []
-    for label, lm_step, mb_step, bar in PAIRS:
+    for label, lm_step, mb_step, bar, mb_folder in PAIRS:
         lm, mb = steps.get(lm_step, {}), steps.get(mb_step, {})
         lm_phase = lm_eval_phase(_text(work / "logs" / f"{lm_step}.log"), bar)
         mb_phase, rate = mlbench_phase(_text(work / "logs" / f"{mb_step}.log"))
@@ -110,10 +145,9 @@ def summarize(work: Path, out: Path) -> dict:
             "mlbench_phase_s": mb_phase,
             "mlbench_tokens_per_s": rate,
         }
-        for who, step, phase in (("lm_eval", lm, lm_phase), ("mlbench", mb, mb_phase)):
-            if step.get("t1") and phase:
-                busy = gpu_use(samples, step["t1"] - phase - 1.0, step["t1"] - 0.5)["busy_pct"]
-                pair[f"{who}_phase_busy_pct"] = busy
+        if lm.get("t1") and lm_phase:  # lm-eval writes no timestamps: its phase ends just before it exits
+            pair["lm_eval_phase_busy_pct"] = gpu_use(samples, lm["t1"] - lm_phase - 1.0, lm["t1"] - 0.5)["busy_pct"]
+        pair["mlbench_run"] = mlbench_run(work / mb_folder, samples)
         if pair["lm_eval_s"] and pair["mlbench_s"]:
             pair["ratio"] = round(pair["lm_eval_s"] / pair["mlbench_s"], 2)
         pairs.append(pair)
@@ -126,7 +160,14 @@ def summarize(work: Path, out: Path) -> dict:
         "steps": rows,
         "pairs": pairs,
         "compare": {k: _load(work / f"compare-{k}.json") for k in ("mc", "gen", "fp32", "all")},
-        "all_languages": {"wall_s": everything.get("wall_s"), "phase_s": all_phase, "tokens_per_s": all_rate},
+        "all_languages": {
+            "wall_s": everything.get("wall_s"),
+            "phase_s": all_phase,
+            "tokens_per_s": all_rate,
+            **mlbench_run(work / "mb-all", samples),
+        },
+        "checks": _load(work / "checks.json"),
+        "failed": failed_steps(steps),
     }
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False))
@@ -145,14 +186,16 @@ def markdown(summary: dict) -> str:
     lines = [
         f"# bench_gpu.sh ({settings.get('size')}, {settings.get('dtype')}, {summary['machine'] or 'no GPU'})",
         "",
-        "| | lm-eval s | mlbench s | ratio | lm-eval phase s | mlbench phase s | busy % (lm-eval / mlbench) |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| | lm-eval s | mlbench s | ratio | lm-eval phase s | mlbench phase s | busy % (lm-eval / mlbench) "
+        "| mlbench's path |",
+        "|---|---:|---:|---:|---:|---:|---|---|",
     ]
     for p in summary["pairs"]:
-        busy = f"{_cell(p.get('lm_eval_phase_busy_pct'))} / {_cell(p.get('mlbench_phase_busy_pct'))}"
+        run = p.get("mlbench_run") or {}
+        busy = f"{_cell(p.get('lm_eval_phase_busy_pct'))} / {_cell(run.get('work_busy_pct'))}"
         lines.append(
             f"| {p['what']} | {_cell(p['lm_eval_s'])} | {_cell(p['mlbench_s'])} | {_cell(p.get('ratio'), 2)}x "
-            f"| {_cell(p['lm_eval_phase_s'])} | {_cell(p['mlbench_phase_s'])} | {busy} |"
+            f"| {_cell(p['lm_eval_phase_s'])} | {_cell(p['mlbench_phase_s'])} | {busy} | {_path(p['what'], run)} |"
         )
     compare = summary["compare"]
     gen, mc, fp32 = compare.get("gen") or {}, compare.get("mc") or {}, compare.get("fp32") or {}
@@ -186,9 +229,50 @@ def markdown(summary: dict) -> str:
             f"| {row['step']} | {_cell(row['rc'])} | {_cell(row['wall_s'])} "
             f"| {_cell(row.get('peak_mib'), 0)} | {_cell(row.get('busy_pct'))} |"
         )
+    lines += ["", *_checks(summary.get("checks") or {}), ""]
+    lines.append(
+        f"FAILED or skipped: {', '.join(summary['failed'])}" if summary["failed"] else "Every step ended with exit 0."
+    )
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":
-    summarize(Path(sys.argv[1]), Path(sys.argv[2]))
+def _path(what: str, run: dict) -> str:
+    """mlbench's path for a pair: the MC batching, or the decoding (and its fallback)."""
+    if not run:
+        return "—"
+    if "generation" not in what:
+        return str(run.get("mc_batches"))
+    fallback = f" (fell back: {run['decode_fallback']})" if run.get("decode_fallback") else ""
+    return f"{run.get('decode_path')}{fallback}"
+
+
+def _checks(checks: dict) -> list[str]:
+    """The GPU code's own checks (bench_gpu_checks.py), a line each."""
+    if not checks:
+        return ["- The GPU code's checks: not run."]
+    graphs = checks.get("graphs_vs_eager") or {}
+    syncs = checks.get("mc_host_syncs") or {}
+    kernels = (checks.get("attention") or {}).get("kernels") or {}
+    sync_line = (
+        f"{syncs.get('syncs')} host syncs over {syncs.get('questions')} questions at {syncs.get('where')}"
+        if syncs.get("run")
+        else syncs.get("why") or syncs.get("error") or "not run"
+    )
+    return [
+        f"- Greedy decoding, {(graphs.get('decoding') or {}).get('path')} vs eager: rows equal "
+        f"{graphs.get('rows_equal')}, {graphs.get('distinct_ends')} different ends, step shapes "
+        f"{graphs.get('step_shapes_rows')}{'' if graphs.get('ok') else ' — FAILED ' + str(graphs.get('error', ''))}.",
+        f"- MC path under torch.cuda.set_sync_debug_mode: {sync_line}.",
+        f"- Attention in one decode step: {', '.join(kernels) or (checks.get('attention') or {}).get('error')}.",
+    ]
+
+
+def main() -> int:
+    """Writes the summary and prints it; exit 1 when a step failed or was skipped."""
+    summary = summarize(Path(sys.argv[1]), Path(sys.argv[2]))
     print((Path(sys.argv[2]) / "summary.md").read_text())
+    return 1 if summary["failed"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

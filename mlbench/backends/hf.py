@@ -17,6 +17,7 @@ alone. Sampling, and models whose attention an explicit mask cannot express, go 
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -30,15 +31,16 @@ from mlbench.backends.base import (
     cut_at_stop,
     drop_partial_character,
 )
+from mlbench.backends.capture_check import CheckedCapture
 from mlbench.backends.chat import RendersLocally, encode_prompts, encode_requests
-from mlbench.backends.fingerprint import model_fingerprint
+from mlbench.backends.fingerprint import files_identity, model_fingerprint
 from mlbench.backends.gguf import gguf_folder, is_gguf
 from mlbench.backends.gpu_info import gpu_record
 from mlbench.backends.greedy_decode import GreedyDecoder, GreedyPrompt, greedy_supported
 from mlbench.backends.packed_batches import MAX_TOKENS, BatchBudget, BatchedScorer, batch_budget
 from mlbench.backends.packed_scoring import PackedScorer, Question, packing_supported
 from mlbench.backends.static_decode import ROW_BUCKETS, StaticDecoder, static_supported
-from mlbench.backends.step_graphs import eager, graph_or_eager
+from mlbench.backends.step_graphs import Capture, eager, graph_or_eager
 from mlbench.backends.tokenizer import (
     chat_template_hash,
     check_model_path,
@@ -95,6 +97,17 @@ def load_causal_lm(
         return tokenizer_object.result(), lm.to(device).eval()
 
 
+def _remember_file_hashes(model: str, tokenizer: str | None) -> None:
+    """The hashes a fingerprint of ``model`` (and ``tokenizer``) reads, computed and
+    remembered now; an error here is left to the load and the fingerprint to report."""
+    try:
+        for location in (model, tokenizer):
+            if location is not None:
+                files_identity(location, resolve_hub=False)
+    except (OSError, ValueError):
+        pass
+
+
 def gpu_dtype() -> Any:
     """bfloat16, or float16 on a GPU without it."""
     import torch
@@ -140,15 +153,23 @@ class HFBackend(RendersLocally):
         seed: int = 0,
         tokenizer: str | None = None,
         enforce_eager: bool = False,
+        rehearse_gpu: bool = False,
     ) -> None:
         import torch
 
         self.device = ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
         if self.device == "cuda" and not torch.cuda.is_available():
             raise MlbenchError("-M device=cuda but torch sees no CUDA GPU; use -M device=cpu or auto")
+        if rehearse_gpu and self.device != "cpu":
+            raise MlbenchError("-M rehearse_gpu=true runs the GPU's paths on the CPU; on a GPU they run anyway")
+        # A local model's files are hashed for its fingerprint while its weights load (the
+        # hashes are remembered, so only a model's first run pays it: fingerprint.py).
+        hashing = threading.Thread(target=_remember_file_hashes, args=(model, tokenizer), daemon=True)
+        hashing.start()
         self.tokenizer, self.model = load_causal_lm(
             model, dtype=dtype, device=self.device, trust_remote_code=trust_remote_code, tokenizer=tokenizer
         )
+        hashing.join()
         self.batch_size = batch_size
         self.prefix_sharing = prefix_sharing
         self.seed = seed
@@ -158,7 +179,9 @@ class HFBackend(RendersLocally):
         # One forward per question where the model takes a packed sequence; else options
         # are scored one by one (the reference path, also taken with prefix_sharing=False).
         # On a GPU, many questions to a forward (packed_batches.py).
-        whole_calls = batches_whole_calls(self.device)
+        # ``rehearse_gpu``: the GPU's paths on the CPU, each recorded step checked as a
+        # CUDA graph would need it (capture_check.py): what bench_gpu.sh --tiny runs.
+        whole_calls = batches_whole_calls(self.device) or rehearse_gpu
         batched = BatchedScorer(self.model, self.device, self._mc_batch) if whole_calls else None
         self.scorer = (
             PackedScorer(self.model, self.device, workers=torch.get_num_threads(), batched=batched)
@@ -171,10 +194,17 @@ class HFBackend(RendersLocally):
         # decoder cannot mask.
         prefix_cache = self.scorer.prefix_cache if prefix_sharing and self.scorer is not None else None
         self.decoder: GreedyDecoder | None = None
+        self.capture: Capture = eager
         if greedy_supported(self.model) and whole_calls and static_supported(self.model):
-            capture = graph_or_eager() if self.device.startswith("cuda") and not enforce_eager else eager
+            self.capture = (
+                CheckedCapture(strict=True)
+                if rehearse_gpu
+                else graph_or_eager()
+                if self.device.startswith("cuda") and not enforce_eager
+                else eager
+            )
             self.decoder = StaticDecoder(
-                self.model, self.tokenizer, self.device, prefix_cache, self._rows_per_batch, capture
+                self.model, self.tokenizer, self.device, prefix_cache, self._rows_per_batch, self.capture
             )
         elif greedy_supported(self.model):
             self.decoder = GreedyDecoder(self.model, self.tokenizer, self.device, prefix_cache, self._rows_per_batch)
@@ -191,8 +221,21 @@ class HFBackend(RendersLocally):
             "device": self.device,
             "chat_template_hash": chat_template_hash(self.tokenizer),
             "mc_scoring": "packed" if self.prefix_sharing and self.scorer is not None else "per option",
+            "mc_batches": "questions batched" if self.scorer is not None and self.scorer.batched else "one question",
+            "decoding": self.decoding(),
             **gpu_record(self.device),
         }
+
+    def decoding(self) -> dict[str, object]:
+        """How greedy answers are decoded: the static decoder's steps as CUDA graphs, as
+        the rehearsal's checked capture, or eagerly (and why: a failed recording is named),
+        the CPU's shrinking batch, or ``model.generate``."""
+        if isinstance(self.decoder, StaticDecoder):
+            described = getattr(self.capture, "describe", None)
+            return {"decoder": "static", **(described() if described else {"path": "eager"})}
+        if self.decoder is not None:
+            return {"decoder": "shrinking batch", "path": "eager"}
+        return {"decoder": "model.generate", "path": "eager"}
 
     def _mc_batch(self, prefix_length: int) -> BatchBudget:
         """A GPU's packed MC batch: -M batch_size questions, else what 45% of the memory
@@ -234,6 +277,8 @@ class HFBackend(RendersLocally):
             groups[context].append((index, encoded.continuation))
             shared[context] = encoded.shared
         items = list(groups.items())
+        if isinstance(self.decoder, StaticDecoder):  # MC batches size themselves by the memory free at start
+            self.decoder.release()
         if self.prefix_sharing and self.scorer is not None:
             questions = [Question(list(c), shared[c], [cont for _, cont in members]) for c, members in items]
             all_scores = self.scorer.score(questions, progress)

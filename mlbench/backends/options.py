@@ -59,6 +59,7 @@ class HfOptions(LocalOptions):
 
     device: Literal["auto", "cpu", "cuda"] = option("auto", "Where the model runs.")
     batch_size: str = option("auto", "auto, or N options, prompts or GPU questions a pass.")
+    rehearse_gpu: bool = option(False, "On the CPU: the GPU's paths, graphs checked.")
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -31,6 +31,7 @@ class ModelOptions:
     gpu_memory_utilization: float | None = None
     max_model_len: int | None = None
     enforce_eager: bool = False
+    rehearse_gpu: bool = False  # hf on the CPU: the GPU's paths, graph capture checked
     quantization: str | None = None
     model_args: tuple[tuple[str, str], ...] = ()  # (key, JSON text) for vllm.LLM
     # OpenAI-compatible server.
@@ -92,6 +93,7 @@ def _single_backend(options: ModelOptions, backend: str) -> Backend:
             seed=options.seed,
             tokenizer=options.tokenizer,
             enforce_eager=options.enforce_eager,
+            rehearse_gpu=options.rehearse_gpu,
         )
     if backend == "vllm":
         from mlbench.backends.vllm import EngineOptions, VLLMBackend

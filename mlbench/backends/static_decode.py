@@ -7,8 +7,8 @@ a step of a small model is mostly Python, kernel launches and host synchronisati
 - **Fixed shapes.** A batch's rows are padded to a row bucket (``ROW_BUCKETS``; pad rows
   repeat the first row) and its keys and values live in buffers of a fixed capacity
   (the longest prompt plus the largest budget, rounded up to ``SLOT_GRANULE``), allocated
-  once per (rows, capacity) and reused by the later batches of the same call (then freed:
-  the memory is the MC batches' between calls).
+  and recorded once per (rows, capacity) and reused by the later batches and calls at
+  that capacity (freed for another capacity, and before MC scoring: ``release``).
 - **Left padding, one write slot.** Every row's prompt ends at the same slot, so step t
   writes every row's new keys into the same slot: a device counter, not a Python int.
 - **Positions, not lengths.** Each slot holds the real position of its key (-1 for a pad;
@@ -38,7 +38,7 @@ from typing import Any
 from mlbench.backends.attention_masks import masks_by_layer_type
 from mlbench.backends.base import ProgressCallback
 from mlbench.backends.decode_attention import attention_for
-from mlbench.backends.greedy_decode import GreedyDecoder, GreedyPrompt, Row
+from mlbench.backends.greedy_decode import GreedyDecoder, Row
 from mlbench.backends.kv_cache import cache_keyword
 from mlbench.backends.prefix_cache import PrefixCache
 from mlbench.backends.row_end import RowText, row_end, text_end
@@ -133,21 +133,18 @@ class StaticDecoder(GreedyDecoder):
     ) -> None:
         super().__init__(model, tokenizer, device, prefix_cache, batch_size)
         self.capture = capture
-        # Buffers (and recorded steps) by (rows, capacity), kept for the batches of one
-        # call and freed after it, so that MC batches find the memory free.
+        # Buffers (and recorded steps) by (rows, capacity), kept across the calls of a run
+        # (a run's chunks of questions decode at the same shapes: each is recorded once)
+        # until another capacity is needed or MC scoring wants the memory (``release``).
         self._shapes: dict[tuple[int, int], _Slots] = {}
         self.max_position = int(getattr(self.config, "max_position_embeddings", 0) or 1 << 30) - 1
 
-    def decode(
-        self, prompts: list[GreedyPrompt], progress: ProgressCallback | None = None
-    ) -> list[tuple[list[int], Generation]]:
-        """``GreedyDecoder.decode``; the buffers of this call's shapes freed after it."""
-        try:
-            return super().decode(prompts, progress)
-        finally:
-            for slots in self._shapes.values():
-                slots.run = None  # an eager step holds its slots: no cycle left for the collector
-            self._shapes.clear()
+    def release(self) -> None:
+        """Free the buffers and recorded steps (before MC batches, which size themselves
+        by the memory free when the backend started)."""
+        for slots in self._shapes.values():
+            slots.run = None  # an eager step holds its slots: no cycle left for the collector
+        self._shapes.clear()
 
     # -- one batch -----------------------------------------------------------------------
 

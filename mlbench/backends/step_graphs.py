@@ -55,15 +55,20 @@ def _warn(message: str) -> None:
     print(f"mlbench: warning: {message}", file=sys.stderr, flush=True)
 
 
-def graph_or_eager(warn: Callable[[str], None] = _warn, record: Capture = cuda_graph) -> Capture:
+class GraphsOrEager:
     """``cuda_graph``, falling back to ``eager`` (with one warning) for a model whose step
     cannot be recorded: a kernel that synchronises with the host, say. The real step ran
     before recording began, so the fallback loses nothing; a real step that fails is the
-    model's error and is raised."""
-    failed: list[str] = []
+    model's error and is raised. ``describe`` says which ran, and why it fell back, for
+    results.json: figures measured eagerly must not pass for graphs'."""
 
-    def capture(step: Step) -> Step:
-        if failed:
+    def __init__(self, warn: Callable[[str], None] = _warn, record: Capture = cuda_graph) -> None:
+        self.warn, self.record = warn, record
+        self.fallback: str | None = None
+        self.recorded = 0
+
+    def __call__(self, step: Step) -> Step:
+        if self.fallback is not None:
             return eager(step)
         completed = [0]
 
@@ -72,7 +77,7 @@ def graph_or_eager(warn: Callable[[str], None] = _warn, record: Capture = cuda_g
             completed[0] += 1
 
         try:
-            return record(counted)
+            replay = self.record(counted)
         except Exception as error:  # noqa: BLE001 - any failure to record falls back to Python
             if completed[0] == 0:  # the real step itself failed: an error of the model, not of recording
                 raise
@@ -83,8 +88,18 @@ def graph_or_eager(warn: Callable[[str], None] = _warn, record: Capture = cuda_g
                     torch.cuda.synchronize()
                 except RuntimeError:
                     pass
-            failed.append(str(error).splitlines()[0] if str(error) else type(error).__name__)
-            warn(f"decoding without CUDA graphs ({failed[0]})")
+            self.fallback = str(error).splitlines()[0] if str(error) else type(error).__name__
+            self.warn(f"decoding without CUDA graphs ({self.fallback})")
             return step
+        self.recorded += 1
+        return replay
 
-    return capture
+    def describe(self) -> dict[str, object]:
+        if self.fallback is not None:
+            return {"path": "eager", "fallback": self.fallback, "recorded": self.recorded}
+        return {"path": "CUDA graphs", "recorded": self.recorded}
+
+
+def graph_or_eager(warn: Callable[[str], None] = _warn, record: Capture = cuda_graph) -> GraphsOrEager:
+    """The GPU's capture: graphs where the step records, else eager (``GraphsOrEager``)."""
+    return GraphsOrEager(warn, record)

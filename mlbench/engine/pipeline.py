@@ -242,6 +242,9 @@ def run_task(
 
         start = 0
         size = config.chunk_size or getattr(backend, "samples_per_call", None) or DEFAULT_CHUNK_SIZE
+        # When the model worked on this language, in wall-clock seconds: what a GPU monitor's
+        # samples are read against (scripts/bench_gpu.sh's busy share).
+        work_began = time.time()
         while start < len(todo):
             chunk = todo[start : start + chunk_size(config.budget, "model", size, config.model)]
             try:
@@ -262,6 +265,7 @@ def run_task(
             spend_records(config.budget, finished, config.model)
             done.update({r.id: r for r in finished})
             start += len(chunk)
+        model_work = {"start": round(work_began, 3), "end": round(time.time(), 3), "samples": len(todo)}
         records = [done[s.id] for s in planned_lang.samples]
         failed = language_failures(task.name, lang, records)
         if failed is not None:
@@ -279,6 +283,7 @@ def run_task(
         timings = {lang: round(time.perf_counter() - started, 3)}
         settings = provenance(config, task, modes, backend, timings)
         settings["data_sha256"] = {lang: planned_lang.data_hash}
+        settings["model_work_unix"] = {lang: model_work}
         if planned_lang.data.counts:
             settings["data_counts"] = {lang: planned_lang.data.counts}
         if planned_lang.data.left_out:  # each left-out question named, by reason

@@ -136,7 +136,8 @@ def merge_run(
         languages: dict[str, LanguageResult] = {}
         timings: JsonObject = {}
         # Each language's blocks of its own: what the loader left out (counts, and the rows
-        # by reason), the content of its data, and the API tokens of its samples.
+        # by reason), the content of its data, when the model worked on it, and the API
+        # tokens of its samples.
         blocks: dict[str, JsonObject] = {key: {} for key in _LANGUAGE_BLOCKS}
         other_settings = []
         for path in sorted(run_dir.glob("results_*.json")):
@@ -176,7 +177,7 @@ def merge_run(
     return merged, other_settings
 
 
-_LANGUAGE_BLOCKS = ("data_counts", "data_left_out", "data_sha256", "usage")
+_LANGUAGE_BLOCKS = ("data_counts", "data_left_out", "data_sha256", "model_work_unix", "usage")
 
 
 def _settings_block(path: Path, config: JsonObject, key: str) -> JsonObject:

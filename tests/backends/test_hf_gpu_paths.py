@@ -49,3 +49,29 @@ def test_the_gpu_paths_write_what_the_cpu_paths_write(tiny_model, cpu_run, tmp_p
             for field in ("mc1_loglikelihoods", "mc2_loglikelihoods"):
                 assert row["outputs"][field] == pytest.approx(other["outputs"][field], abs=1e-5)
             assert row["metrics"]["mc1"] == other["metrics"]["mc1"]
+
+
+def test_the_rehearsal_runs_the_gpu_paths_and_says_so(tiny_model, cpu_run, tmp_path):
+    """-M rehearse_gpu=true: the same answers through the batched MC path and the static
+    decoder under the checked capture; results.json names both, and when the model worked."""
+    result = run_model(tiny_model, tmp_path, FLAGS + " -M rehearse_gpu=true")
+    assert result.exit_code == 0, result.output
+    config = json.loads((tmp_path / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())["config"]
+    assert config["mc_batches"] == "questions batched"
+    decoding = config["decoding"]
+    assert decoding["decoder"] == "static" and decoding["path"] == "checked capture (CPU rehearsal)"
+    assert decoding["recorded"] >= 1 and decoding["replayed"] > decoding["recorded"]
+    for lang in ("en", "es"):
+        work = config["model_work_unix"][lang]
+        assert work["samples"] == 6 and 0 < work["start"] <= work["end"]
+        ours, theirs = samples(tmp_path, tiny_model, lang), samples(cpu_run, tiny_model, lang)
+        assert {q: r["outputs"]["generation"] for q, r in ours.items()} == {
+            q: r["outputs"]["generation"] for q, r in theirs.items()
+        }
+    assert config["model_work_unix"]["en"]["end"] <= config["model_work_unix"]["es"]["start"]
+
+
+def test_the_cpu_paths_say_what_they_are(tiny_model, cpu_run):
+    config = json.loads((cpu_run / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())["config"]
+    assert config["mc_batches"] == "one question"
+    assert config["decoding"] == {"decoder": "shrinking batch", "path": "eager"}

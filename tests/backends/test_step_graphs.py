@@ -64,3 +64,22 @@ def test_recording_that_works_is_used():
     run = graph_or_eager(lambda m: None, record=record)(step)
     run()
     assert len(calls) == 1 and recorded[-1] == "replayed"
+
+
+def test_what_ran_is_described_for_results_json():
+    """results.json says graphs or eager, and why it fell back."""
+    capture = graph_or_eager(lambda m: None, record=lambda step: (step(), step)[1])
+    capture(counter()[1])
+    assert capture.describe() == {"path": "CUDA graphs", "recorded": 1}
+
+    def refusing_record(step):
+        step()
+        raise RuntimeError("operation not permitted when stream is capturing")
+
+    fallen = graph_or_eager(lambda m: None, record=refusing_record)
+    fallen(counter()[1])
+    assert fallen.describe() == {
+        "path": "eager",
+        "fallback": "operation not permitted when stream is capturing",
+        "recorded": 0,
+    }

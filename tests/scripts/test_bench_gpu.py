@@ -6,6 +6,7 @@ CPU with `scripts/bench_gpu.sh --tiny`, which needs its wheel bundle.)"""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -106,12 +107,69 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
             {"answers_equal": 99, "matched": 100, "lm_eval_output_tokens": 25600, "mlbench_output_tokens": 25600}
         )
     )
-    _python(SCRIPTS / "bench_gpu_summary.py", work, tmp_path / "out")
+    # mlbench's own record of its model work: busy is read between these (the samples
+    # before 141 read 5%, after it 50%), not guessed from the end of the process.
+    _results_json(work / "mb-mc", {"mc_batches": "questions batched", "decoding": {"path": "CUDA graphs"}},
+                  {"en": {"start": 143.0, "end": 146.6, "samples": 817}})  # fmt: skip
+    fallback = {"path": "eager", "fallback": "operation not permitted when stream is capturing"}
+    _results_json(work / "mb-gen", {"decoding": fallback}, {"en": {"start": 130.0, "end": 150.0, "samples": 100}})
+    (work / "checks.json").write_text(json.dumps(CHECKS))
+    done = subprocess.run(
+        [sys.executable, SCRIPTS / "bench_gpu_summary.py", work, tmp_path / "out"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     mc, gen = summary["pairs"][0], summary["pairs"][1]
     assert mc["ratio"] == 5.0 and mc["lm_eval_phase_s"] == 10.0 and mc["mlbench_phase_s"] == 3.5
-    assert mc["mlbench_phase_busy_pct"] == 50.0 and mc["lm_eval_phase_busy_pct"] == 5.0
+    assert mc["lm_eval_phase_busy_pct"] == 5.0
+    assert mc["mlbench_run"]["work_busy_pct"] == 50.0 and mc["mlbench_run"]["work_gpu_samples"] == 4
+    assert gen["mlbench_run"]["work_busy_pct"] == round((11 * 5 + 10 * 50) / 21, 1)  # 130..140 at 5%, 141..150 at 50%
     assert gen["mlbench_tokens_per_s"] == 5400 and gen["ratio"] == 5.0
     text = (tmp_path / "out" / "summary.md").read_text()
     assert "NVIDIA H200" in text and "| MC, English | 40.0 | 8.0 | 5.00x |" in text
+    assert "| 5.0 / 50.0 | questions batched |" in text
+    assert "| eager (fell back: operation not permitted when stream is capturing) |" in text
     assert "lm-eval 533, mlbench 5400" in text  # 25,600 tokens in lm-eval's 48 s
+    assert "CUDA graphs vs eager: rows equal 16/16, 12 different ends" in text
+    assert "3 host syncs over 64 questions" in text and "flash_fwd_kernel" in text
+    assert text.rstrip().endswith("Every step ended with exit 0.")
+
+
+CHECKS = {
+    "graphs_vs_eager": {"ok": True, "rows_equal": "16/16", "distinct_ends": 12, "step_shapes_rows": [16, 8, 4],
+                        "decoding": {"path": "CUDA graphs"}},
+    "mc_host_syncs": {"ok": True, "run": True, "questions": 64, "syncs": 3, "where": {"packed_batches.py:90": 3}},
+    "attention": {"ok": True, "kernels": {"flash_fwd_kernel": 2}},
+    "failed": [],
+}  # fmt: skip
+
+
+def _results_json(folder: Path, config: dict, work: dict) -> None:
+    run = folder / "model" / "truthfulqa_multi"
+    run.mkdir(parents=True)
+    (run / "results.json").write_text(json.dumps({"config": {**config, "model_work_unix": work}}))
+
+
+def test_the_summary_fails_naming_the_steps_that_failed_or_were_skipped(tmp_path):
+    work = tmp_path / "work"
+    (work / "logs").mkdir(parents=True)
+    steps = [{"step": "a_setup", "rc": 0, "wall_s": 1.0}, {"step": "b_model", "rc": 124, "wall_s": 9.0},
+             {"step": "c_lmeval_mc", "rc": None, "skipped": True}]  # fmt: skip
+    (work / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in steps))
+    done = subprocess.run(
+        [sys.executable, SCRIPTS / "bench_gpu_summary.py", work, tmp_path / "out"], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert done.stdout.rstrip().endswith("FAILED or skipped: b_model (exit 124), c_lmeval_mc (skipped)")
+
+
+def test_the_bench_exits_non_zero_when_its_steps_fail(tmp_path):
+    """Without its bundle the setup fails and the budget runs out: every later step is
+    skipped, and the script says so and exits 1 (it used to exit 0 with a summary of dashes)."""
+    env = {**os.environ, "GPU_BUNDLE": str(tmp_path / "none"), "BUDGET": "12", "OUT": str(tmp_path / "out"),
+           "BENCH_WORK": str(tmp_path / "work"), "PYTHON": sys.executable}  # fmt: skip
+    done = subprocess.run(["bash", SCRIPTS / "bench_gpu.sh", "--tiny"], capture_output=True, text=True, env=env)
+    assert done.returncode == 1, done.stdout[-2000:]
+    last = done.stdout.rstrip().splitlines()[-1]
+    assert last.startswith("bench_gpu.sh: FAILED (FAILED or skipped: a_setup (exit 2), b_model (skipped)")
+    assert "f_mlbench_all (skipped)" in last
