@@ -33,11 +33,14 @@ def first_line(error: BaseException) -> str:
 
 # Optional packages transformers imports when it loads its model code, for features mlbench
 # never uses, and what each costs at start-up (2 cores): scikit-learn for a heuristic of
-# assisted decoding (1.5 s), SciPy for object-detection losses (0.5 s). Keyed by the
-# availability check transformers consults, with the module that would import the package.
+# assisted decoding (1.5 s), SciPy for object-detection losses (0.5 s); torchvision for
+# image and video processors (4.8 s of an 18 s MC run on an H200 machine's image, where
+# a Llama config's validators import the video utilities). Keyed by the availability
+# check transformers consults, with the module that would import the package.
 UNUSED_BY_MLBENCH = {
     "is_sklearn_available": "transformers.generation.candidate_generator",
     "is_scipy_available": "transformers.loss.loss_for_object_detection",
+    "is_torchvision_available": "transformers.image_utils",
 }
 
 
