@@ -60,8 +60,8 @@ echo "bench_gpu.sh $(date -u +%FT%TZ) size=$SIZE mc=$MC_N gen=$GEN_N all=$ALL_N 
 
 # step NAME CAP CMD...: CMD under min(CAP x SCALE, what is left of BUDGET), its output in
 # logs/NAME.log, a JSON line in steps.jsonl. post: the same, outside the budget. A step
-# whose letter STEPS leaves out is not run and not recorded (a comparison whose inputs
-# are missing then fails).
+# whose letter STEPS leaves out is not run and not recorded (every run starts from an
+# empty work folder, so STEPS must keep b, the model, for any later step to work).
 step() {
   local name=$1 cap=$(($2 * SCALE)); shift 2
   case $name in
@@ -179,7 +179,7 @@ post f_count 60 bash -c "'$PY' scripts/bench_gpu_tools.py count '$W/mb-all' '$M'
 [ -n "$SAMPLER" ] && kill "$SAMPLER" 2> /dev/null
 "$PY" scripts/bench_gpu_summary.py "$W" "$OUT"
 RC=$?  # 1: a step failed or was skipped (the summary names them); other: the summary failed
-[ "$RC" -gt 1 ] && echo "the summary failed (exit $RC)"
+[ "$RC" -gt 1 ] && echo "the summary failed (exit $RC)" && rm -f "$OUT/summary.md"
 results=$(cd "$W" && ls -d compare-*.json checks.json mb-*/*/*/results.json 2> /dev/null)
 tar -C "$W" -czf "$OUT/logs.tar.gz" logs steps.jsonl settings.json $results 2> /dev/null
 echo "total $(($(date +%s) - T0)) s; $OUT: $(ls "$OUT" | tr '\n' ' ')"

@@ -16,7 +16,8 @@ it can only be checked, before anything is timed.
 - **the attention kernel**: the kernels (CUDA) or operators (CPU) one decode step runs
   whose names say attention, from torch's profiler.
 
-Prints one JSON object; exits 1 when a check fails (tokens differ, a capture is refused).
+Prints one JSON object; exits 1 when a check fails (tokens differ, the steps were not
+recorded as graphs, the rows did not end at different steps, a capture is refused).
 """
 
 from __future__ import annotations
@@ -89,13 +90,23 @@ def graphs_vs_eager(backend: Any, prompts: list[list[int]]) -> dict[str, Any]:
     theirs = plain.decode(requests)
     lengths = [len(new) for new, _ in ours]
     same = [a == b for (a, _), (b, _) in zip(ours, theirs)]
+    decoding = backend.decoding()
+    # A pass needs the recorded path itself (a fallback to eager would compare eager with
+    # eager) and rows ending at different steps (else no compaction, no smaller shape).
+    wanted = "CUDA graphs" if backend.device.startswith("cuda") else "checked capture (CPU rehearsal)"
+    problems = [
+        *([] if all(same) else [f"{len(same) - sum(same)} rows differ"]),
+        *([] if decoding.get("path") == wanted else [f"decoded by {decoding.get('path')}, not {wanted}"]),
+        *([] if len(set(lengths)) > 1 and len(shapes) > 1 else ["the rows did not end at different steps"]),
+    ]
     return {
-        "ok": all(same),
+        "ok": not problems,
+        **({"why": "; ".join(problems)} if problems else {}),
         "rows_equal": f"{sum(same)}/{len(same)}",
         "new_tokens": lengths,
         "distinct_ends": len(set(lengths)),
         "step_shapes_rows": shapes,
-        "decoding": backend.decoding(),
+        "decoding": decoding,
         "seconds": round(took, 2),
     }
 

@@ -192,7 +192,8 @@ def markdown(summary: dict) -> str:
     ]
     for p in summary["pairs"]:
         run = p.get("mlbench_run") or {}
-        busy = f"{_cell(p.get('lm_eval_phase_busy_pct'))} / {_cell(run.get('work_busy_pct'))}"
+        samples = f" ({run['work_gpu_samples']} samples)" if run.get("work_gpu_samples") is not None else ""
+        busy = f"{_cell(p.get('lm_eval_phase_busy_pct'))} / {_cell(run.get('work_busy_pct'))}{samples}"
         lines.append(
             f"| {p['what']} | {_cell(p['lm_eval_s'])} | {_cell(p['mlbench_s'])} | {_cell(p.get('ratio'), 2)}x "
             f"| {_cell(p['lm_eval_phase_s'])} | {_cell(p['mlbench_phase_s'])} | {busy} | {_path(p['what'], run)} |"
@@ -261,15 +262,21 @@ def _checks(checks: dict) -> list[str]:
     return [
         f"- Greedy decoding, {(graphs.get('decoding') or {}).get('path')} vs eager: rows equal "
         f"{graphs.get('rows_equal')}, {graphs.get('distinct_ends')} different ends, step shapes "
-        f"{graphs.get('step_shapes_rows')}{'' if graphs.get('ok') else ' — FAILED ' + str(graphs.get('error', ''))}.",
+        f"{graphs.get('step_shapes_rows')}"
+        f"{'' if graphs.get('ok') else ' — FAILED: ' + str(graphs.get('why') or graphs.get('error', ''))}.",
         f"- MC path under torch.cuda.set_sync_debug_mode: {sync_line}.",
         f"- Attention in one decode step: {', '.join(kernels) or (checks.get('attention') or {}).get('error')}.",
     ]
 
 
 def main() -> int:
-    """Writes the summary and prints it; exit 1 when a step failed or was skipped."""
-    summary = summarize(Path(sys.argv[1]), Path(sys.argv[2]))
+    """Writes the summary and prints it; exit 1 when a step failed or was skipped, 2 when
+    the summary itself could not be made (bench_gpu.sh tells the two apart)."""
+    try:
+        summary = summarize(Path(sys.argv[1]), Path(sys.argv[2]))
+    except Exception as error:  # noqa: BLE001 - any failure here is the summary's, not a step's
+        print(f"bench_gpu_summary: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
     print((Path(sys.argv[2]) / "summary.md").read_text())
     return 1 if summary["failed"] else 0
 

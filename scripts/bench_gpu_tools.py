@@ -165,7 +165,23 @@ def count(mb: Path, tokenizer: str) -> dict:
     return {"languages": languages, "output_tokens": sum(v["output_tokens"] for v in languages.values())}
 
 
-def main() -> None:
+def disagreement(command: str, result: dict) -> str | None:
+    """Why a comparison fails the bench: float32 MC outside the tolerance, or a generated
+    answer that differs (the bench model is built so that the harnesses agree, even in
+    bfloat16); None when it passes. bfloat16 MC is reported, not judged: its option sums
+    differ with the batch shapes' rounding."""
+    if command == "compare-mc" and result.get("within_tolerance") is False:
+        return f"MC outside {TOLERANCE}: MC1 {result['mc1_equal']}/{result['matched']} equal"
+    if command == "compare-gen" and (
+        not result["matched"]
+        or result["answers_equal"] < result["matched"]
+        or result["matched"] < result["questions_lm_eval"]
+    ):
+        return f"generation: {result['answers_equal']} of {result['questions_lm_eval']} answers equal"
+    return None
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("stage")
@@ -187,7 +203,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "stage":
         stage(args.data, args.work, {"mc": args.mc_n, "gen": args.gen_n, "parity": args.parity_n})
-        return
+        return 0
     if args.command == "compare-mc":
         result = compare_mc(args.lm, args.mb, args.exact)
     elif args.command == "compare-gen":
@@ -195,7 +211,11 @@ def main() -> None:
     else:
         result = count(args.mb, args.tokenizer)
     print(json.dumps(result, indent=1, ensure_ascii=False))
+    failed = disagreement(args.command, result)
+    if failed:
+        print(f"bench_gpu_tools: {failed}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

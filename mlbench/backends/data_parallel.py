@@ -56,9 +56,24 @@ def _serve(factory: BackendFactory, devices: str | None, connection: Any) -> Non
             return
         method, requests = message
         try:
-            connection.send(("ok", getattr(backend, method)(requests)))
+            answer = _describe(backend) if method == "describe" else getattr(backend, method)(requests)
+            connection.send(("ok", answer))
         except MlbenchError as error:
             connection.send(("error", str(error)))
+
+
+def merged_decoding(replicas: list[dict[str, object]]) -> dict[str, object]:
+    """One ``decoding`` record for all replicas: the first that fell back, else the first
+    that decoded, else the first; the recorded and replayed steps summed."""
+    if not replicas:
+        return {}
+    chosen = next((r for r in replicas if r.get("fallback")), None)
+    chosen = chosen or next((r for r in replicas if r.get("path") != "not used"), replicas[0])
+    merged = dict(chosen)
+    for count in ("recorded", "replayed"):
+        if any(count in r for r in replicas):
+            merged[count] = sum(int(str(r.get(count, 0))) for r in replicas)
+    return merged
 
 
 def _describe(backend: Backend) -> dict[str, object]:
@@ -104,7 +119,13 @@ class DataParallelBackend:
         return payload
 
     def describe(self) -> dict[str, object]:
-        return dict(self._describe)
+        """Replica 0's settings; the decoding asked of every replica now (what ran since
+        the start: a replica that fell back to eager makes the run's path eager)."""
+        for connection in self._connections:
+            connection.send(("describe", None))
+        replies = [self._receive(rank) for rank in range(self.size)]
+        decoding = merged_decoding([r["decoding"] for r in replies if isinstance(r.get("decoding"), dict)])
+        return {**self._describe, **({"decoding": decoding} if decoding else {})}
 
     def _scatter(
         self, method: str, requests: list[Any], shards: list[list[int]], progress: ProgressCallback | None

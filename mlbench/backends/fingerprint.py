@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 
 from mlbench.resources import cache_folder
@@ -36,11 +37,40 @@ def _read_memo(memo: Path) -> dict[str, str]:
     return data if isinstance(data, dict) else {}
 
 
+# This process's hashes, and the files being hashed now: the HF backend hashes a model's
+# files in a thread while its weights load, and a GGUF file is also hashed by its loader;
+# a second caller waits for the first instead of reading the file again (and an
+# unwritable memo does not make the fingerprint hash everything twice).
+_LOCK = threading.Lock()
+_HASHED: dict[str, str] = {}
+_HASHING: dict[str, threading.Event] = {}
+
+
 def file_sha256(path: Path, memo: Path | None = None) -> str:
     """SHA-256 of ``path``'s content, remembered in ``memo`` (default: the cache folder's
     ``file_hashes.json``) under the file's path, size, mtime and inode."""
     memo = memo or cache_folder() / "file_hashes.json"
     key = _stat_key(path)
+    while True:
+        with _LOCK:
+            if key in _HASHED:
+                return _HASHED[key]
+            running = _HASHING.get(key)
+            if running is None:
+                _HASHING[key] = threading.Event()
+                break
+        running.wait()  # another thread is hashing this file; if it failed, this one tries
+    try:
+        value = _remembered_or_hashed(path, memo, key)
+        with _LOCK:
+            _HASHED[key] = value
+        return value
+    finally:
+        with _LOCK:
+            _HASHING.pop(key).set()
+
+
+def _remembered_or_hashed(path: Path, memo: Path, key: str) -> str:
     known = _read_memo(memo)
     if key in known:
         return known[key]
@@ -54,7 +84,7 @@ def file_sha256(path: Path, memo: Path | None = None) -> str:
         # Another job may have added its own; files gone since (temporary folders) are dropped.
         fresh = {k: v for k, v in _read_memo(memo).items() if Path(k.rsplit("|", 3)[0]).exists()}
         fresh[key] = value
-        partial = memo.with_name(f".{memo.name}.{os.getpid()}")
+        partial = memo.with_name(f".{memo.name}.{os.getpid()}.{threading.get_ident()}")
         partial.write_text(json.dumps(fresh), encoding="utf-8")
         partial.replace(memo)
     except OSError:

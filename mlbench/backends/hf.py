@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Literal
 
 from mlbench.backends.base import (
@@ -32,9 +30,9 @@ from mlbench.backends.base import (
     drop_partial_character,
 )
 from mlbench.backends.capture_check import CheckedCapture
+from mlbench.backends.causal_lm import DType, load_causal_lm, remember_file_hashes
 from mlbench.backends.chat import RendersLocally, encode_prompts, encode_requests
-from mlbench.backends.fingerprint import files_identity, model_fingerprint
-from mlbench.backends.gguf import gguf_folder, is_gguf
+from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.gpu_info import gpu_record
 from mlbench.backends.greedy_decode import GreedyDecoder, GreedyPrompt, greedy_supported
 from mlbench.backends.packed_batches import MAX_TOKENS, BatchBudget, BatchedScorer, batch_budget
@@ -43,77 +41,9 @@ from mlbench.backends.static_decode import ROW_BUCKETS, StaticDecoder, static_su
 from mlbench.backends.step_graphs import Capture, eager, graph_or_eager
 from mlbench.backends.tokenizer import (
     chat_template_hash,
-    check_model_path,
-    first_line,
-    load_tokenizer,
-    prepare_transformers,
 )
 from mlbench.errors import MlbenchError
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
-
-DType = Literal["auto", "float32", "bfloat16", "float16"]
-
-
-def load_causal_lm(
-    model: str, *, dtype: DType, device: str, trust_remote_code: bool, tokenizer: str | None = None
-) -> tuple[Any, Any]:
-    """Tokenizer and model, or one clear error line (missing path, not a causal LM, ...).
-    ``model`` may be a GGUF file (read once into a cached folder: ``gguf.py``);
-    ``tokenizer`` replaces the model's own."""
-    import torch
-
-    prepare_transformers()
-    from transformers import AutoConfig, AutoModelForCausalLM
-    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
-
-    check_model_path(model)
-    if dtype == "auto":
-        # float32 on the CPU (bf16 matmuls are slow there and lose the 1e-4 parity);
-        # bfloat16 on a GPU (float16 where it has no bfloat16), the precision GPUs run
-        # language models in and lm-eval's --model_args dtype=bfloat16.
-        torch_dtype: Any = torch.float32 if device == "cpu" else gpu_dtype()
-    else:
-        torch_dtype = getattr(torch, dtype)
-    if is_gguf(model):
-        model = str(gguf_folder(Path(model), str(torch_dtype).removeprefix("torch.")))
-    try:
-        config = AutoConfig.from_pretrained(model, trust_remote_code=trust_remote_code)
-    except Exception as error:  # noqa: BLE001 - hub, JSON and auth errors all end here
-        raise MlbenchError(f"could not load model config for {model}: {first_line(error)}") from None
-    if config.model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and not trust_remote_code:
-        raise MlbenchError(f"{model} is a '{config.model_type}' model, not a causal language model")
-    # The tokenizer is read while the weights load: a large vocabulary is parsed in Python
-    # (Gemma 3's 262k tokens: ~3 s), the weights mostly outside the interpreter lock.
-    with ThreadPoolExecutor(1) as reader:
-        tokenizer_object = reader.submit(load_tokenizer, tokenizer or model, trust_remote_code=trust_remote_code)
-        try:
-            # On a GPU the weights go straight from the safetensors files to the device.
-            placed: dict[str, Any] = {} if device == "cpu" else {"device_map": {"": device}}  # Any: from_pretrained's
-            lm = AutoModelForCausalLM.from_pretrained(
-                model, dtype=torch_dtype, trust_remote_code=trust_remote_code, **placed
-            )
-        except (OSError, ValueError) as error:
-            raise MlbenchError(f"could not load model {model}: {first_line(error)}") from None
-        return tokenizer_object.result(), lm.to(device).eval()
-
-
-def _remember_file_hashes(model: str, tokenizer: str | None) -> None:
-    """The hashes a fingerprint of ``model`` (and ``tokenizer``) reads, computed and
-    remembered now; an error here is left to the load and the fingerprint to report."""
-    try:
-        for location in (model, tokenizer):
-            if location is not None:
-                files_identity(location, resolve_hub=False)
-    except (OSError, ValueError):
-        pass
-
-
-def gpu_dtype() -> Any:
-    """bfloat16, or float16 on a GPU without it."""
-    import torch
-
-    return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-
 
 GPU_SAMPLES_PER_CALL = 256
 
@@ -164,7 +94,7 @@ class HFBackend(RendersLocally):
             raise MlbenchError("-M rehearse_gpu=true runs the GPU's paths on the CPU; on a GPU they run anyway")
         # A local model's files are hashed for its fingerprint while its weights load (the
         # hashes are remembered, so only a model's first run pays it: fingerprint.py).
-        hashing = threading.Thread(target=_remember_file_hashes, args=(model, tokenizer), daemon=True)
+        hashing = threading.Thread(target=remember_file_hashes, args=(model, tokenizer), daemon=True)
         hashing.start()
         self.tokenizer, self.model = load_causal_lm(
             model, dtype=dtype, device=self.device, trust_remote_code=trust_remote_code, tokenizer=tokenizer
@@ -196,13 +126,10 @@ class HFBackend(RendersLocally):
         self.decoder: GreedyDecoder | None = None
         self.capture: Capture = eager
         if greedy_supported(self.model) and whole_calls and static_supported(self.model):
-            self.capture = (
-                CheckedCapture(strict=True)
-                if rehearse_gpu
-                else graph_or_eager()
-                if self.device.startswith("cuda") and not enforce_eager
-                else eager
-            )
+            if enforce_eager or not (rehearse_gpu or self.device.startswith("cuda")):
+                self.capture = eager
+            else:  # the rehearsal's capture fails where a graph's would fall back to eager
+                self.capture = CheckedCapture(strict=True) if rehearse_gpu else graph_or_eager()
             self.decoder = StaticDecoder(
                 self.model, self.tokenizer, self.device, prefix_cache, self._rows_per_batch, self.capture
             )

@@ -134,8 +134,9 @@ class StaticDecoder(GreedyDecoder):
         super().__init__(model, tokenizer, device, prefix_cache, batch_size)
         self.capture = capture
         # Buffers (and recorded steps) by (rows, capacity), kept across the calls of a run
-        # (a run's chunks of questions decode at the same shapes: each is recorded once)
-        # until another capacity is needed or MC scoring wants the memory (``release``).
+        # (a generation run's chunks decode at the same shapes: each is recorded once)
+        # until another capacity is needed or MC scoring wants the memory (``release``:
+        # a run of both modes records its shapes again after each call's MC).
         self._shapes: dict[tuple[int, int], _Slots] = {}
         self.max_position = int(getattr(self.config, "max_position_embeddings", 0) or 1 << 30) - 1
 

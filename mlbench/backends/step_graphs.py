@@ -97,6 +97,8 @@ class GraphsOrEager:
     def describe(self) -> dict[str, object]:
         if self.fallback is not None:
             return {"path": "eager", "fallback": self.fallback, "recorded": self.recorded}
+        if not self.recorded:
+            return {"path": "not used"}  # nothing was decoded greedily
         return {"path": "CUDA graphs", "recorded": self.recorded}
 
 

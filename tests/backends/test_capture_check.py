@@ -64,6 +64,32 @@ def test_host_syncs_and_data_dependent_shapes_are_refused_at_capture(planted, ki
         CheckedCapture()(step)
 
 
+@pytest.mark.parametrize("read", ["tolist", "cpu", "numpy"])
+def test_reading_the_data_on_the_host_is_refused_and_located(read):
+    """On the CPU these read memory without a dispatched operation; on a GPU each is a
+    copy to the host. The error names the line and what a GPU would do."""
+    x = torch.arange(4.0)
+
+    def step():
+        x.add_(1)
+        getattr(x, read)()
+
+    with pytest.raises(CaptureError, match=rf"Tensor.{read}\(\) reads .* at test_capture_check.py:\d+; on a GPU"):
+        CheckedCapture()(step)
+    assert torch.Tensor.tolist(x) == [1.0, 2.0, 3.0, 4.0]  # the methods are put back
+
+
+def test_indexing_by_positions_with_a_boolean_value_is_allowed():
+    """Only a boolean *index* has a data-dependent count, not a boolean value written."""
+    flags, at, true = torch.zeros(4, dtype=torch.bool), torch.tensor([1]), torch.tensor(True)
+
+    def step():
+        flags.index_put_((at,), true)
+
+    CheckedCapture(strict=True)(step)()
+    assert flags.tolist() == [False, True, False, False]
+
+
 def test_one_planted_in_a_later_step_is_refused_at_that_replay():
     x, calls = torch.arange(4.0), [0]
 

@@ -75,3 +75,34 @@ def test_the_cpu_paths_say_what_they_are(tiny_model, cpu_run):
     config = json.loads((cpu_run / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())["config"]
     assert config["mc_batches"] == "one question"
     assert config["decoding"] == {"decoder": "shrinking batch", "path": "eager"}
+
+
+def test_the_rehearsal_of_an_eager_gpu_run(tiny_model):
+    """-M enforce_eager=true with the rehearsal: the static decoder, stepped in Python."""
+    backend = HFBackend(str(tiny_model), device="cpu", rehearse_gpu=True, enforce_eager=True)
+    assert isinstance(backend.decoder, StaticDecoder)
+    assert backend.decoding() == {"decoder": "static", "path": "eager"}
+
+
+def test_transformers_never_imports_torchvision(tiny_model, tmp_path):
+    """A Llama config's validators import transformers' video utilities, which import
+    torchvision when it is there (4.8 s on a GPU machine's image): mlbench makes
+    transformers see it as absent. A stand-in torchvision that fails on import proves it."""
+    import subprocess
+    import sys
+
+    stub = tmp_path / "site"
+    (stub / "torchvision").mkdir(parents=True)
+    (stub / "torchvision" / "__init__.py").write_text("raise ImportError('torchvision was imported')\n")
+    (stub / "torchvision-0.99.0.dist-info").mkdir()
+    (stub / "torchvision-0.99.0.dist-info" / "METADATA").write_text("Name: torchvision\nVersion: 0.99.0\n")
+    code = (
+        "import sys; from mlbench.backends.hf import HFBackend; "
+        f"HFBackend({str(tiny_model)!r}, device='cpu'); print('torchvision' in sys.modules)"
+    )
+    import os
+
+    env = {**os.environ, "PYTHONPATH": f"{stub}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-1500:]
+    assert done.stdout.strip().splitlines()[-1] == "False"

@@ -39,3 +39,16 @@ def test_balance_keeps_groups_whole_and_evens_the_load():
     assert sorted(map(len, shards)) == [4, 5]
     for group in groups:
         assert any(set(group) <= set(shard) for shard in shards)
+
+
+def test_replicas_decoding_is_merged_as_what_ran():
+    """Under data parallelism results.json's decoding is every replica's, asked at the end:
+    one replica that fell back to eager makes the run's path eager."""
+    from mlbench.backends.data_parallel import merged_decoding
+
+    graphs = {"decoder": "static", "path": "CUDA graphs", "recorded": 3}
+    fallen = {"decoder": "static", "path": "eager", "fallback": "operation not permitted", "recorded": 0}
+    assert merged_decoding([graphs, fallen]) == {**fallen, "recorded": 3}
+    assert merged_decoding([{"decoder": "static", "path": "not used"}, graphs]) == graphs
+    assert merged_decoding([graphs, graphs]) == {**graphs, "recorded": 6}
+    assert merged_decoding([]) == {}

@@ -67,8 +67,10 @@ def test_recording_that_works_is_used():
 
 
 def test_what_ran_is_described_for_results_json():
-    """results.json says graphs or eager, and why it fell back."""
+    """results.json says graphs or eager, and why it fell back; "not used" before any
+    step was recorded (an MC run)."""
     capture = graph_or_eager(lambda m: None, record=lambda step: (step(), step)[1])
+    assert capture.describe() == {"path": "not used"}
     capture(counter()[1])
     assert capture.describe() == {"path": "CUDA graphs", "recorded": 1}
 

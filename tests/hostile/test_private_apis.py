@@ -29,9 +29,15 @@ def test_the_finder_finds_one():
     assert private_imports("from typer._click import exceptions\nimport os.path\n") == ["typer._click"]
 
 
+# The deliberate exceptions, each imported inside a function that turns its absence into
+# one error line: torch's dispatcher modes have no public name, and only the CPU
+# rehearsal of the GPU paths (-M rehearse_gpu) needs them.
+DELIBERATE = {"backends/capture_check.py": ["torch.utils._python_dispatch"]}
+
+
 def test_no_module_imports_a_private_module_of_a_dependency():
     found = {str(p.relative_to(PACKAGE)): private_imports(p.read_text(encoding="utf-8")) for p in PACKAGE.rglob("*.py")}
-    assert not {path: names for path, names in found.items() if names}
+    assert {path: names for path, names in found.items() if names} == DELIBERATE
 
 
 @pytest.mark.parametrize(

@@ -76,11 +76,31 @@ def test_mc_runs_are_compared_question_by_question(tmp_path):
             {"id": "8", "metrics": {"mc1": 0.0, "mc2": 0.7}, "outputs": outputs},
         ],
     )
-    result = json.loads(
-        _python(SCRIPTS / "bench_gpu_tools.py", "compare-mc", tmp_path / "lm", tmp_path / "mb", "--exact")
+    compared = subprocess.run(
+        [sys.executable, SCRIPTS / "bench_gpu_tools.py", "compare-mc", tmp_path / "lm", tmp_path / "mb", "--exact"],
+        capture_output=True,
+        text=True,
     )
+    result = json.loads(compared.stdout)
     assert result["matched"] == 2 and result["mc1_equal"] == 1 and result["mc1_differ_ids"] == ["8"]
     assert result["option_ll_absdiff"]["max"] == pytest.approx(2e-5) and result["within_tolerance"] is False
+    # A float32 disagreement fails the step, and so the bench.
+    assert compared.returncode == 1 and "MC outside 0.0001: MC1 1/2 equal" in compared.stderr
+    # bfloat16 is reported, not judged.
+    assert json.loads(_python(SCRIPTS / "bench_gpu_tools.py", "compare-mc", tmp_path / "lm", tmp_path / "mb"))
+
+
+def test_a_generated_answer_that_differs_fails_the_comparison():
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        from bench_gpu_tools import disagreement
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    equal = {"questions_lm_eval": 100, "matched": 100, "answers_equal": 100}
+    assert disagreement("compare-gen", equal) is None
+    assert disagreement("compare-gen", {**equal, "answers_equal": 99}) == "generation: 99 of 100 answers equal"
+    assert disagreement("compare-gen", {**equal, "matched": 0, "answers_equal": 0}) is not None
+    assert disagreement("compare-mc", {"matched": 9, "mc1_equal": 9}) is None  # bfloat16: not judged
 
 
 def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
@@ -127,7 +147,7 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     assert gen["mlbench_tokens_per_s"] == 5400 and gen["ratio"] == 5.0
     text = (tmp_path / "out" / "summary.md").read_text()
     assert "NVIDIA H200" in text and "| MC, English | 40.0 | 8.0 | 5.00x |" in text
-    assert "| 5.0 / 50.0 | questions batched |" in text
+    assert "| 5.0 / 50.0 (4 samples) | questions batched |" in text
     assert "| eager (fell back: operation not permitted when stream is capturing) |" in text
     assert "lm-eval 533, mlbench 5400" in text  # 25,600 tokens in lm-eval's 48 s
     assert "CUDA graphs vs eager: rows equal 16/16, 12 different ends" in text
@@ -171,5 +191,7 @@ def test_the_bench_exits_non_zero_when_its_steps_fail(tmp_path):
     done = subprocess.run(["bash", SCRIPTS / "bench_gpu.sh", "--tiny"], capture_output=True, text=True, env=env)
     assert done.returncode == 1, done.stdout[-2000:]
     last = done.stdout.rstrip().splitlines()[-1]
-    assert last.startswith("bench_gpu.sh: FAILED (FAILED or skipped: a_setup (exit 2), b_model (skipped)")
-    assert "f_mlbench_all (skipped)" in last
+    assert last.startswith("bench_gpu.sh: FAILED (FAILED or skipped: a_setup (exit 2), b_model (")
+    # Each later step failed for want of the setup, or was skipped when the budget ran out.
+    for name in ("b_checks", "c_lmeval_mc", "c_mlbench_mc", "d_mlbench_gen", "e_mlbench_fp32", "f_mlbench_all"):
+        assert f"{name} (skipped)" in last or f"{name} (exit " in last
