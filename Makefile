@@ -122,8 +122,13 @@ demo-real: $(INSTALL_STAMP) real-models ## the demo's MC part on gemma-3-270m
 	@echo "The table: $(REAL_DEMO_OUT)/$(notdir $(REAL_DEMO_MODEL))/truthfulqa_multi/table.md"
 	@echo "The report: $(REAL_DEMO_OUT)/report/report.html (and report.md); the explorer: $(REAL_DEMO_OUT)/report/explorer.html"
 
+# Two workers (pytest-xdist), then the tests that start vLLM's engine or server in one
+# process of their own: vLLM's CPU build allows one engine a process, and its start fails
+# in a process that imported llvmlite before it (numba's, which other tests load).
+TEST_WORKERS ?= 2
 test: $(INSTALL_STAMP) ## run the test suite (installs first when needed)
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) -m "not vllm_engine"
+	$(PYTHON) -m pytest -q -m vllm_engine
 
 # The tests over a full copy of the benchmarks' data (tests/full_data), which `make test`
 # leaves out: MLBENCH_TEST_DATA=DIR, a folder laid out like --data-dir, with DIR/upstream/

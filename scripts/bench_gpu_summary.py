@@ -192,7 +192,7 @@ def markdown(summary: dict) -> str:
     ]
     for p in summary["pairs"]:
         run = p.get("mlbench_run") or {}
-        samples = f" ({run['work_gpu_samples']} samples)" if run.get("work_gpu_samples") is not None else ""
+        samples = f" ({run['work_gpu_samples']} samples)" if run.get("work_busy_pct") is not None else ""
         busy = f"{_cell(p.get('lm_eval_phase_busy_pct'))} / {_cell(run.get('work_busy_pct'))}{samples}"
         lines.append(
             f"| {p['what']} | {_cell(p['lm_eval_s'])} | {_cell(p['mlbench_s'])} | {_cell(p.get('ratio'), 2)}x "

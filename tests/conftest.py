@@ -163,6 +163,14 @@ def pytest_sessionfinish(session, exitstatus):
     _SESSION_PATCH.undo()
 
 
+def pytest_collection_modifyitems(config, items):
+    """The tests that use the session's vLLM engine or server are marked ``vllm_engine``:
+    `make test` runs them in a process of their own (see the Makefile)."""
+    for item in items:
+        if {"vllm_backend", "vllm_server"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.vllm_engine)
+
+
 @pytest.fixture(scope="session")
 def vllm_backend(tiny_model):
     from mlbench.backends.vllm import EngineOptions, VLLMBackend

@@ -67,9 +67,11 @@ def _authors_scores(completion: str, correct: list[str], incorrect: list[str]) -
         return sacrebleu.corpus_bleu([completion], [[ref]], smooth_method="exp", smooth_value=0.0, force=False,
                                      lowercase=False, tokenize="intl", use_effective_order=False).score  # fmt: skip
 
+    # Each reference scored once (the authors call the scorer per kind: the same numbers).
+    rouges = {ref: rouge(ref) for ref in dict.fromkeys(true_refs + false_refs)}
     scores = {"bleu": ([bleu(r) for r in true_refs], [bleu(r) for r in false_refs])}
     for kind in ("rouge1", "rouge2", "rougeL"):
-        scores[kind] = ([rouge(r)[kind] for r in true_refs], [rouge(r)[kind] for r in false_refs])
+        scores[kind] = ([rouges[r][kind] for r in true_refs], [rouges[r][kind] for r in false_refs])
     out = {}
     for kind, (true, false) in scores.items():
         best_true, best_false = np.nanmax(true), np.nanmax(false)
