@@ -23,6 +23,7 @@ copy on the CPU: the GPU run's checks, scripts/bench_gpu_checks.py, look for tha
 
 from __future__ import annotations
 
+import functools
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -73,8 +74,9 @@ def _leaves(value: Any) -> list[Any]:
     return [value]
 
 
+@functools.cache
 def _dispatch_mode() -> type:
-    """The recorder class, made on first use: torch is imported only when needed."""
+    """The recorder class, made once, on first use: torch is imported only when needed."""
     import torch
 
     try:
