@@ -195,7 +195,10 @@ def _parts(folded: str) -> tuple[str, str | None, bool]:
     is only region subtags (2 letters or 3 digits), which alone may be dropped."""
     primary, *rest = folded.split("-")
     script = rest.pop(0) if rest and len(rest[0]) == 4 and rest[0].isalpha() else None
-    regions_only = all((len(sub) == 2 and sub.isalpha()) or (len(sub) == 3 and sub.isdigit()) for sub in rest)
+    # isascii(): a region's 3 digits are 0-9 (isdigit() alone takes ٤١٩ and ²²²).
+    regions_only = all(
+        (len(sub) == 2 and sub.isalpha()) or (len(sub) == 3 and sub.isascii() and sub.isdigit()) for sub in rest
+    )
     return primary, script, regions_only
 
 

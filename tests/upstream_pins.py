@@ -1,7 +1,7 @@
 """The catalog's pins of the authors' code files, pointed at a fixture copy for a test.
 
 mlbench reads XLingHealth's and MSQAD's prompts from the authors' files and checks each
-against its pinned sha256 (``mlbench/data/upstream.py``). The tests' fixture tree
+against its pinned sha256 (``mlbench/data/untrusted/upstream.py``). The tests' fixture tree
 (``tests/fixture_data.py``) holds files in the same shape with text written for the tests,
 so their hashes differ: ``pin_fixture_copies`` swaps the catalog's pins for the fixture's
 for as long as the patch lasts (the test session, or one test)."""
@@ -20,7 +20,7 @@ from mlbench.data import catalog
 def upstream_sets() -> list:
     """Every benchmark's ``UpstreamFiles`` (what it reads of its authors' code)."""
     from mlbench.benchmarks import all_tasks
-    from mlbench.benchmarks.declarative_prompts import upstream_files
+    from mlbench.benchmarks.declarative.prompts import upstream_files
     from mlbench.benchmarks.msqad.sources import UPSTREAM as MSQAD
     from mlbench.benchmarks.xlinghealth.sources import UPSTREAM as XLINGHEALTH
 

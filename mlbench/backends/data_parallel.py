@@ -35,6 +35,64 @@ def replica_devices(rank: int, gpus_per_replica: int, visible: str | None) -> st
     return ",".join(chosen)
 
 
+def gpu_count() -> int:
+    """The GPUs torch sees (CUDA_VISIBLE_DEVICES applied). A function of its own so that
+    tests can give the replica check any machine."""
+    import torch
+
+    return torch.cuda.device_count()
+
+
+def cpu_cores() -> int:
+    """The CPU cores this process may run on: its affinity, which a container, a cluster's
+    job or taskset narrows, where it can be read; else os.cpu_count()."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS and Windows have no affinity call
+        return os.cpu_count() or 1
+
+
+def replicas_on_gpus(backend: str, device: str) -> bool:
+    """Whether each replica gets GPUs of its own (its slice of CUDA_VISIBLE_DEVICES): vLLM's
+    always; hf's with device=cuda, or auto on a machine that has a GPU (else every replica
+    would pick the first GPU)."""
+    return backend == "vllm" or device == "cuda" or (device == "auto" and gpu_count() > 0)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def check_replica_count(size: int, backend: str, device: str, tensor_parallel_size: int, flag: str = "-M") -> None:
+    """``size`` replicas fit the devices they would run on, else one line before any
+    process starts: at most the visible GPUs (tensor_parallel_size of them a vLLM replica),
+    or the CPU cores where the replicas run on the CPU. Each replica is a process holding a
+    whole model, so a size past the devices only queues processes that fight for them (and
+    100000 of them start until the machine gives out)."""
+    if size <= 1:
+        return
+    where = f"{flag} data_parallel_size={size}"
+    if backend == "hf" and device == "cpu":
+        cores = cpu_cores()
+        if size > cores:
+            has = _plural(cores, "CPU core")
+            raise MlbenchError(f"{where}: device=cpu, and this machine has {has}; at most {cores}")
+        return
+    gpus = gpu_count()
+    if gpus == 0:
+        if backend == "hf" and device == "cuda":
+            raise MlbenchError(f"{where}: device=cuda, but torch sees no CUDA GPU; use device=cpu or auto")
+        cores = cpu_cores()  # the replicas run on the CPU
+        if size > cores:
+            raise MlbenchError(f"{where}: this machine has {_plural(cores, 'CPU core')} and no GPU; at most {cores}")
+        return
+    each = tensor_parallel_size if backend == "vllm" else 1
+    if size * each > gpus:
+        takes = f"{each} (tensor_parallel_size)" if backend == "vllm" else "1"
+        most = f"at most {gpus // each}" if gpus >= each else "not one fits"
+        raise MlbenchError(f"{where}: this machine has {_plural(gpus, 'GPU')} and a replica takes {takes}; {most}")
+
+
 def _serve(factory: BackendFactory, devices: str | None, connection: Any) -> None:
     """A worker: build the backend, then answer (method, requests) until told to stop."""
     if devices is not None:

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mlbench.errors import MlbenchError, did_you_mean
-from mlbench.records.options import OptionSetting, option, option_names, parse_value
+from mlbench.errors import MlbenchError, clipped, did_you_mean
+from mlbench.records.options import OptionSetting, digits_hint, option, option_names, parse_value, whole_number
 
 PASSTHROUGH = "vllm."  # -M vllm.swap_space=8: straight to vllm.LLM
 # vllm.LLM arguments that mlbench sets itself from a flag (results folder, provenance and
@@ -190,12 +190,15 @@ def _check(backend: str, values: dict[str, object]) -> None:
 
 
 def batch_size_value(value: str | int) -> int | Literal["auto"]:
+    """``auto`` or a count: the ASCII digits 0-9 (``whole_number``: not ², not ١٢)."""
     if value == "auto":
         return "auto"
-    text = str(value).strip()
-    if not text.isdigit() or int(text) < 1:
-        raise MlbenchError(f"batch_size must be 'auto' or a positive integer, not {value!r}")
-    return int(text)
+    text = str(value)
+    count = whole_number(text, signed=False)
+    if count is None or count < 1:
+        hint = digits_hint(text)
+        raise MlbenchError(f"batch_size must be 'auto' or a positive integer, not {clipped(repr(value))}{hint}")
+    return count
 
 
 def _json_text(value: object) -> str:

@@ -77,6 +77,17 @@ def check_options(options: ModelOptions, backend: str, flag: str = "-M") -> None
             f"{flag} {', '.join(given)}: backend {backend} does not take {'them' if len(given) > 1 else 'it'}"
             f" (it takes {', '.join(taken)})"
         )
+    if backend != "openai":
+        from mlbench.backends.data_parallel import check_replica_count
+
+        check_replica_count(options.data_parallel_size, backend, options.device, options.tensor_parallel_size, flag)
+
+
+def check_replicas(options: ModelOptions, flag: str = "-M") -> None:
+    """The replica count against this machine's devices, as the options are read: before
+    the data, any process or any model (check_options does it again at the backend)."""
+    if options.data_parallel_size > 1:  # one replica needs no look at the devices (nor torch)
+        check_options(options, resolve_backend(options), flag)
 
 
 def _single_backend(options: ModelOptions, backend: str) -> Backend:
@@ -138,7 +149,7 @@ def create_backend(options: ModelOptions, cache_dir: Path | None) -> Backend:
         check_cache_file(cache_dir / "requests.sqlite")
     backend: Backend
     if options.data_parallel_size > 1:
-        from mlbench.backends.data_parallel import DataParallelBackend
+        from mlbench.backends.data_parallel import DataParallelBackend, replicas_on_gpus
 
         factory = functools.partial(_single_backend, replace(options, data_parallel_size=1), name)
         backend = DataParallelBackend(
@@ -146,7 +157,7 @@ def create_backend(options: ModelOptions, cache_dir: Path | None) -> Backend:
             options.data_parallel_size,
             name=name,
             gpus_per_replica=options.tensor_parallel_size,
-            use_gpus=name == "vllm" or options.device == "cuda",
+            use_gpus=replicas_on_gpus(name, options.device),
         )
     else:
         backend = _single_backend(options, name)

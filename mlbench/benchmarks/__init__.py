@@ -49,6 +49,11 @@ def all_tasks() -> list[Task]:
     return [TASKS[name]() for name in sorted(TASKS)]
 
 
+# Packages of mlbench/benchmarks that are not a benchmark: the engine that reads benchmark
+# files (declared/*.toml, --include) into tasks.
+NOT_BENCHMARKS = frozenset({"declarative"})
+
+
 def discover() -> None:
     """Import every built-in benchmark package and every installed entry point, once."""
     global _discovered
@@ -56,7 +61,7 @@ def discover() -> None:
         return
     _discovered = True
     for module in pkgutil.iter_modules(__path__):
-        if module.ispkg:
+        if module.ispkg and module.name not in NOT_BENCHMARKS:
             importlib.import_module(f"{__name__}.{module.name}")
     from mlbench.benchmarks.include import register_declared
 

@@ -2,7 +2,7 @@
 
 ``PATH`` is a Python file that registers ``Task`` subclasses with ``@register``, a
 declarative benchmark file (a ``.toml`` with a ``[benchmark]`` table; see
-``mlbench.benchmarks.declarative_spec``), or a folder: every ``.py`` file and every benchmark
+``mlbench.benchmarks.declarative.spec``), or a folder: every ``.py`` file and every benchmark
 ``.toml`` directly in it. Each file is read once per process, however often it is named.
 
 What was included is remembered by task name (``origin``), so that a run records the
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.benchmarks.base import Task
-from mlbench.benchmarks.declarative import data_sources, declarative_task
-from mlbench.benchmarks.declarative_spec import is_benchmark_file, read_spec
+from mlbench.benchmarks.declarative.spec import is_benchmark_file, read_spec
+from mlbench.benchmarks.declarative.task import data_sources, declarative_task
 from mlbench.data.catalog import SOURCES, add_sources
 from mlbench.errors import MlbenchError
 

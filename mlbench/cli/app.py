@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from mlbench.cli import options as opt
+from mlbench.records.options import whole_number
 
 app = typer.Typer(
     help="How truthful are language models across languages?",
@@ -32,10 +33,19 @@ PIPED_WIDTH = 100
 MIN_COLUMNS = 20
 
 
+def forget_unreadable_sizes() -> None:
+    """Drops a $COLUMNS or $LINES that is not ASCII digits: rich reads them with isdigit(),
+    true of a superscript (COLUMNS=²), and its int() then stopped every command that
+    prints a table with a traceback. A size nobody can read is no size, as if unset."""
+    for name in ("COLUMNS", "LINES"):
+        if name in os.environ and whole_number(os.environ[name], signed=False) is None:
+            del os.environ[name]
+
+
 def asked_columns() -> int | None:
     """$COLUMNS when it is a width a table can be drawn in, else None."""
-    text = os.environ.get("COLUMNS", "").strip()
-    return int(text) if text.isdigit() and int(text) >= MIN_COLUMNS else None
+    columns = whole_number(os.environ.get("COLUMNS", ""), signed=False)
+    return columns if columns is not None and columns >= MIN_COLUMNS else None
 
 
 class _Stripped:

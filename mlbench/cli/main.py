@@ -31,9 +31,11 @@ app.add_typer(import_app, name="import")
 
 def main() -> None:
     """The console script: run the command, then end the process (see ``process_exit``)."""
+    from mlbench.cli.app import forget_unreadable_sizes
     from mlbench.cli.process_exit import end_process
     from mlbench.cli.signals import command_running, stop_on_signals
 
+    forget_unreadable_sizes()  # before rich reads them: COLUMNS=² was a traceback
     stop_on_signals()  # SIGTERM and SIGUSR1 stop like Ctrl-C: one line, exit 128 + the signal
     with command_running():  # until the command ends, every stop is a stop in order
         try:

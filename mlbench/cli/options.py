@@ -18,7 +18,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from mlbench.errors import clipped
-from mlbench.records.options import SEED_MAX
+from mlbench.records.options import SEED_MAX, decimal_number, digits_hint, whole_number
 
 MODEL = "Model"
 DATA = "Data"
@@ -50,10 +50,11 @@ def at_least(least: float, kind: type = int, most: float | None = None, *, above
     what = "a whole number" if kind is int else "a number"
 
     def parse(value: Any) -> Any:
-        try:
-            number = kind(str(value).strip())
-        except (ValueError, OverflowError):
-            raise ValueError(f"{clipped(repr(value))} is not {what}") from None
+        # The digits 0-9 only, as -M/-T/-J read them: int() and float() also read ١٢ and 1_000.
+        text = str(value)
+        number = whole_number(text) if kind is int else decimal_number(text)
+        if number is None:
+            raise ValueError(f"{clipped(repr(value))} is not {what}{digits_hint(text)}")
         if isinstance(number, float) and not math.isfinite(number):  # an int is finite (and may exceed floats)
             raise ValueError(f"{clipped(str(value))} is not a finite number (leave the flag out for no bound)")
         if number < least or (above and number == least) or (most is not None and number > most):

@@ -37,6 +37,7 @@ def report(
     models that answered the same questions compared (each pair, or each against --ref-model)."""
     from mlbench.report import FORMATS, make_report, write_report
     from mlbench.report.terminal import caption, pairs_caption, render, render_pairs
+    from mlbench.report.text import one_line
 
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
     if out is not None and not formats:
@@ -64,8 +65,8 @@ def report(
         for table in render_pairs(made.pairs, width):
             console.print(table)
         console.print(pairs_caption(made.pairs, made.ref_model, width, bool(formats or plots)), highlight=False)
-    for note in made.collection.notes:
-        print(f"note: {note}", file=sys.stderr)
+    for note in made.collection.notes:  # a note names models and tasks a results.json gives
+        print(f"note: {one_line(note)}", file=sys.stderr)
     if formats or plots:
         folder = out or results_dir / "report"
         written = write_report(made, folder, formats=formats, plots=plots, seed=seed, resamples=resamples)

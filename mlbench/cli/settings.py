@@ -52,14 +52,16 @@ def model_options(
     """The model (or judge) to run, with its backend's options (``settings``: -M or -J), checked."""
     from mlbench.backends.gguf import gguf_path
     from mlbench.backends.options import backend_values
-    from mlbench.backends.registry import BACKENDS, ModelOptions
+    from mlbench.backends.registry import BACKENDS, ModelOptions, check_replicas
 
     values = backend_values(choice("backend", backend, BACKENDS), settings, flag)
     # --model DIR -M gguf_file=NAME names the same model as --model DIR/NAME, and gets the
     # same results folder.
     model, values["model_args"] = gguf_path(model, values.get("model_args", ()))
     dtype = choice("dtype", dtype, ("auto", "float32", "bfloat16", "float16"))
-    return ModelOptions(model=model, backend=backend, dtype=dtype, seed=seed, **values)  # type: ignore[arg-type]
+    options = ModelOptions(model=model, backend=backend, dtype=dtype, seed=seed, **values)  # type: ignore[arg-type]
+    check_replicas(options, flag)  # data_parallel_size against this machine's devices, now
+    return options
 
 
 def search_client(url: str | None, key_env: str | None, results: int) -> Any:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.errors import MlbenchError
+from mlbench.records.options import whole_number
 
 CHUNK = 1 << 16
 ATTEMPTS = 3
@@ -88,7 +89,7 @@ def download(
         sha256, size = hashlib.sha256(), 0
         with _open(url, headers or {}, timeout) as response, dest.open("wb") as out:
             length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
+            total = whole_number(length, signed=False) if length else None  # a server's text: ASCII digits only
             while chunk := response.read(CHUNK):
                 out.write(chunk)
                 sha256.update(chunk)

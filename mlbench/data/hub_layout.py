@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from mlbench.data.jsonlines import read_text
 from mlbench.data.tabular import TABULAR_SUFFIXES
+from mlbench.data.untrusted.yaml_document import load_yaml
 from mlbench.errors import MlbenchError
 
 CARD = "README.md"
@@ -63,7 +64,7 @@ def listed_split_files(
     def folders() -> list[str]:
         return sorted({p.split("/")[1] if p.startswith("data/") else p.split("/")[0] for p in listing if "/" in p})
 
-    configs = _parse_card(card) if card is not None else {}
+    configs = _parse_card(card, "the hub card README.md") if card is not None else {}
     return _locate(files, configs, config, split, named, "the hub's listing", folders)
 
 
@@ -147,18 +148,19 @@ def _card_configs(folder: Path) -> dict[str, dict[str, list[str]]]:
 def _parsed_card(path: Path, mtime_ns: int) -> dict[str, dict[str, list[str]]]:
     """The card read once per process for all of a run's languages (``mtime_ns`` in the
     key: a card fetched again is read again); callers only read the result."""
-    return _parse_card(read_text(path))
+    return _parse_card(read_text(path), str(path))
 
 
-def _parse_card(text: str) -> dict[str, dict[str, list[str]]]:
-    """config → split → path patterns, from a card's YAML front matter."""
+def _parse_card(text: str, label: str) -> dict[str, dict[str, list[str]]]:
+    """config → split → path patterns, from a card's YAML front matter (a card past the
+    YAML budget is refused, naming ``label``; one that is not YAML says nothing)."""
     match = _FRONT_MATTER.match(text)
     if match is None:
         return {}
     import yaml  # with datasets and transformers
 
     try:
-        meta = yaml.safe_load(match.group(1))
+        meta = load_yaml(match.group(1), label)
     except yaml.YAMLError:
         return {}
     entries = meta.get("configs") if isinstance(meta, dict) else None

@@ -13,12 +13,25 @@ from mlbench.engine.answer_checks import check_answer
 from mlbench.engine.mc_options import option_block
 from mlbench.engine.progress import SampleProgress
 from mlbench.errors import LogprobsUnsupported
-from mlbench.records import Generation, GenerationRequest, Prompt, Sample, SampleRecord
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, Prompt, Sample, SampleRecord
+from mlbench.records.budgets import check_prompt_size
 from mlbench.records.jsontypes import JsonObject
 from mlbench.records.usage import Usage, summed
 
 # Told of each generation call: the tokens it generated, the seconds it took.
 Generated = Callable[[int, float], None]
+
+
+def check_prompt_sizes(task: Task, sample: Sample, requests: list[Request]) -> None:
+    """The one cap on a prompt's size, whichever way the benchmark made it (a Python
+    function, Jinja, a format, a data column): a tokenizer given tens of millions of
+    characters may abort the process instead of failing, so the sample is named first."""
+    for request in requests:
+        prompt = request.prompt
+        length = len(prompt.text) if prompt.text is not None else sum(len(m.content) for m in prompt.messages or ())
+        if isinstance(request, LoglikelihoodRequest):  # an option is tokenized with the prompt
+            length += len(request.continuation)
+        check_prompt_size(length, f"{task.name} {sample.lang} {sample.id}")
 
 
 def score_samples(
@@ -44,6 +57,8 @@ def score_samples(
     bar = SampleProgress(progress, len(samples), len(modes))
     for mode in modes:
         per_sample = [task.requests(mode, s, data, options) for s in samples]
+        for sample, requests in zip(samples, per_sample):
+            check_prompt_sizes(task, sample, requests)
         flat = [r for requests in per_sample for r in requests]
         try:
             results = dispatch(backend, flat, bar.mode(len(flat)), generated)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import re
 import types
 import typing
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mlbench.errors import MlbenchError, clipped, did_you_mean
+from mlbench.records.budgets import listing
 
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
@@ -32,6 +34,15 @@ NONE = ("", "none")  # what ``X | None`` reads as None from the command line
 # The largest seed every consumer takes: numpy's (and vLLM's, which seeds numpy) is an
 # unsigned 32-bit number, and default_rng refuses a negative one.
 SEED_MAX = 2**32 - 1
+# A whole number as a user types one: ASCII digits, a sign first where allowed. int() also
+# reads other scripts' digits (١٢), full-width ones (１２) and underscores (1_000), and
+# str.isdigit() is true of a superscript (²) that int() then refuses with a ValueError:
+# neither is a test of what a user meant.
+_SIGNED = re.compile(r"[+-]?[0-9]+")
+_UNSIGNED = re.compile(r"[0-9]+")
+# A number float() reads: the same digits, a point, an exponent; inf and nan are words
+# it reads too (refused later as not finite).
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
 
 
 def option(default: Any, help: str, choices: Sequence[str] | None = None, shown: str | None = None) -> Any:
@@ -73,7 +84,7 @@ def check_value(where: str, value: object, choices: Sequence[str], sep: str = ":
         text = str(item.value) if isinstance(item, enum.Enum) else str(item)
         if choices and text not in choices:
             shown = clipped(repr(text))
-            raise MlbenchError(f"{where}{sep}{shown} is not one of {', '.join(choices)}{did_you_mean(text, choices)}")
+            raise MlbenchError(f"{where}{sep}{shown} is not one of {listing(choices)}{did_you_mean(text, choices)}")
 
 
 def key_name(raw: str) -> str:
@@ -165,24 +176,53 @@ def _boolean(where: str, value: object) -> bool:
     raise MlbenchError(f"{where}: {clipped(repr(value))} is not true or false")
 
 
+def whole_number(text: str, signed: bool = True) -> int | None:
+    """``text`` (spaces around it aside) as an int when it is the ASCII digits 0-9, a sign
+    first if ``signed``; else None, as for a number too long for int() to read (4,300
+    digits), so that every caller words its own line and none sees a ValueError."""
+    text = text.strip()
+    if not (_SIGNED if signed else _UNSIGNED).fullmatch(text):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # past sys.get_int_max_str_digits()
+        return None
+
+
+def decimal_number(text: str) -> float | None:
+    """``text`` (spaces around it aside) as a float when it is written with the ASCII
+    digits 0-9 (a sign, a point, an exponent; inf and nan, which callers refuse as they
+    need); else None: float() too reads ١٢ and 1_0.5."""
+    text = text.strip()
+    return float(text) if _DECIMAL.fullmatch(text) else None
+
+
+def digits_hint(text: str) -> str:
+    """What to add to "is not a number" when ``text`` holds digits of another kind (²,
+    ١٢, １): the line says which digits a number is written in."""
+    return " (write it with the digits 0-9)" if any(ch.isnumeric() and not ch.isascii() for ch in text) else ""
+
+
 def _integer(where: str, value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            pass
-    raise MlbenchError(f"{where}: {clipped(repr(value))} is not a whole number")
+        number = whole_number(value)
+        if number is not None:
+            return number
+    hint = digits_hint(value) if isinstance(value, str) else ""
+    raise MlbenchError(f"{where}: {clipped(repr(value))} is not a whole number{hint}")
 
 
 def _number(where: str, value: object) -> float:
-    if isinstance(value, bool):
+    if isinstance(value, str):
+        number = decimal_number(value)
+        if number is None:
+            raise MlbenchError(f"{where}: {clipped(repr(value))} is not a number{digits_hint(value)}")
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+    else:
         raise MlbenchError(f"{where}: {clipped(repr(value))} is not a number")
-    try:
-        number = float(value.strip()) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise MlbenchError(f"{where}: {clipped(repr(value))} is not a number") from None
     if not math.isfinite(number):
         raise MlbenchError(f"{where}: {clipped(str(value))} must be a finite number")
     return number

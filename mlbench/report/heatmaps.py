@@ -12,6 +12,7 @@ import math
 import os
 from pathlib import Path
 
+from mlbench.report.text import shortened
 from mlbench.results.figures import Figure, PairHeatmap
 
 CELL_INCHES = 0.55
@@ -34,6 +35,13 @@ def pyplot():  # type: ignore[no-untyped-def]
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def drawn(text: str) -> str:
+    """Text from the runs or the data as a figure draws it: ``text.shortened`` (matplotlib
+    took minutes to lay out a title holding a 100 kB label), each ``$`` escaped (matplotlib
+    reads what lies between two as mathtext, and fails on what it cannot parse)."""
+    return shortened(text).replace("$", r"\$")
 
 
 def write_figures(run_dir: Path, figures: list[Figure]) -> list[Path]:
@@ -86,7 +94,7 @@ def pair_figure(figure: Figure):  # type: ignore[no-untyped-def]
     if image is not None:
         # As long as one row of panels: over all of them, it was as wide as a column of cells.
         fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8 / rows, label=P_VALUE_LABEL)
-    fig.suptitle(figure.title)
+    fig.suptitle(drawn(figure.title))
     return fig
 
 
@@ -113,9 +121,9 @@ def _draw_panel(ax, panel: PairHeatmap):  # type: ignore[no-untyped-def]
             grid[i, j] = grid[j, i] = p
     # cividis: readable for every kind of colour vision, and in greyscale; fixed 0–1.
     image = ax.imshow(grid, cmap="cividis", vmin=0.0, vmax=1.0)
-    ax.set_xticks(range(size), panel.langs)
-    ax.set_yticks(range(size), panel.langs)
-    ax.set_title(panel.title, fontsize=10)
+    ax.set_xticks(range(size), [drawn(lang) for lang in panel.langs])
+    ax.set_yticks(range(size), [drawn(lang) for lang in panel.langs])
+    ax.set_title(drawn(panel.title), fontsize=10)  # a panel's title may be a topic from the data
     for i in range(size):
         for j in range(size):
             if not np.isnan(grid[i, j]):

@@ -6,9 +6,9 @@ attached as it is."""
 from __future__ import annotations
 
 import base64
+import html
 import json
 from collections.abc import Mapping, Sequence
-from html import escape
 from urllib.parse import urlencode
 
 from mlbench.report import pair_cells as pc
@@ -35,9 +35,18 @@ from mlbench.report.layout import LANGUAGE_COLUMNS_MAX, groups, languages_down, 
 from mlbench.report.notes import Notes
 from mlbench.report.pairs import PairTable
 from mlbench.report.slices import SEPARATOR
+from mlbench.report.text import one_line
 from mlbench.report.usage import INTRO as USAGE_INTRO
 from mlbench.report.usage import usage_table
 from mlbench.results.tables import LOW_RESOURCE_MARK
+
+
+def escape(text: str, quote: bool = True) -> str:
+    """``text`` for an element or an attribute: on one line (``text.one_line``: a label
+    from the data may hold a terminal's escape codes, which a browser has no use for, and
+    which ``cat report.html`` would act on), then ``html.escape``."""
+    return html.escape(one_line(text), quote=quote)
+
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; max-width: 110rem; }
@@ -282,7 +291,8 @@ def to_html(
     for run in collection.runs:
         for folder, config in run.configs.items():
             summary = escape(f"{run.model} · {run.task} · {folder}")
-            text = escape(json.dumps(config, indent=2, ensure_ascii=False, default=str))
+            # Its lines kept: json.dumps has written every control character as an escape.
+            text = html.escape(json.dumps(config, indent=2, ensure_ascii=False, default=str))
             parts.append(f"<details><summary>{summary}</summary><pre>{text}</pre></details>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

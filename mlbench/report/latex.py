@@ -26,6 +26,7 @@ from mlbench.report.cells import (
 from mlbench.report.gaps import Gap
 from mlbench.report.layout import groups, languages_down, transposed
 from mlbench.report.pairs import PairTable
+from mlbench.report.text import one_line
 
 _SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -38,18 +39,25 @@ _SPECIAL = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # pdflatex's default (OT1) text fonts print these as ¡, ¿ and an em dash.
+    "<": "$<$",
+    ">": "$>$",
+    "|": r"\textbar{}",
 }
 
 
 def escape(text: str) -> str:
-    return "".join(_SPECIAL.get(ch, ch) for ch in text)
+    """``text`` as LaTeX prints it: on one line (``text.one_line``: a control character is
+    an error to pdflatex, "invalid character", and a blank line would end a caption's
+    paragraph), each special character escaped."""
+    return "".join(_SPECIAL.get(ch, ch) for ch in one_line(text))
 
 
 def text(value: str) -> str:
-    """Prose for a caption: escaped, and the characters pdflatex's default fonts lack or
-    misprint outside math (U+2212 minus, dagger, less-than) written as math."""
+    """Prose for a caption: escaped, and the characters pdflatex's default fonts lack
+    (U+2212 minus, dagger) written as math."""
     out = escape(value)
-    for char, latex in (("−", "$-$"), ("†", r"$^{\dagger}$"), ("<", "$<$"), (">", "$>$")):
+    for char, latex in (("−", "$-$"), ("†", r"$^{\dagger}$")):
         out = out.replace(char, latex)
     return out
 

@@ -6,8 +6,9 @@ of the mean difference, not adjusted for multiplicity; ``p`` is the ``test``'s r
 ``p_holm`` the Holm-adjusted one that ``significant_holm`` (p_holm < 0.05) and the stars of
 the other formats come from. ``value_note`` says why a value is missing (``value`` empty).
 
-CSV numbers are rounded to 6 significant digits (``0.04``, not ``0.040000000000000036``);
-JSON keeps full precision.
+CSV numbers are rounded to 6 significant digits (``0.04``, not ``0.040000000000000036``),
+and its text is on one line (``text.one_line``); JSON keeps full precision and the text as
+it was.
 
 Model against model (``pairs.py``), only where two or more models answered the same
 questions, so that a report of one model is as it was: in the CSV, a row per (task,
@@ -30,6 +31,7 @@ from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
 from mlbench.report.gaps import Gap
 from mlbench.report.pairs import PairCell, PairTable
+from mlbench.report.text import one_line
 from mlbench.results.tables import language_label
 
 CSV_COLUMNS = (
@@ -101,11 +103,15 @@ def _clean(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def _csv_number(value: Any) -> Any:
+def _csv_cell(value: Any) -> Any:
     """A float to ``SIGNIFICANT_DIGITS`` significant digits, the shortest way (``0.04``,
-    ``1.5e-07``); anything else as it is."""
+    ``1.5e-07``); text on one line (``text.one_line``: a label from the data may hold line
+    breaks and a terminal's escape codes, which ``cat`` or a spreadsheet would act on; the
+    JSON keeps it as it was); anything else as it is."""
     if isinstance(value, float):
         return format(value, f".{SIGNIFICANT_DIGITS}g")
+    if isinstance(value, str):
+        return one_line(value)
     return value
 
 
@@ -160,13 +166,13 @@ def to_csv(tables: list[ReportTable], pairs: Sequence[PairTable] = ()) -> str:
             for lang, cell in cells.items():
                 where = {"task": table.task, "metric": table.metric, "model": model, "lang": lang}
                 row = {**where, "ref_lang": table.ref_lang, **cell_record(cell)}
-                writer.writerow({k: "" if v is None else _csv_number(v) for k, v in row.items()})
+                writer.writerow({k: "" if v is None else _csv_cell(v) for k, v in row.items()})
     for pair_table in pairs:
         for pair in pair_table.pairs:
             for lang, pair_cell in pair.cells.items():
                 where = {"task": pair_table.task, "metric": pair_table.metric, "model": pair.second, "lang": lang}
                 row = {**where, "vs_model": pair.first, **pair_record(pair_cell)}
-                writer.writerow({k: "" if v is None else _csv_number(v) for k, v in row.items()})
+                writer.writerow({k: "" if v is None else _csv_cell(v) for k, v in row.items()})
     return buffer.getvalue()
 
 

@@ -18,26 +18,31 @@ from mlbench.report.layout import joined, languages_down, transposed
 from mlbench.report.notes import Notes
 from mlbench.report.pairs import PairTable
 from mlbench.report.task_rows import TaskRows, task_rows
+from mlbench.report.text import md_text
 from mlbench.report.usage import INTRO as USAGE_INTRO
 
 
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_escape(c) for c in row) + " |" for row in rows]
+def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table, every cell through ``md_text``: the one way report.md writes one
+    (the prompt-templates section's too), so that no text in a cell can add a column or a line."""
+    lines = ["| " + " | ".join(md_text(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in rows]
     return lines
+
+
+def _alt(text: str) -> str:
+    """An image's alt text: ``md_text``, and its brackets escaped (a ``]`` would end it and
+    let the rest of a label link an image of its own)."""
+    return md_text(text).replace("[", "\\[").replace("]", "\\]")
 
 
 def _by_language(head: list[str], langs: list[str], rows: list[list[str]], down: bool) -> list[str]:
     """A table of ``head`` label columns then a column per language; ``down``: turned, a
     row per language (``layout.languages_down``: too many languages to run across)."""
     if not down:
-        return _table([*head, *map(lang_label, langs)], rows)
+        return md_table([*head, *map(lang_label, langs)], rows)
     paths, grid = transposed(rows, len(head))
-    return _table(["language", *map(joined, paths)], [[lang_label(lang), *cells] for lang, cells in zip(langs, grid)])
+    return md_table(["language", *map(joined, paths)], [[lang_label(lang), *cells] for lang, cells in zip(langs, grid)])
 
 
 def _pair_section(pairs: Sequence[PairTable], ref_model: str | None, notes: Notes) -> list[str]:
@@ -51,7 +56,7 @@ def _pair_section(pairs: Sequence[PairTable], ref_model: str | None, notes: Note
                 ["", P_ROW, *(p_cell(c.gap if c else None) for c in cells)],
                 ["", pc.MDD_ROW, *(pc.mdd_text(table.descriptor, c) for c in cells)],
             ]
-        lines += [f"### {pc.heading(table)} {notes.ref(pc.note(table))}", ""]
+        lines += [f"### {md_text(pc.heading(table))} {notes.ref(pc.note(table))}", ""]
         down = languages_down(len(table.langs), len(table.pairs))
         lines += _by_language(["models", ""], table.langs, rows, down)
         lines.append("")
@@ -60,8 +65,8 @@ def _pair_section(pairs: Sequence[PairTable], ref_model: str | None, notes: Note
 
 def _task_section(rows: TaskRows, ref_lang: str, notes: Notes, plots: Mapping[str, list[str]]) -> list[str]:
     """A task's scores, its gaps, what was not tested and its figures."""
-    lines = [f"## {rows.task}", ""]
-    models = "" if len(rows.models) > 1 else f"{rows.models[0]}; " if rows.models else ""
+    lines = [f"## {md_text(rows.task)}", ""]
+    models = "" if len(rows.models) > 1 else f"{md_text(rows.models[0])}; " if rows.models else ""
     each = f"n={rows.n} per cell unless shown" if rows.n is not None else "n per cell"
     lines += [f"Scores ({models}mean [95% CI]; {each}):", ""]
     # One orientation for a task's scores and gaps: turned where its languages outnumber its rows.
@@ -74,9 +79,9 @@ def _task_section(rows: TaskRows, ref_lang: str, notes: Notes, plots: Mapping[st
         lines += _by_language(rows.gap_head, rows.others, rows.gaps, down)
         lines.append("")
     if rows.untested:
-        lines += [f"No gap tested: {'; '.join(rows.untested)}.", ""]
+        lines += [f"No gap tested: {md_text('; '.join(rows.untested))}.", ""]
     figures = [
-        " ".join(f"![{table.title}]({image})" for image in plots.get(table.title, []))
+        " ".join(f"![{_alt(table.title)}]({image})" for image in plots.get(table.title, []))
         for table in rows.tables
         if plots.get(table.title)
     ]
@@ -105,12 +110,12 @@ def to_markdown(
         f"Reference language: **{ref_lang}**. Values are means with bootstrap 95% CIs; "
         "each [n] refers to the Notes at the end.",
         "",
-        *([USAGE_INTRO, "", *_table(*usage), ""] if usage[1] else []),  # where runs counted tokens
+        *([USAGE_INTRO, "", *md_table(*usage), ""] if usage[1] else []),  # where runs counted tokens
     ]
     for rows in task_rows(tables, defined):
         lines += _task_section(rows, ref_lang, defined, plots or {})
     if pairs:
         lines += _pair_section(pairs, ref_model, defined)
     if defined or notes:
-        lines += ["## Notes", "", *defined.lines(), *(f"- {note}" for note in notes), ""]
+        lines += ["## Notes", "", *defined.lines(), *(f"- {md_text(note)}" for note in notes), ""]
     return "\n".join(lines)

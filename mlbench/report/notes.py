@@ -16,6 +16,8 @@ time a table refers to it, and the same text referred to again gets the same num
 
 from __future__ import annotations
 
+from mlbench.report.text import md_text
+
 
 class Notes:
     """Numbered notes (by first reference) and marked ones (a symbol a table already shows)."""
@@ -40,8 +42,9 @@ class Notes:
         return marked + [(f"[{number}]", text) for text, number in self._numbered.items()]
 
     def lines(self) -> list[str]:
-        """The notes as a Markdown list."""
-        return [f"- {key} {text}" for key, text in self.entries()]
+        """The notes as a Markdown list, each on its line (a missing value's reason comes
+        from a results.json, which may say anything)."""
+        return [f"- {key} {md_text(text)}" for key, text in self.entries()]
 
     def __bool__(self) -> bool:
         return bool(self._numbered or self._marked)

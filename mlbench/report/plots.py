@@ -29,7 +29,7 @@ from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.langid import UNRELIABLE
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import digits, stars
-from mlbench.report.heatmaps import pyplot
+from mlbench.report.heatmaps import drawn, pyplot
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 DPI = 110
@@ -97,6 +97,12 @@ def not_judged_caption(langs: list[str]) -> str:
     )
 
 
+def _title(table: ReportTable) -> str:
+    """A figure's ``task · metric``, each ``drawn``: cut where a slice's label from the data
+    is long, the metric kept."""
+    return f"{drawn(table.task)} · {drawn(table.metric)}"
+
+
 def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
@@ -154,7 +160,8 @@ def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
         # The same width per language in every row: a short last row keeps its bars' size.
         ax.set_xlim(-0.6, columns - 0.4)
         ax.spines[["top", "right"]].set_visible(False)
-        ax.set_ylabel(f"{table.metric} (share, 0–1)" if is_share(table.descriptor) else table.metric)
+        metric = drawn(table.metric)
+        ax.set_ylabel(f"{metric} (share, 0–1)" if is_share(table.descriptor) else metric)
     limits = value_axis(table.descriptor, ends_low, ends_high)
     if limits is not None:
         axes[0, 0].set_ylim(*limits)
@@ -164,7 +171,7 @@ def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
             if lang in unjudged:  # above the axis' floor, where a bar of 0 would look like a clean answer
                 ax.text(i, ax.get_ylim()[1] * 0.98, "not judged", rotation=90, ha="center", va="top", fontsize=7)
     top = axes[0, 0]
-    top.set_title(f"{table.title} by language (95% CI; * gap vs {table.ref_lang} after Holm)", fontsize=10)
+    top.set_title(f"{_title(table)} by language (95% CI; * gap vs {table.ref_lang} after Holm)", fontsize=10)
     if len(models) > 1:
         top.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     if unjudged:
@@ -198,7 +205,7 @@ def _bar_row(ax, table: ReportTable, models: list[str], langs: list[str]) -> End
         ends_high += [h + u for h, u in zip(heights, high)] + heights
         colour = OKABE_ITO[m % len(OKABE_ITO)]
         bars = ax.bar(
-            xs, heights, width * 0.95, yerr=[low, high], capsize=2, color=colour, label=model, ecolor="#333333"
+            xs, heights, width * 0.95, yerr=[low, high], capsize=2, color=colour, label=drawn(model), ecolor="#333333"
         )
         for bar, hatch in zip(bars, hatches):
             if hatch:
@@ -207,7 +214,7 @@ def _bar_row(ax, table: ReportTable, models: list[str], langs: list[str]) -> End
         for x, h, up, mark in zip(xs, heights, high, marks):
             if mark:
                 ax.text(x, h + up, mark, ha="center", va="bottom", fontsize=8)
-    ax.set_xticks(range(len(langs)), langs, fontsize=9)
+    ax.set_xticks(range(len(langs)), [drawn(lang) for lang in langs], fontsize=9)
     return ends_low, ends_high
 
 
@@ -229,7 +236,8 @@ def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
             cell = table.rows[model].get(lang)
             if cell is not None:
                 grid[i, j] = cell.value.value
-    scale = colour_scale(table.metric, grid[np.isfinite(grid)].tolist(), table.descriptor)
+    # The metric's name only labels the colourbar here: the descriptor says what it is.
+    scale = colour_scale(drawn(table.metric), grid[np.isfinite(grid)].tolist(), table.descriptor)
     rows = language_rows(table.langs, CELL_INCHES, HEATMAP_MARGIN)
     columns = max(len(row) for row in rows)
     height = 0.45 * len(models) + 0.9
@@ -245,7 +253,7 @@ def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
         ax.spines[:].set_visible(False)
         start += len(langs)
     fig.colorbar(image, ax=axes[:, 0].tolist(), label=scale.label, shrink=0.9)
-    axes[0, 0].set_title(f"{table.title}: model × language", fontsize=10)
+    axes[0, 0].set_title(f"{_title(table)}: model × language", fontsize=10)
     unjudged = not_judged(table)
     if unjudged:
         fig.text(0.01, -0.02, not_judged_caption(unjudged), fontsize=8, va="top", wrap=True)
@@ -257,8 +265,8 @@ def _heatmap_cells(ax, table: ReportTable, langs: list[str], grid, scale: Scale)
     from matplotlib.patches import Rectangle
 
     models = list(table.rows)
-    ax.set_xticks(range(len(langs)), langs, fontsize=9)
-    ax.set_yticks(range(len(models)), models, fontsize=9)
+    ax.set_xticks(range(len(langs)), [drawn(lang) for lang in langs], fontsize=9)
+    ax.set_yticks(range(len(models)), [drawn(model) for model in models], fontsize=9)
     middle = (scale.low + scale.high) / 2  # cividis is dark below the middle of its scale
     d = min(digits(table.descriptor), 2)
     unjudged = not_judged(table)

@@ -24,8 +24,10 @@ from mlbench.records.jsontypes import JsonObject
 from mlbench.report.build import build_tables
 from mlbench.report.collect import Collection
 from mlbench.report.layout import languages_down
+from mlbench.report.markdown import md_table
 from mlbench.report.slices import SEPARATOR
 from mlbench.report.slicing import available_fields, slice_collection
+from mlbench.report.text import md_text, one_line
 
 FIELD = TEMPLATE_LABEL  # the label a declared benchmark's templated samples carry
 ALPHA = 0.05
@@ -139,9 +141,8 @@ def markdown_lines(rows: list[TemplateRow]) -> list[str]:
     lines = ["## Prompt templates", "", *textwrap.wrap(INTRO, 80), ""]
     for (model, task, metric), group in _groups(rows):
         header, body = grid(group)
-        lines += [f"### {task} · {metric} · {model}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(cells) + " |" for cells in body]
-        lines.append("")
+        # Template names come from a results folder, which anyone may have edited.
+        lines += [f"### {md_text(f'{task} · {metric} · {model}')}", "", *md_table(header, body), ""]
     return lines
 
 
@@ -152,9 +153,9 @@ def html_parts(rows: list[TemplateRow]) -> list[str]:
     parts = ["<h2>Prompt templates</h2>", f"<p>{intro}</p>"]
     for (model, task, metric), group in _groups(rows):
         header, body = grid(group)
-        head = "".join(f"<th>{escape(h)}</th>" for h in header)
-        cells = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in body)
-        parts += [f"<h3>{escape(f'{task} · {metric} · {model}')}</h3>",
+        head = "".join(f"<th>{escape(one_line(h))}</th>" for h in header)
+        cells = "".join("<tr>" + "".join(f"<td>{escape(one_line(c))}</td>" for c in row) + "</tr>" for row in body)
+        parts += [f"<h3>{escape(one_line(f'{task} · {metric} · {model}'))}</h3>",
                   f'<table class="templates"><tr>{head}</tr>{cells}</table>']  # fmt: skip
     return parts
 

@@ -26,10 +26,27 @@ from mlbench.report.layout import fits
 from mlbench.report.pair_cells import mdd_number, which_pairs
 from mlbench.report.pairs import ModelPair, PairTable
 from mlbench.report.slices import base_task
+from mlbench.report.text import one_line, shortened
 from mlbench.results.tables import format_number
 
 # Columns of one table: more headline metrics than this are left to the files.
 MAX_METRICS = 5
+# The most characters of a table's title: two lines of 80 columns. A label from the data
+# can be 100 kB long; the report files keep it whole.
+TITLE_MAX = 160
+
+
+def _plain(text: str) -> str:
+    """Text from the runs as rich prints it: one line (no escape sequence reaches the
+    terminal) and no markup (``[/b]`` in a label is shown, not read as a closing tag)."""
+    return escape_markup(one_line(text))
+
+
+def _table(*parts: str, width: int) -> Table:
+    """An empty table titled ``parts`` (a task, a model), one line of at most ``TITLE_MAX``."""
+    title = shortened(" · ".join(parts), TITLE_MAX)
+    shown = escape_markup(title)
+    return Table(title=shown, title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), width))
 
 
 def _cell_text(table: ReportTable, model: str, lang: str) -> str:
@@ -67,7 +84,7 @@ def caption(tables: list[ReportTable], ref_lang: str, width: int = 80, written: 
     else:
         lines.append(f"The {rest}: in {where}.")
     lines += [note.rstrip(".") + "." for note in notes]
-    return "\n".join(lines)
+    return "\n".join(_plain(line) for line in lines)  # a note may quote a results.json
 
 
 def _shown_per_task(tables: list[ReportTable], width: int = 80) -> list[ReportTable]:
@@ -93,19 +110,18 @@ def _heading(table: ReportTable | PairTable) -> str:
 
 def _model_table(task: str, model: str, mine: list[ReportTable], shown: list[ReportTable], width: int) -> Table:
     """``model``'s table of ``task``: a row per language, a column per metric of ``shown``."""
-    title = f"{task} · {model}"
-    out = Table(title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), width))
+    out = _table(task, model, width=width)
     out.add_column("lang", no_wrap=True)
     out.add_column("n", justify="right", no_wrap=True)
     for table in shown:
-        out.add_column(_heading(table), justify="right", no_wrap=True)
+        out.add_column(_plain(_heading(table)), justify="right", no_wrap=True)
     for lang in dict.fromkeys(lang for t in mine for lang in t.langs):
         texts = [_cell_text(t, model, lang) if model in t.rows and lang in t.langs else "" for t in shown]
         # The n most of the row's metrics are over (one may be over fewer: a question the
         # reference could not score for it).
         ns = Counter(t.rows[model][lang].n for t in shown if model in t.rows and lang in t.rows[model])
         if any(texts):
-            out.add_row(lang_label(lang), str(ns.most_common(1)[0][0]) if ns else "", *texts)
+            out.add_row(_plain(lang_label(lang)), str(ns.most_common(1)[0][0]) if ns else "", *texts)
     return out
 
 
@@ -154,18 +170,17 @@ def _shown_pairs(pairs: list[PairTable], width: int = 80) -> dict[str, tuple[lis
 
 def _pair_table(task: str, label: str, mine: list[PairTable], width: int) -> Table:
     shown = [(t, pair) for t in mine for pair in t.pairs if pair.label == label]
-    title = f"{task} · {label}"
-    out = Table(title=escape_markup(title), title_justify="left", box=box.SIMPLE_HEAD, min_width=min(len(title), width))
+    out = _table(task, label, width=width)
     out.add_column("lang", no_wrap=True)
     out.add_column("n", justify="right", no_wrap=True)
     for table, _ in shown:
-        out.add_column(_heading(table), justify="right", no_wrap=True)
+        out.add_column(_plain(_heading(table)), justify="right", no_wrap=True)
         out.add_column("mdd", justify="right", no_wrap=True)
     for lang in dict.fromkeys(lang for t, _ in shown for lang in t.langs):
         ns = [pair.cells[lang].gap.n for _, pair in shown if lang in pair.cells]
         if ns:
             texts = [text for table, pair in shown for text in _pair_text(table, pair, lang)]
-            out.add_row(lang_label(lang), str(max(ns)), *texts)
+            out.add_row(_plain(lang_label(lang)), str(max(ns)), *texts)
     return out
 
 
@@ -202,4 +217,4 @@ def pairs_caption(pairs: list[PairTable], ref_model: str | None, width: int = 80
         lines.append(f"The intervals and p: in {where}.")
     if more_pairs:
         lines.append(f"{more_pairs} more pair(s) of models there too (or choose one with --ref-model).")
-    return "\n".join(lines)
+    return "\n".join(_plain(line) for line in lines)  # a note may quote a results.json

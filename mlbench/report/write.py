@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -27,10 +28,26 @@ FORMATS = {
 }
 
 
+# The most characters of a figure's file name taken from a task or a metric: a file name
+# has at most 255 bytes, and a slice's label from the data can be 100 kB long.
+NAME_PART_MAX = 100
+
+
+def _name_part(text: str, keep: str) -> str:
+    """``text`` with every run of characters outside ``keep`` one ``-``; past
+    ``NAME_PART_MAX``, its start and a hash of the whole, so that two long labels that
+    begin alike still name two files."""
+    part = re.sub(rf"[^{keep}]+", "-", text)
+    if len(part) <= NAME_PART_MAX:
+        return part
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{part[: NAME_PART_MAX - 13]}-{digest}"
+
+
 def figure_name(table: ReportTable, kind: str) -> str:
     """``truthfulqa_multi__mc2__bars.png``; settings such as ``@0.5`` become ``-0.5``."""
-    metric = re.sub(r"[^A-Za-z0-9._-]+", "-", table.metric)
-    task = re.sub(r"[^A-Za-z0-9._=-]+", "-", table.task)  # a slice's label may hold "/" or spaces
+    metric = _name_part(table.metric, "A-Za-z0-9._-")
+    task = _name_part(table.task, "A-Za-z0-9._=-")  # a slice's label may hold "/" or spaces
     return f"{task}__{metric}__{kind}.png"
 
 

@@ -84,7 +84,9 @@ def _summarize_records(
 
 def _natural(name: str) -> list[tuple[int, str]]:
     """A sort key reading a name's digits as numbers."""
-    return [(int(part), "") if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name)]
+    # The split's odd parts are its digit runs, which int() reads; an even part may still be
+    # isdigit() (a superscript, "p1²"), which int() would refuse.
+    return [(int(part), "") if index % 2 else (0, part) for index, part in enumerate(re.split(r"(\d+)", name))]
 
 
 def per_question_values(records: list[SampleRecord], metrics: list[str]) -> PerQuestion | None:

@@ -81,7 +81,7 @@ def test_toml_files_that_are_not_benchmarks(tmp_path):
         'name = "t3"\ndata = "d/{lang}.txt"': "must name .jsonl, .json, .csv, .parquet files",
         'name = "t4"\ndata = "../{lang}.jsonl"': "must be a path inside the benchmark's folder",
         'name = "t5"\ndata = "d/{lang}.jsonl"\nmodes = ["mc", "judge"]': "benchmark.modes must be some of mc, gen",
-        'name = "t6"\ndata = "d/{lang}.jsonl"\n[prompt]\nquestion = "Q: {q}"': "prompt.question uses {q}",
+        'name = "t6"\ndata = "d/{lang}.jsonl"\n[prompt]\nquestion = "Q: {q}"': "no other field (got {q})",
         'name = "t7"\ndata = "d/{lang}.jsonl"\n[prompt]\nshot = "{question} {"': "prompt.shot:",
         'name = "t8"\ndata = "d/{lang}.jsonl"\njudges = ["truthiness"]': "no judge 'truthiness'",
         'name = "t9"\ndata = "d/{lang}.jsonl"\n[fewshot]\nshots = 2': "there is no fewshot.primer file",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mlbench.benchmarks import declarative_data
+from mlbench.benchmarks.declarative import data as declarative_data
 from mlbench.data import jsonl, questions
 from mlbench.data.questions import Columns, question_sample
 from mlbench.errors import MlbenchError

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mlbench.benchmarks import get_task
-from mlbench.benchmarks.declarative_data import read_language
+from mlbench.benchmarks.declarative.data import read_language
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from mlbench.benchmarks import get_task
-from mlbench.data.lm_eval_task import FunctionRef
 from mlbench.data.source import DataSource
+from mlbench.data.untrusted.lm_eval_task import FunctionRef
 from mlbench.records import Sample
 
 TASKS = ("nortruthfulqa", "nortruthfulqa_gen", "aradice_truthfulqa", "truthfulqax", "truthfulqax_gen")
@@ -31,7 +31,7 @@ def test_every_template_of_every_language_reads_and_renders(upstream_code, name)
     templates = task.spec.templates
     assert templates is not None
     for lang in task.languages:
-        task.task_files.check(data, lang, templates.names, task.spec.modes)  # found, pinned, parsed
+        task.task_files.check(data, lang, templates.names, task.spec.modes, None)  # found, pinned, parsed
         for mode in task.spec.modes:
             for template in templates.names:
                 lm_task = task.task_files.task(data, mode, template, lang)

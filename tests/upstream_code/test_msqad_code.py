@@ -18,8 +18,8 @@ from mlbench.benchmarks.msqad.authors import HYPOTHESIS_TEMPLATE, KINDS, authors
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, TOPICS
 from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.data import catalog
-from mlbench.data.python_source import UpstreamShapeError
 from mlbench.data.source import DataSource
+from mlbench.data.untrusted.python_source import UpstreamShapeError
 from mlbench.records import Sample
 
 QUESTION = "«the question»"  # a text no prompt holds of itself

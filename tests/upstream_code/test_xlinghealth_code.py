@@ -14,8 +14,8 @@ import pytest
 from mlbench.benchmarks.xlinghealth.authors_prompts import LANGUAGE_NAMES, MEDALPACA, AuthorsPrompts
 from mlbench.benchmarks.xlinghealth.options import DEFAULT_TEMPERATURES
 from mlbench.benchmarks.xlinghealth.sources import UPSTREAM
-from mlbench.data.python_source import UpstreamCode
 from mlbench.data.source import DataSource
+from mlbench.data.untrusted.python_source import UpstreamCode
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from mlbench.benchmarks.msqad.loader import LANGUAGE_COLUMNS, TOPICS
 from mlbench.benchmarks.msqad.sources import UPSTREAM
-from mlbench.data.python_source import UpstreamCode, UpstreamShapeError
 from mlbench.data.source import DataSource
+from mlbench.data.untrusted.python_source import UpstreamCode, UpstreamShapeError
 from mlbench.records import ChatMessage, Prompt
 
 PROMPTS = "code/custom_answer_prompts.py"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mlbench.benchmarks.msqad.loader import TOPICS
 from mlbench.data.catalog import PinnedFile, Source, add_sources
-from mlbench.data.upstream import UpstreamFiles
+from mlbench.data.untrusted.upstream import UpstreamFiles
 
 # The four topics public when these hashes were taken; the other thirteen get theirs at fetch.
 _KNOWN = {

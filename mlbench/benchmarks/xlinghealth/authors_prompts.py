@@ -26,8 +26,8 @@ import json
 from dataclasses import dataclass
 
 from mlbench.benchmarks.xlinghealth.sources import UPSTREAM
-from mlbench.data.python_source import UpstreamShapeError
 from mlbench.data.source import DataSource
+from mlbench.data.untrusted.python_source import UpstreamShapeError
 from mlbench.errors import MlbenchError
 from mlbench.records import ChatMessage, Prompt
 

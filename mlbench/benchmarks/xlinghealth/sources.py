@@ -4,7 +4,7 @@ the authors' code whose prompts mlbench reads (``authors_prompts.py``), at the s
 from __future__ import annotations
 
 from mlbench.data.catalog import PinnedFile, Source, add_sources
-from mlbench.data.upstream import UpstreamFiles
+from mlbench.data.untrusted.upstream import UpstreamFiles
 
 XLINGHEALTH_FOLDER = "XLingHealth_Dataset"
 # The authors' files that hold XLingHealth's prompts (docs/protocols.md#xlinghealth), each

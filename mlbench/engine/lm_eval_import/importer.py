@@ -29,6 +29,7 @@ from mlbench.engine.pipeline import RunConfig, run
 from mlbench.engine.plan import ModelOptions, RunObserver
 from mlbench.errors import MlbenchError, some_ids
 from mlbench.records import RunResult
+from mlbench.records.options import whole_number
 from mlbench.results import read_samples, samples_path
 
 
@@ -331,7 +332,10 @@ def _leave_out_other_documents(
 
 
 def _id_order(value: str) -> tuple[int, str]:
-    return (int(value), "") if value.isdigit() else (1 << 62, value)
+    """Numbered ids by number, then the rest by text; a log's id is outside text, and
+    isdigit() is true of "²", which int() refuses."""
+    number = whole_number(value, signed=False)
+    return (number, "") if number is not None else (1 << 62, value)
 
 
 def _ids(ids: list[str]) -> str:

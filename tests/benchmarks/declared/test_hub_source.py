@@ -110,7 +110,7 @@ def test_a_parallel_benchmark_whose_rows_differ_is_refused(tiny_model, tmp_path)
         (("[source]", 'data = "x/{lang}.jsonl"\n[source]'), "give either benchmark.data"),
         (
             ('split = "validation"', 'split = "validation"\ndata_files = "{config}_{part}.jsonl"'),
-            "source.data_files may hold {config}, {split}, {lang} and no other field",
+            "source.data_files may hold {config}, {split}, {lang}, each bare, and no other field (got {part})",
         ),
         (
             ('split = "validation"', 'split = "validation"\ndata_files = "../{config}.jsonl"'),
@@ -191,8 +191,8 @@ def answers_row(sample_id: str, good: list[str], bad: list[str]) -> dict:
 
 
 def test_every_column_may_be_a_dotted_path(tmp_path):
-    from mlbench.benchmarks.declarative_data import read_language
-    from mlbench.benchmarks.declarative_spec import read_spec
+    from mlbench.benchmarks.declarative.data import read_language
+    from mlbench.benchmarks.declarative.spec import read_spec
 
     toml = write_answers(tmp_path, "dotted", [answers_row("q7", ["Yes"], ["No"])])
     [sample] = read_language(read_spec(toml), "en").samples
@@ -202,8 +202,8 @@ def test_every_column_may_be_a_dotted_path(tmp_path):
 
 
 def test_clean_up_that_makes_answers_collide_is_refused(tmp_path):
-    from mlbench.benchmarks.declarative_data import read_language
-    from mlbench.benchmarks.declarative_spec import read_spec
+    from mlbench.benchmarks.declarative.data import read_language
+    from mlbench.benchmarks.declarative.spec import read_spec
     from mlbench.errors import MlbenchError
 
     clean = '[clean]\nanswers = ["drop_brackets", "strip"]'
@@ -216,8 +216,8 @@ def test_clean_up_that_makes_answers_collide_is_refused(tmp_path):
 
 
 def test_an_empty_or_repeated_option_is_scored_as_listed_and_said(tmp_path):
-    from mlbench.benchmarks.declarative_data import read_language
-    from mlbench.benchmarks.declarative_spec import read_spec
+    from mlbench.benchmarks.declarative.data import read_language
+    from mlbench.benchmarks.declarative.spec import read_spec
 
     row = nested(OWN_ROWS["es"][0])
     row["mc2_targets"] = {"choices": ["No pasa nada.", " ", "Te mueres.", "Te mueres."], "labels": [1, 0, 0, 0]}
@@ -225,7 +225,7 @@ def test_an_empty_or_repeated_option_is_scored_as_listed_and_said(tmp_path):
     spec = read_spec(toml)
     samples = read_language(spec, "es", tmp_path / "copy").samples
     assert samples[0].mc2_choices == ("No pasa nada.", " ", "Te mueres.", "Te mueres.")
-    from mlbench.benchmarks.declarative import declarative_task
+    from mlbench.benchmarks.declarative.task import declarative_task
 
     lines = declarative_task(spec)().data_warnings("es", samples, ("mc",))
     assert any("1 of 1 questions list an answer more than once" in line for line in lines)

@@ -13,7 +13,7 @@ import pytest
 
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import TaskOptions
-from mlbench.benchmarks.declarative_data import read_language
+from mlbench.benchmarks.declarative.data import read_language
 from mlbench.data.catalog import get_source
 from mlbench.data.source import DataSource
 from mlbench.data.store import read_lock

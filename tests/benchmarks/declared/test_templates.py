@@ -191,7 +191,7 @@ DECLARED = Path(__file__).resolve().parents[3] / "mlbench" / "benchmarks" / "dec
         ),
         (('commit = "6d642546f4688648fced259eb3302efd36ece5af"', 'commit = "main"'), "upstream.commit must be a full"),
         (('names = ["p0", "p1", "p2", "p3", "p4"]', 'names = ["p0", "all"]'), "templates.names must be names"),
-        (("{standard}_{template}.yaml", "{standard}_{tmpl}.yaml"), "templates.mc uses {tmpl}"),
+        (("{standard}_{template}.yaml", "{standard}_{tmpl}.yaml"), "templates.mc may hold {template}"),
         (("{standard}_{template}.yaml", "{standard}_p0.yaml"), "templates.mc must hold {template}"),
         (('nn = { standard = "nno" }\n', ""), "vars has no entry for nn"),
         (('mc_metrics = ["mc1"]', 'mc_metrics = ["mc1", "mc3"]'), "benchmark.mc_metrics must be some of"),
@@ -199,9 +199,9 @@ DECLARED = Path(__file__).resolve().parents[3] / "mlbench" / "benchmarks" / "dec
         (('= "2db604acf66c7a84', '= "xx'), "must be a sha256"),
         (('mc1_choices = "mc1_targets.choices"\n', 'mc1_choices = "a"\nmc1_labels = "b"\n'), "drop columns.mc1_labels"),
         (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{stdandard}_{template}"]'),
-         "lm_eval.mc may hold {lang}, {template}, {standard}, without a format (got {stdandard})"),
+         "lm_eval.mc may hold {lang}, {template}, {standard}, each bare, and no other field (got {stdandard})"),
         (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{standard}_{template:>9}"]'),
-         "without a format (got {template:>9})"),
+         "each bare, and no other field (got {template:>9})"),
         (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{standard}"]'),
          "lm_eval.mc names two tasks 'x_nob' (nb, template p0; nb, template p1)"),
         (('mc = ["nortruthfulqa_mc_{standard}_{template}"]', 'mc = ["x_{template}"]'),
@@ -215,7 +215,7 @@ DECLARED = Path(__file__).resolve().parents[3] / "mlbench" / "benchmarks" / "dec
     ],
 )  # fmt: skip
 def test_mistakes_in_the_template_tables_are_one_line_naming_the_key(tmp_path, change, expected):
-    from mlbench.benchmarks.declarative_spec import read_spec
+    from mlbench.benchmarks.declarative.spec import read_spec
     from mlbench.errors import MlbenchError
 
     text = (DECLARED / "nortruthfulqa.toml").read_text(encoding="utf-8")
@@ -228,7 +228,7 @@ def test_mistakes_in_the_template_tables_are_one_line_naming_the_key(tmp_path, c
 
 
 def test_a_task_file_not_pinned_is_refused(pinned, tmp_path, monkeypatch):
-    from mlbench.data.lm_eval_task import read_lm_eval_task
+    from mlbench.data.untrusted.lm_eval_task import read_lm_eval_task
 
     task = get_task("nortruthfulqa")
     assert task.task_files is not None

@@ -17,8 +17,8 @@ from mlbench.benchmarks.base import TaskOptions
 from mlbench.benchmarks.xlinghealth.authors_prompts import AuthorsPrompts
 from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions as Own
 from mlbench.cli.main import app
-from mlbench.data.python_source import UpstreamShapeError
 from mlbench.data.source import DataSource
+from mlbench.data.untrusted.python_source import UpstreamShapeError
 from mlbench.errors import MlbenchError
 from tests.benchmarks.xlinghealth.upstream_code import FILES, LANGUAGE_NAMES, TEMPLATES, write_upstream_code
 from tests.upstream_pins import pin_fixture_copies

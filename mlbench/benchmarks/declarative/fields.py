@@ -7,12 +7,14 @@ Every mistake is one line naming the file and the key.
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlbench.benchmarks.declarative_clean import CLEAN_STEPS
+from mlbench.benchmarks.declarative.clean import CLEAN_STEPS
 from mlbench.errors import MlbenchError
+from mlbench.records.budgets import listing
 
 ID_SOURCES = ("column", "row", "hash")
 _REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -105,7 +107,7 @@ def read_source(path: Path, table: Any, names: tuple[str, ...] = ()) -> HubSourc
     config = text(path, "source.config", table.get("config", "default"))
     split = text(path, "source.split", table.get("split", "train"))
     for key, value in (("config", config), ("split", split)):
-        _only_fields(path, f"source.{key}", value, ("lang", *names))
+        template_fields(path, f"source.{key}", value, ("lang", *names))
     files = _data_files(path, table, names)
     return HubSource(
         repo, text(path, "source.revision", table["revision"]), config, split,
@@ -119,20 +121,32 @@ def _data_files(path: Path, table: dict, names: tuple[str, ...]) -> str | None:
     if "data_files" not in table:
         return None
     value = text(path, "source.data_files", table["data_files"])
-    _only_fields(path, "source.data_files", value, ("config", "split", "lang", *names))
+    template_fields(path, "source.data_files", value, ("config", "split", "lang", *names))
     if Path(value).is_absolute() or ".." in Path(value).parts:
         raise MlbenchError(f"{path}: source.data_files must be a path inside the dataset (got {value!r})")
     return value
 
 
-def _only_fields(path: Path, key: str, value: str, names: tuple[str, ...]) -> None:
-    """Refuse a ``{field}`` in ``value`` that is not one of ``names``."""
-    bare = value
-    for name in names:
-        bare = bare.replace("{" + name + "}", "")
-    if bare.count("{") or bare.count("}"):
-        allowed = ", ".join("{" + n + "}" for n in names)
-        raise MlbenchError(f"{path}: {key} may hold {allowed} and no other field (got {value!r})")
+def template_fields(path: Path, key: str, value: str, names: tuple[str, ...]) -> set[str]:
+    """The ``{field}`` names ``value`` uses, each one of ``names``, bare: no format spec,
+    conversion, attribute or index (``{lang:x>300}`` would make a name or prompt of any
+    size). Every templated value of a benchmark file is checked here."""
+    try:
+        parts = list(string.Formatter().parse(value))
+    except ValueError as error:
+        raise MlbenchError(f"{path}: {key}: {error} (write a literal brace as {{{{ or }}}})") from None
+    used = set()
+    for _, field, spec, conversion in parts:
+        if field is None:
+            continue
+        if field not in names or spec or conversion:
+            allowed = listing("{" + n + "}" for n in names)
+            written = "{" + field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            cut = written if len(written) <= 60 else written[:59] + "…"
+            cut = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)  # one line, whatever it holds
+            raise MlbenchError(f"{path}: {key} may hold {allowed}, each bare, and no other field (got {cut})")
+        used.add(field)
+    return used
 
 
 def read_ids(path: Path, table: Any) -> IdRule:

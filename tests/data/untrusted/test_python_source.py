@@ -1,11 +1,12 @@
-"""Reading an author's prompt functions without running them (mlbench/data/python_source.py)."""
+"""Reading an author's prompt functions without running them (mlbench/data/untrusted/python_source.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from mlbench.data.python_source import UpstreamCode, UpstreamShapeError
+from mlbench.data.untrusted.python_source import UpstreamCode, UpstreamShapeError
 from mlbench.errors import MlbenchError
+from mlbench.records.budgets import BudgetError
 
 SOURCE = '''import os  # never imported by mlbench
 
@@ -127,7 +128,7 @@ def test_boolean_operators_give_their_operand_and_runaway_texts_stop(tmp_path):
     code = UpstreamCode(path, "ops.py")
     assert code.call("pick", x="") == "fallback" and code.call("pick", x="given") == "given"
     assert code.call("both", x="") == "" and code.call("both", x="a") == "second"
-    with pytest.raises(UpstreamShapeError, match=r"grow\(\) builds a text of over"):
+    with pytest.raises(BudgetError, match=r"grow\(\) builds a text of over"):
         code.call("grow", x="a" * 200_000)
 
 

@@ -33,7 +33,7 @@ file is a benchmark when it has a ``[benchmark]`` table; every other table is op
                                       # reference; or a text, the same in every language
     rouge = false                     # ROUGE-1/2/L max, acc and diff beside BLEU (lm-eval's)
 
-A hub dataset instead of ``data`` (see ``declarative_fields`` and ``mlbench.data.hub_layout``),
+A hub dataset instead of ``data`` (see ``fields`` and ``mlbench.data.hub_layout``),
 with what such data usually needs::
 
     [source]
@@ -51,7 +51,7 @@ with what such data usually needs::
     [ids]
     from = "row"                      # column (default), row, or hash (of ids.column)
     [clean]
-    question = ["strip", "drop_brackets"] # named steps (declarative_clean.CLEAN_STEPS)
+    question = ["strip", "drop_brackets"] # named steps (clean.CLEAN_STEPS)
     [fewshot]
     examples = [{question = "...", answer = "..."}]   # or primer = "primer.jsonl" (shared)
 """
@@ -61,12 +61,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import string
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from mlbench.benchmarks.declarative_fields import (
+from mlbench.benchmarks.declarative.fields import (
     HubSource,
     IdRule,
     count,
@@ -76,14 +75,16 @@ from mlbench.benchmarks.declarative_fields import (
     read_examples,
     read_ids,
     read_source,
+    template_fields,
     text,
     texts,
 )
-from mlbench.benchmarks.declarative_templates import TemplateSpec, read_lm_eval_names, read_templates, read_vars
+from mlbench.benchmarks.declarative.templates import TemplateSpec, read_lm_eval_names, read_templates, read_vars
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import Columns
 from mlbench.data.tabular import TABULAR_SUFFIXES
 from mlbench.errors import MlbenchError
+from mlbench.records.budgets import check_path_length
 from mlbench.records.jsontypes import JsonObject
 
 try:
@@ -157,10 +158,16 @@ class BenchmarkSpec:
     def data_path(self, lang: str, root: Path | None = None) -> Path:
         """The file of ``lang`` (a ``data`` pattern's; a hub source's come from ``hub_layout``)."""
         assert self.data is not None
-        return (root or self.folder) / self.data.format(lang=lang)
+        path = (root or self.folder) / self.data.format(lang=lang)
+        check_path_length(path, f"{self.path}: benchmark.data for {lang}")
+        return path
 
     def primer_path(self, lang: str, root: Path | None = None) -> Path | None:
-        return None if self.primer is None else (root or self.folder) / self.primer.format(lang=lang)
+        if self.primer is None:
+            return None
+        path = (root or self.folder) / self.primer.format(lang=lang)
+        check_path_length(path, f"{self.path}: fewshot.primer for {lang}")
+        return path
 
     def discover_languages(self, root: Path | None = None) -> tuple[str, ...]:
         """The declared languages, else every language with a file matching ``data``."""
@@ -340,6 +347,7 @@ def _pattern(path: Path, key: str, value: Any, *, shared: bool = False) -> str:
     file for every language), naming a file mlbench reads (.jsonl, .json, .csv, .parquet)."""
     given = text(path, key, value)
     _template(path, key, given, ("lang",))
+    check_path_length(given, f"{path}: {key}")
     if given.count("{lang}") != 1 and not (shared and "{lang}" not in given):
         raise MlbenchError(f"{path}: {key} must contain {{lang}} once (e.g. data/{{lang}}.jsonl)")
     if Path(given).is_absolute() or ".." in Path(given).parts:
@@ -380,14 +388,7 @@ def _template(path: Path, key: str, value: Any, allowed: tuple[str, ...]) -> str
     """A ``str.format`` template that uses only ``allowed`` fields (checked now, not at
     the first prompt after the model has loaded)."""
     given = text(path, key, value)
-    try:
-        used = {name for _, name, _, _ in string.Formatter().parse(given) if name is not None}
-    except ValueError as error:
-        raise MlbenchError(f"{path}: {key}: {error} (write a literal brace as {{{{ or }}}})") from None
-    unknown = sorted(name for name in used if name not in allowed)
-    if unknown:
-        fields_ = ", ".join("{" + name + "}" for name in allowed)
-        raise MlbenchError(f"{path}: {key} uses {{{unknown[0]}}}; it may use {fields_}")
+    used = template_fields(path, key, given, allowed)
     if "question" in allowed and "question" not in used:
         raise MlbenchError(f"{path}: {key} must contain {{question}}")
     return given

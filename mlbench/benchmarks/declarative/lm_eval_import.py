@@ -11,9 +11,9 @@ against references the model's run did not have.
 
 from __future__ import annotations
 
-from mlbench.benchmarks.declarative_authors import authors_references
-from mlbench.benchmarks.declarative_data import sample_id_of
-from mlbench.benchmarks.declarative_spec import BenchmarkSpec
+from mlbench.benchmarks.declarative.authors import authors_references
+from mlbench.benchmarks.declarative.data import sample_id_of
+from mlbench.benchmarks.declarative.spec import BenchmarkSpec
 from mlbench.benchmarks.lm_eval_names import LmEvalTask
 from mlbench.data.tabular import column_value
 from mlbench.errors import MlbenchError

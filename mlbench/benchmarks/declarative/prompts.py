@@ -8,16 +8,17 @@ import dataclasses
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from mlbench.benchmarks.declarative_spec import BenchmarkSpec
-from mlbench.benchmarks.declarative_templates import ALL_TEMPLATES, TemplateSpec
+from mlbench.benchmarks.declarative.spec import BenchmarkSpec
+from mlbench.benchmarks.declarative.templates import ALL_TEMPLATES, TemplateSpec
 from mlbench.benchmarks.options import check_choices, option
 from mlbench.data.catalog import PinnedFile, Source
-from mlbench.data.lm_eval_task import FunctionRef, LmEvalTask, read_lm_eval_task
-from mlbench.data.python_source import UpstreamCode
 from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL, DataSource, templated_id
-from mlbench.data.upstream import UpstreamFiles
+from mlbench.data.untrusted.lm_eval_task import FunctionRef, LmEvalTask, read_lm_eval_task
+from mlbench.data.untrusted.python_source import UpstreamCode
+from mlbench.data.untrusted.upstream import UpstreamFiles
 from mlbench.errors import MlbenchError
 from mlbench.records import ChatMessage, Prompt, Sample
+from mlbench.records.budgets import listing
 from mlbench.records.jsontypes import JsonObject
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def code_source(spec: BenchmarkSpec) -> Source | None:
         return None
     templates = spec.templates
     files = tuple(PinnedFile(path, digest) for path, digest in templates.files)
-    notes = f"the prompt templates of {spec.name} ({', '.join(templates.names)}), read as data"
+    notes = f"the prompt templates of {spec.name} ({listing(templates.names)}), read as data"
     return Source(f"{spec.name}-code", (spec.name,), "github", templates.repo, templates.commit,
                   templates.license, files, notes=notes)  # fmt: skip
 
@@ -53,7 +54,7 @@ def template_options(spec: BenchmarkSpec) -> type:
     def check(self: object) -> None:
         check_choices(self, name)
 
-    helptext = f"The prompt template: {', '.join(names)} (the authors'), or all (one sample per template)."
+    helptext = f"The prompt template: {listing(names)} (the authors'), or all (one sample per template)."
     prompt = option(names[0], helptext, choices=(*names, ALL_TEMPLATES))
     return dataclasses.make_dataclass(
         f"{name}_options", [("prompt", str, prompt)], frozen=True, namespace={"__post_init__": check}
@@ -87,14 +88,19 @@ class TaskFiles:
         self.read: dict[tuple[str, str], LmEvalTask] = {}
         self.modules: dict[tuple[str, str], UpstreamCode] = {}  # each Python file found and hashed once
 
-    def check(self, data: DataSource, lang: str, chosen: tuple[str, ...], modes: tuple[str, ...]) -> None:
-        """Every file ``lang`` needs is found, pinned and readable, and each ``!function``
-        there: before the model loads."""
+    def check(
+        self, data: DataSource, lang: str, chosen: tuple[str, ...], modes: tuple[str, ...], first: Sample | None
+    ) -> None:
+        """Every file ``lang`` needs is found, pinned and readable, each ``!function``
+        there is what Python would call, and each template renders ``first`` (the
+        language's first question): before the model loads."""
         for mode in modes:
             for template in chosen:
                 task = self.task(data, mode, template, lang)
                 if isinstance(task.doc_to_text, FunctionRef):
-                    self._code(data, task.doc_to_text.module).function(task.doc_to_text.name)
+                    self._code(data, task.doc_to_text.module).function(task.doc_to_text.name, called=True)
+                if first is not None:
+                    self.prompt(data, task, first, chat=False, system=None)
 
     def task(self, data: DataSource, mode: str, template: str, lang: str) -> LmEvalTask:
         assert self.spec.templates is not None

@@ -1,4 +1,4 @@
-"""The few calls a prompt function may make (mlbench/data/python_calls.py), evaluated by
+"""The few calls a prompt function may make (mlbench/data/untrusted/python_calls.py), evaluated by
 python_source's interpreter: str.format with plain fields, join, strip, list, map over a
 one-argument lambda; anything else is the file changing shape."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mlbench.data.python_source import UpstreamCode, UpstreamShapeError
+from mlbench.data.untrusted.python_source import UpstreamCode, UpstreamShapeError
 
 
 def _code(body: str) -> UpstreamCode:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlbench.data.catalog import get_source
-from mlbench.data.python_source import UpstreamCode
 from mlbench.data.source import DataSource
+from mlbench.data.untrusted.python_source import UpstreamCode
 from mlbench.errors import MlbenchError
 from mlbench.records.jsontypes import JsonObject
 

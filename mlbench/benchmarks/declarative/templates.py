@@ -20,7 +20,7 @@ instead of writing a prompt::
     nb = { standard = "nob" }
 
 A template's prompt, option delimiter and generation settings are the task file's
-(``mlbench.data.lm_eval_task``); every file must be listed, with its sha256, in
+(``mlbench.data.untrusted.lm_eval_task``); every file must be listed, with its sha256, in
 ``upstream.files``.
 
 The authors' lm-eval tasks, by name, for `mlbench import lm-eval` (each mode's names, with
@@ -33,19 +33,22 @@ The authors' lm-eval tasks, by name, for `mlbench import lm-eval` (each mode's n
 from __future__ import annotations
 
 import re
-import string
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlbench.benchmarks.declarative_fields import known, text, texts
+from mlbench.benchmarks.declarative.fields import known, template_fields, text, texts
 from mlbench.errors import MlbenchError
+from mlbench.records.budgets import NAME_MAX, check_path_length, shown
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _TEMPLATE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _VALUE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # it becomes part of a path or a hub config
 ALL_TEMPLATES = "all"
+# The fields a path or a hub config, split or file pattern gets from mlbench: a [vars]
+# name may not be one (format() would be given it twice).
+RESERVED_FIELDS = ("lang", "template", "config", "split")
 
 
 @dataclass(frozen=True)
@@ -74,10 +77,14 @@ def read_vars(path: Path, table: Any, languages: list[str]) -> dict[str, dict[st
         if not isinstance(entry, dict) or not entry:
             raise MlbenchError(f"{path}: vars.{lang} must be a table of names and texts")
         for name, value in entry.items():
-            if not name.isidentifier() or name in ("lang", "template"):
-                raise MlbenchError(f"{path}: vars.{lang}.{name}: a name is an identifier other than lang and template")
-            if not _VALUE.fullmatch(text(path, f"vars.{lang}.{name}", value)):
-                raise MlbenchError(f"{path}: vars.{lang}.{name} must be letters, digits, '_', '.' or '-' (a path part)")
+            if not name.isidentifier() or name in RESERVED_FIELDS:
+                reserved = ", ".join(RESERVED_FIELDS)
+                raise MlbenchError(f"{path}: vars.{lang}.{name}: a name is an identifier other than {reserved}")
+            if not _VALUE.fullmatch(given := text(path, f"vars.{lang}.{name}", value)) or len(given) > NAME_MAX // 2:
+                raise MlbenchError(
+                    f"{path}: vars.{lang}.{name} must be letters, digits, '_', '.' or '-' (a path part), "
+                    f"at most {NAME_MAX // 2} of them"
+                )
         values[lang] = dict(entry)
     if values and (missing := [lang for lang in languages if lang not in values]):
         raise MlbenchError(f"{path}: vars has no entry for {missing[0]} (every language needs one)")
@@ -105,8 +112,11 @@ def read_templates(path: Path, upstream: Any, templates: Any, modes: list[str], 
         if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
             raise MlbenchError(f"{path}: upstream.files.{file!r} must be a sha256 (64 hex digits)")
         if file.startswith("/") or ".." in file.split("/"):
-            raise MlbenchError(f"{path}: upstream.files.{file!r} must be a path inside the repository")
+            raise MlbenchError(f"{path}: upstream.files.{shown(file)} must be a path inside the repository")
+        check_path_length(file, f"{path}: upstream.files")
     template_names = texts(path, "templates.names", templates.get("names", ["default"]))
+    if not template_names:
+        raise MlbenchError(f"{path}: templates.names is empty: list one template or more (or leave it out)")
     if any(not _TEMPLATE_NAME.fullmatch(n) or n == ALL_TEMPLATES for n in template_names):
         raise MlbenchError(f"{path}: templates.names must be names (letters, digits, '_', '-'), not {ALL_TEMPLATES!r}")
     if len(set(template_names)) != len(template_names):
@@ -116,10 +126,7 @@ def read_templates(path: Path, upstream: Any, templates: Any, modes: list[str], 
         if mode not in templates:
             raise MlbenchError(f"{path}: templates.{mode} is missing: each mode of the benchmark needs its task file")
         pattern = text(path, f"templates.{mode}", templates[mode])
-        used = {field for _, field, _, _ in string.Formatter().parse(pattern) if field is not None}
-        stray = sorted(used - {"template", *names})
-        if stray:
-            raise MlbenchError(f"{path}: templates.{mode} uses {{{stray[0]}}}, which neither [vars] nor templates give")
+        used = template_fields(path, f"templates.{mode}", pattern, ("template", *names))
         if len(template_names) > 1 and "template" not in used:
             raise MlbenchError(f"{path}: templates.{mode} must hold {{template}}: there are several templates")
         paths.append((mode, pattern))
@@ -148,17 +155,7 @@ def read_lm_eval_names(
     for mode, value in table.items():
         patterns = texts(path, f"lm_eval.{mode}", [value] if isinstance(value, str) else value)
         for pattern in patterns:
-            try:
-                parts = list(string.Formatter().parse(pattern))
-            except ValueError as error:
-                raise MlbenchError(f"{path}: lm_eval.{mode}: {error}") from None
-            for _, field, spec, conversion in parts:
-                if field is not None and (field not in fields or spec or conversion):
-                    allowed = ", ".join("{" + f + "}" for f in fields)
-                    raise MlbenchError(
-                        f"{path}: lm_eval.{mode} may hold {allowed}, without a format (got "
-                        f"{{{field}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}})"
-                    )
+            template_fields(path, f"lm_eval.{mode}", pattern, fields)
         found.append((mode, tuple(patterns)))
     seen: dict[str, str] = {}
     for mode, patterns in found:

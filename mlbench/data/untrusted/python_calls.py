@@ -15,6 +15,9 @@ import string
 from dataclasses import dataclass
 from typing import Protocol
 
+from mlbench.data.untrusted.python_values import text_size
+from mlbench.records.budgets import MAX_PROMPT_CHARS
+
 Value = object
 
 
@@ -24,6 +27,8 @@ class Evaluator(Protocol):
     def expression(self, node: ast.expr, scope: dict[str, Value]) -> Value: ...
 
     def unsupported(self, node: ast.AST) -> Exception: ...
+
+    def too_big(self, node: ast.AST, what: str) -> Exception: ...
 
 
 @dataclass(frozen=True)
@@ -53,49 +58,68 @@ def call_value(evaluator: Evaluator, node: ast.Call, scope: dict[str, Value]) ->
     if isinstance(function, ast.Name) and not keywords and len(args) == 2 and function.id == "map":
         mapped, items = args
         if isinstance(mapped, Lambda) and isinstance(items, list):
-            return [mapped.apply(evaluator, item) for item in items]
+            return _mapped(evaluator, mapped, items, node)
     if isinstance(function, ast.Attribute):
         receiver = evaluator.expression(function.value, scope)
         if isinstance(receiver, str):
-            value = _string_method(receiver, function.attr, args, keywords)
+            try:
+                value = _string_method(receiver, function.attr, args, keywords)
+            except _TooLong as verb:
+                raise evaluator.too_big(node, f"{verb} a text of over {MAX_PROMPT_CHARS:,} characters") from None
             if value is not None:
                 return value
     raise evaluator.unsupported(node)
 
 
+def _mapped(evaluator: Evaluator, mapped: Lambda, items: list[Value], node: ast.Call) -> list[Value]:
+    """``map(lambda, items)`` as a list, stopped once its text passes a prompt's size."""
+    results, size = [], 0
+    for item in items:
+        results.append(mapped.apply(evaluator, item))
+        size += text_size(results[-1])
+        if size > MAX_PROMPT_CHARS:
+            raise evaluator.too_big(node, f"maps into a text of over {MAX_PROMPT_CHARS:,} characters")
+    return results
+
+
 def _string_method(text: str, method: str, args: list[Value], keywords: dict[str, Value]) -> str | None:
-    """``text.method(...)`` for the methods read, or None for any other call."""
+    """``text.method(...)`` for the methods read, or None for any other call; a text past
+    a prompt's size raises ``_TooLong`` before it is built."""
     if method == "format" and not args and all(isinstance(v, str) for v in keywords.values()):
-        return _bounded(_format(text, {k: str(v) for k, v in keywords.items()}))
+        return _format(text, {k: str(v) for k, v in keywords.items()})
     if method == "join" and not keywords and len(args) == 1 and isinstance(args[0], list):
-        if all(isinstance(item, str) for item in args[0]):
-            return _bounded(text.join(args[0]))  # type: ignore[arg-type]
+        items = args[0]
+        if all(isinstance(item, str) for item in items):
+            if sum(len(item) for item in items) + len(text) * len(items) > MAX_PROMPT_CHARS:  # type: ignore[arg-type]
+                raise _TooLong("joins")
+            return text.join(items)  # type: ignore[arg-type]
     if method == "strip" and not args and not keywords:
         return text.strip()
     return None
 
 
-MAX_TEXT = 1_000_000  # as python_source's: a prompt is never this long
-
-
-def _bounded(text: str | None) -> str | None:
-    """``text``, or None (not read: the file changed shape) past ``MAX_TEXT``."""
-    return text if text is None or len(text) <= MAX_TEXT else None
+class _TooLong(Exception):
+    """A string call would build a text past ``MAX_PROMPT_CHARS``: which call (a verb)."""
 
 
 def _format(template: str, values: dict[str, str]) -> str | None:
     """``template.format(**values)`` where every field is a plain name among ``values``
     (no attribute, index, conversion or format spec), else None."""
     pieces = []
+    length = 0
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError:
         return None
     for literal, name, spec, conversion in parsed:
         pieces.append(literal)
+        length += len(literal)
         if name is None:
             continue
         if not name.isidentifier() or spec or conversion or name not in values:
             return None
         pieces.append(values[name])
+        length += len(values[name])
+        if length > MAX_PROMPT_CHARS:  # before the text is built: a template may repeat a long value
+            raise _TooLong("formats")
     return "".join(pieces)

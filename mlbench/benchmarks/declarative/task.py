@@ -1,4 +1,4 @@
-"""The Task a declarative benchmark file describes (see ``declarative_spec``): MC1/MC2 and
+"""The Task a declarative benchmark file describes (see ``spec``): MC1/MC2 and
 BLEU exactly as TruthfulQA-Multi scores them, with the file's own prompt templates. The
 surface checks, judges and the cross-language report come with the ``gen`` mode's answers
 and the shared ids, as for every benchmark."""
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from mlbench.benchmarks.base import GEN, MC, LanguageData, Mode, Scored, Task, TaskOptions, require_primer
-from mlbench.benchmarks.declarative_authors import (
+from mlbench.benchmarks.declarative.authors import (
     authors_data_warnings,
     authors_references,
     fallback_reference,
@@ -20,17 +20,17 @@ from mlbench.benchmarks.declarative_authors import (
     mc2_true_count,
     unsorted_mc2_warning,
 )
-from mlbench.benchmarks.declarative_data import check_parallel, language_files, primer_file, read_language, read_primer
-from mlbench.benchmarks.declarative_import import lm_eval_names, logged_doc_difference, logged_sample_id
-from mlbench.benchmarks.declarative_prompts import (
+from mlbench.benchmarks.declarative.data import check_parallel, language_files, primer_file, read_language, read_primer
+from mlbench.benchmarks.declarative.lm_eval_import import lm_eval_names, logged_doc_difference, logged_sample_id
+from mlbench.benchmarks.declarative.prompts import (
     TaskFiles,
     chosen_templates,
     code_source,
     template_options,
     template_samples,
 )
-from mlbench.benchmarks.declarative_spec import BenchmarkSpec
-from mlbench.benchmarks.declarative_templates import ALL_TEMPLATES
+from mlbench.benchmarks.declarative.spec import BenchmarkSpec
+from mlbench.benchmarks.declarative.templates import ALL_TEMPLATES
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import render_qa_prompt, score_answer_bleu
 from mlbench.benchmarks.truthful_mc import (
@@ -41,8 +41,8 @@ from mlbench.benchmarks.truthful_mc import (
     score_mc1_mc2,
 )
 from mlbench.data.catalog import Source
-from mlbench.data.lm_eval_task import LmEvalTask
 from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL
+from mlbench.data.untrusted.lm_eval_task import LmEvalTask
 from mlbench.errors import MlbenchError
 from mlbench.metrics import mc_metrics
 from mlbench.metrics.rouge import ROUGE_METRIC_NAMES, rouge_metrics, rouge_script_note
@@ -162,7 +162,8 @@ class DeclarativeTask(Task):
         data = corpus[lang]
         if self.task_files is not None:  # each template's files found and checked now
             chosen = self._templates(options)
-            self.task_files.check(options.source, lang, chosen, self.spec.modes)
+            first = data.samples[0] if data.samples else None
+            self.task_files.check(options.source, lang, chosen, self.spec.modes, first)
             return replace(data, samples=template_samples(data.samples, chosen))
         shots = self.fewshot(options)
         if shots > len(data.primer):  # now, not after the model has loaded

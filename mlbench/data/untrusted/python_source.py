@@ -19,21 +19,23 @@ and what was found (``UpstreamShapeError``).
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
-from mlbench.data.python_calls import Lambda, call_value
+from mlbench.data.untrusted.python_calls import Lambda, call_value
+from mlbench.data.untrusted.python_module import Refused, UpstreamShapeError, functions, parse
+from mlbench.data.untrusted.python_values import text_size
 from mlbench.errors import MlbenchError
+from mlbench.records.budgets import (
+    MAX_LIST_ITEMS,
+    MAX_NESTING,
+    MAX_PROMPT_CHARS,
+    MAX_TEMPLATE_STEPS,
+    BudgetError,
+    shown,
+)
 
 Value = object  # what an upstream expression evaluates to: str, bool, list, dict, None
-
-_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
-
-
-class UpstreamShapeError(MlbenchError):
-    """An upstream file whose function is not the shape mlbench reads."""
 
 
 @dataclass(frozen=True)
@@ -54,14 +56,22 @@ class UpstreamCode:
             except (OSError, UnicodeDecodeError) as error:
                 raise UpstreamShapeError(f"{self.label}: cannot be read as UTF-8 text ({error})") from None
 
-    def function(self, name: str) -> ast.FunctionDef:
-        """Top-level function ``name``, or a function defined inside one (``outer.inner``)."""
+    def function(self, name: str, *, called: bool = False) -> ast.FunctionDef:
+        """Top-level function ``name``, or a function defined inside one (``outer.inner``).
+        ``called``: it is to be evaluated as a call, so its body must be what Python
+        binds to the name (not decorated, not bound again)."""
         outer, *inner = name.split(".")
-        found = _functions(self.text).get(outer)
+        found = functions(self.text, self.label).get(outer)
         if found is None:
             raise UpstreamShapeError(f"{self.label}: no function {outer}() (the file changed shape)")
-        if isinstance(found, str):  # the function's own text does not parse
-            raise UpstreamShapeError(f"{self.label}: {outer}() does not parse ({found})")
+        if isinstance(found, Refused):
+            if found.over_budget:
+                raise BudgetError(f"{self.label}: {outer}() {found.reason}")
+            # Called, it must be the body Python binds to the name; a function nested in
+            # it (``outer.inner``) is its own body, however the module binds the outer.
+            if found.node is None or (called and not inner):
+                raise UpstreamShapeError(f"{self.label}: {outer}() {found.reason} (the file changed shape)")
+            found = found.node
         for part in inner:
             nested = [n for n in ast.walk(found) if isinstance(n, ast.FunctionDef) and n.name == part]
             if len(nested) != 1:
@@ -107,12 +117,9 @@ class UpstreamCode:
 
     def call(self, name: str, **arguments: Value) -> Value:
         """What ``name(**arguments)`` returns, by evaluating its body."""
-        function = self.function(name)
+        function = self.function(name, called=True)
         scope = _bind(self, function, arguments)
-        try:
-            returned = _Interpreter(self, name).run(function.body, scope)
-        except RecursionError:
-            raise UpstreamShapeError(f"{self.label}: {name}() nests too deep to read") from None
+        returned = _Interpreter(self, name).run(function.body, scope)
         if returned is _NOTHING:
             raise UpstreamShapeError(f"{self.label}: {name}() returned nothing for {_shown(arguments)}")
         return returned
@@ -135,7 +142,7 @@ class UpstreamCode:
         """The items of the list literal iterated by ``for target in [...]`` in ``name``
         (the temperatures an author's script loops over)."""
         function = self.function(name) if name != "<module>" else None
-        nodes = ast.walk(function) if function is not None else ast.walk(_module(self.text, self.label))
+        nodes = ast.walk(function) if function is not None else ast.walk(parse(self.text, self.label))
         for node in nodes:
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == target:
                 if isinstance(node.iter, (ast.List, ast.Tuple)):
@@ -146,7 +153,9 @@ class UpstreamCode:
 
 
 _NOTHING = object()
-MAX_TEXT = 1_000_000  # a prompt is never this long: a file that builds one is not a prompt file
+# How deep one evaluation may nest: the interpreter takes two or three Python frames a
+# level, under Python's limit of 1,000 (the syntax tree is bounded by python_module).
+MAX_EVALUATION_DEPTH = 200
 
 
 def _has_item(node: ast.Dict, key: str, value: str) -> bool:
@@ -167,43 +176,7 @@ def _dotted(node: ast.expr) -> str | None:
 
 
 def _shown(arguments: dict[str, Value]) -> str:
-    return ", ".join(f"{k}={v!r}" if len(repr(v)) < 40 else f"{k}=…" for k, v in arguments.items())
-
-
-@cache
-def _functions(text: str) -> dict[str, ast.FunctionDef | str]:
-    """Each top-level function of the file, parsed on its own: from its ``def`` line to the
-    next line that starts at the margin with something other than a comment. A function
-    that does not parse is kept as its error's text."""
-    lines = text.splitlines(keepends=True)
-    starts = [i for i, line in enumerate(lines) if _DEF.match(line)]
-    found: dict[str, ast.FunctionDef | str] = {}
-    for start in starts:
-        end = start + 1
-        while end < len(lines) and not _ends_function(lines[end]):
-            end += 1
-        match = _DEF.match(lines[start])
-        assert match is not None
-        try:
-            tree = ast.parse("\n" * start + "".join(lines[start:end]))
-        except SyntaxError as error:
-            found[match.group(1)] = f"{error.msg}, line {error.lineno}"
-            continue
-        node = tree.body[0]
-        if isinstance(node, ast.FunctionDef):
-            found[node.name] = node
-    return found
-
-
-def _ends_function(line: str) -> bool:
-    return bool(line.strip()) and not line[0].isspace() and not line.startswith("#")
-
-
-def _module(text: str, label: str) -> ast.Module:
-    try:
-        return ast.parse(text)
-    except SyntaxError as error:
-        raise UpstreamShapeError(f"{label}: does not parse ({error.msg}, line {error.lineno})") from None
+    return ", ".join(f"{k}={shown(v)}" for k, v in arguments.items())
 
 
 def _bind(code: UpstreamCode, function: ast.FunctionDef, arguments: dict[str, Value]) -> dict[str, Value]:
@@ -232,6 +205,9 @@ class _Interpreter:
 
     def __init__(self, code: UpstreamCode, function: str) -> None:
         self.code, self.function = code, function
+        # Expressions evaluated, and how deep they nest now (a lambda calling itself, or
+        # mapping over what maps): both bounded, so no reading runs long or recurses out.
+        self.steps = self.depth = 0
 
     def unsupported(self, node: ast.AST) -> UpstreamShapeError:
         what = type(node).__name__
@@ -270,16 +246,44 @@ class _Interpreter:
         return target.id
 
     def add(self, left: Value, right: Value, node: ast.AST) -> Value:
+        """``left + right`` on two texts or two lists, its size checked before it is built."""
         if isinstance(left, str) and isinstance(right, str):
-            if len(left) + len(right) > MAX_TEXT:
-                too_long = f"builds a text of over {MAX_TEXT:,} characters"
-                raise UpstreamShapeError(f"{self.code.label}: {self.function}() {too_long}")
-            return left + right
+            return self.joined([left, right], node)
         if isinstance(left, list) and isinstance(right, list):
-            return left + right
+            if len(left) + len(right) > MAX_LIST_ITEMS:
+                raise self.too_big(node, f"builds a list of over {MAX_LIST_ITEMS:,} items")
+            return self.bounded(left + right, node)
         raise self.unsupported(node)
 
+    def joined(self, pieces: list[str], node: ast.AST) -> str:
+        if sum(len(piece) for piece in pieces) > MAX_PROMPT_CHARS:
+            raise self.too_big(node, f"builds a text of over {MAX_PROMPT_CHARS:,} characters")
+        return "".join(pieces)
+
+    def bounded(self, value: Value, node: ast.AST) -> Value:
+        """``value`` (a list or dict just built), if its text fits a prompt and it nests
+        within the budget: what it holds can then be written out."""
+        if text_size(value) > MAX_PROMPT_CHARS:
+            limits = f"{MAX_PROMPT_CHARS:,} characters or nesting past {MAX_NESTING}"
+            raise self.too_big(node, f"builds a value whose text passes a prompt's limits ({limits})")
+        return value
+
+    def too_big(self, node: ast.AST, what: str) -> BudgetError:
+        return BudgetError(f"{self.code.label}: {self.function}() {what} (line {getattr(node, 'lineno', '?')})")
+
     def expression(self, node: ast.expr, scope: dict[str, Value]) -> Value:
+        self.steps += 1
+        if self.steps > MAX_TEMPLATE_STEPS:
+            raise self.too_big(node, f"evaluates over {MAX_TEMPLATE_STEPS:,} expressions")
+        if self.depth >= MAX_EVALUATION_DEPTH:
+            raise self.too_big(node, f"nests its evaluation over {MAX_EVALUATION_DEPTH} deep")
+        self.depth += 1
+        try:
+            return self.evaluated(node, scope)
+        finally:
+            self.depth -= 1
+
+    def evaluated(self, node: ast.expr, scope: dict[str, Value]) -> Value:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
@@ -292,7 +296,7 @@ class _Interpreter:
         if isinstance(node, ast.Attribute) and (dotted := _dotted(node)) is not None and dotted in scope:
             return scope[dotted]
         if isinstance(node, ast.JoinedStr):
-            return "".join(self.piece(part, scope) for part in node.values)
+            return self.joined([self.piece(part, scope) for part in node.values], node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.add(self.expression(node.left, scope), self.expression(node.right, scope), node)
         if isinstance(node, ast.IfExp):
@@ -310,12 +314,16 @@ class _Interpreter:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.expression(node.operand, scope)
         if isinstance(node, (ast.List, ast.Tuple)):
-            return [self.expression(item, scope) for item in node.elts]
+            return self.bounded([self.expression(item, scope) for item in node.elts], node)
         if isinstance(node, ast.Dict) and all(key is not None for key in node.keys):
-            return {
-                self.expression(k, scope): self.expression(v, scope)  # type: ignore[arg-type,misc]
-                for k, v in zip(node.keys, node.values)
-            }
+            try:
+                built = {
+                    self.expression(k, scope): self.expression(v, scope)  # type: ignore[arg-type,misc]
+                    for k, v in zip(node.keys, node.values)
+                }
+            except TypeError:  # a key Python cannot hash (a list)
+                raise self.unsupported(node) from None
+            return self.bounded(built, node)
         if isinstance(node, ast.Subscript):
             return self.subscript(node, scope)
         if isinstance(node, ast.Lambda):
@@ -328,7 +336,13 @@ class _Interpreter:
         if isinstance(part, ast.Constant) and isinstance(part.value, str):
             return part.value
         if isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None:
-            return str(self.expression(part.value, scope))
+            value = self.expression(part.value, scope)
+            if isinstance(value, Lambda):  # Python writes <function <lambda> at 0x...>: no prompt holds that
+                raise self.unsupported(part)
+            try:
+                return str(value)
+            except ValueError:  # an int past Python's 4,300 digits
+                raise self.too_big(part, "writes a number past the digits Python writes") from None
         raise self.unsupported(part)
 
     def compare(self, node: ast.Compare, scope: dict[str, Value]) -> bool:
@@ -352,5 +366,5 @@ class _Interpreter:
             return container[key]  # type: ignore[index]
         except (KeyError, IndexError, TypeError):
             raise MlbenchError(
-                f"{self.code.label}: {self.function}() has no entry {key!r} at line {node.lineno}"
+                f"{self.code.label}: {self.function}() has no entry {shown(key)} at line {node.lineno}"
             ) from None

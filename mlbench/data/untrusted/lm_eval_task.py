@@ -19,8 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mlbench.data.python_source import UpstreamCode
+from mlbench.data.untrusted.jinja_prompt import render_jinja
+from mlbench.data.untrusted.python_source import UpstreamCode
+from mlbench.data.untrusted.yaml_document import load_yaml
 from mlbench.errors import MlbenchError
+from mlbench.records.budgets import listing, shown
 from mlbench.records.jsontypes import JsonObject
 
 MAX_INCLUDES = 8  # lm-eval's tasks include one or two files; more is a loop or a changed layout
@@ -59,12 +62,11 @@ class LmEvalTask:
         elif self.doc_to_text in doc:  # a column, as lm-eval reads a name of the dataset's features
             text = doc[self.doc_to_text]
         elif _COLUMN.fullmatch(self.doc_to_text):  # lm-eval would read a column mlbench does not give
-            columns = ", ".join(doc)
             raise MlbenchError(
-                f"{self.path}: doc_to_text names the column {self.doc_to_text!r}; mlbench gives {columns}"
+                f"{self.path}: doc_to_text names the column {shown(self.doc_to_text)}; mlbench gives {listing(doc)}"
             )
         else:
-            text = _render_jinja(self.doc_to_text, doc, self.path)
+            text = render_jinja(self.doc_to_text, doc, self.path)
         if not isinstance(text, str):
             raise MlbenchError(f"{self.path}: doc_to_text gives {type(text).__name__}, not a text")
         return text
@@ -91,7 +93,7 @@ def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
     _check_supported(merged, path)
     doc_to_text = merged.get("doc_to_text")
     if not isinstance(doc_to_text, str | FunctionRef):
-        raise MlbenchError(f"{path}: doc_to_text must be a text or a !function (got {doc_to_text!r:.60})")
+        raise MlbenchError(f"{path}: doc_to_text must be a text or a !function (got {shown(doc_to_text)})")
     # lm-eval's defaults: a task without `until` stops at its few-shot delimiter (a blank
     # line unless it says otherwise), and generates at most 256 tokens.
     separator = merged.get("fewshot_delimiter", "\n\n")
@@ -105,8 +107,8 @@ def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
     delimiter = merged.get("target_delimiter", " ")
     fewshot = merged.get("num_fewshot") or 0
     max_new = generation.get("max_gen_toks", generation.get("max_new_tokens", DEFAULT_MAX_GEN_TOKS))
-    if not isinstance(delimiter, str) or not isinstance(fewshot, int) or not all(isinstance(u, str) for u in until):
-        raise MlbenchError(f"{path}: target_delimiter, num_fewshot or generation_kwargs.until has another type")
+    if not isinstance(delimiter, str) or not isinstance(fewshot, int) or isinstance(fewshot, bool):
+        raise MlbenchError(f"{path}: target_delimiter or num_fewshot has another type")
     if not isinstance(max_new, int) or isinstance(max_new, bool) or max_new < 1:
         raise MlbenchError(f"{path}: generation_kwargs.max_new_tokens must be a whole number ≥ 1")
     return LmEvalTask(path, doc_to_text, delimiter, fewshot, tuple(until), max_new)
@@ -114,23 +116,41 @@ def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
 
 def _check_supported(merged: dict[str, Any], path: str) -> None:  # Any: a YAML document's keys
     """Refuse what lm-eval would do with a task file that mlbench would not: text before
-    the prompt, a forced start of the answer, few-shot examples of its own, or sampling."""
+    the prompt, a forced start of the answer, few-shot examples of its own, or sampling;
+    and generation settings of another type than lm-eval reads (a temperature "0.0")."""
     for key in ("description", "gen_prefix", "fewshot_config"):
         if merged.get(key):
             raise MlbenchError(f"{path}: {key} is set; mlbench reads tasks without it (another prompt than its own)")
     generation = merged.get("generation_kwargs")
-    if isinstance(generation, dict):
-        sampled = generation.get("do_sample") or (generation.get("temperature") or 0) > 0
-        if sampled or (generation.get("num_beams") or 1) != 1:
-            raise MlbenchError(f"{path}: generation_kwargs sample or search beams; mlbench reads greedy tasks")
+    if not isinstance(generation, dict):
+        return
+    for key, kinds, what in _GENERATION_TYPES:
+        value = generation.get(key)
+        if value is not None and (not isinstance(value, kinds) or isinstance(value, bool) != (bool in kinds)):
+            raise MlbenchError(f"{path}: generation_kwargs.{key} must be {what} (got {shown(value)})")
+    sampled = generation.get("do_sample") or (generation.get("temperature") or 0) > 0
+    if sampled or (generation.get("num_beams") or 1) != 1:
+        raise MlbenchError(f"{path}: generation_kwargs sample or search beams; mlbench reads greedy tasks")
+
+
+# What lm-eval's HF model reads each setting as: (key, the Python types, in words).
+_GENERATION_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
+    ("do_sample", (bool,), "true or false"),
+    ("temperature", (int, float), "a number"),
+    ("top_p", (int, float), "a number"),
+    ("top_k", (int,), "a whole number"),
+    ("num_beams", (int,), "a whole number"),
+    ("max_gen_toks", (int,), "a whole number"),
+    ("max_new_tokens", (int,), "a whole number"),
+)
 
 
 def _relative(base: str, include: object) -> str:
     if not isinstance(include, str) or posixpath.isabs(include):
-        raise MlbenchError(f"{base}: include must be a relative path (got {include!r:.60})")
+        raise MlbenchError(f"{base}: include must be a relative path (got {shown(include)})")
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(base), include))
     if joined.startswith("../") or joined == "..":
-        raise MlbenchError(f"{base}: include {include!r} leaves the repository")
+        raise MlbenchError(f"{base}: include {shown(include)} leaves the repository")
     return joined
 
 
@@ -143,34 +163,17 @@ def _module_path(task_path: str, module: str) -> str:
 def _load_yaml(text: str, path: str) -> dict[str, Any]:
     import yaml
 
-    class _Loader(yaml.SafeLoader):
-        pass
-
     def _function(loader: yaml.SafeLoader, node: yaml.Node) -> FunctionRef:
         value = loader.construct_scalar(node)  # type: ignore[arg-type]
         module, _, name = str(value).rpartition(".")
         if not module or not name:
-            raise MlbenchError(f"{path}: !function {value!r} is not module.function")
+            raise MlbenchError(f"{path}: !function {shown(value)} is not module.function")
         return FunctionRef(module, name)
 
-    _Loader.add_constructor("!function", _function)
     try:
-        document = yaml.load(text, Loader=_Loader)  # noqa: S506 (a SafeLoader with one tag more)
+        document = load_yaml(text, path, {"!function": _function})
     except yaml.YAMLError as error:
         raise MlbenchError(f"{path}: not a YAML task file ({str(error).splitlines()[0]})") from None
     if not isinstance(document, dict):
         raise MlbenchError(f"{path}: not a YAML task file (no mapping at the top)")
     return document
-
-
-def _render_jinja(template: str, doc: JsonObject, path: str) -> str:
-    """lm-eval's ``apply_template``: Jinja with undefined names an error and a final newline
-    kept, in a sandbox (the template is data)."""
-    import jinja2
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-    environment = ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    try:
-        return environment.from_string(template).render(**doc)
-    except Exception as error:  # noqa: BLE001 - the template is data: whatever it raises is one line
-        raise MlbenchError(f"{path}: doc_to_text cannot be rendered ({type(error).__name__}: {error})") from None

@@ -1,4 +1,4 @@
-"""An author's code files read like data (mlbench/data/upstream.py): pinned, fetched with the
+"""An author's code files read like data (mlbench/data/untrusted/upstream.py): pinned, fetched with the
 benchmark, found in a --data-dir copy, checked by sha256, refused in one line."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from mlbench.data.catalog import Source, sources_of
 from mlbench.data.source import DataSource
 from mlbench.data.store import cached_folder, fetch
-from mlbench.data.upstream import UpstreamFiles
+from mlbench.data.untrusted.upstream import UpstreamFiles
 from mlbench.errors import MlbenchError
 from tests.data.conftest import COMMIT, github_source
 

@@ -1,4 +1,4 @@
-"""lm-eval task files read as data (mlbench/data/lm_eval_task.py): includes merged under the
+"""lm-eval task files read as data (mlbench/data/untrusted/lm_eval_task.py): includes merged under the
 including file, doc_to_text as a column, a Jinja template or a !function, the option
 delimiter and generation settings with lm-eval's defaults, and each mistake one line."""
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from mlbench.data.lm_eval_task import FunctionRef, read_lm_eval_task
-from mlbench.data.python_source import UpstreamCode
+from mlbench.data.untrusted.lm_eval_task import FunctionRef, read_lm_eval_task
+from mlbench.data.untrusted.python_source import UpstreamCode
 from mlbench.errors import MlbenchError
 
 FILES = {

@@ -14,15 +14,15 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from mlbench.benchmarks.base import LeftOut
-from mlbench.benchmarks.declarative_authors import (
+from mlbench.benchmarks.declarative.authors import (
     Unscorable,
     authors_answers_sample,
     authors_options_sample,
     fallback_reference,
     mc2_left_out,
 )
-from mlbench.benchmarks.declarative_clean import clean_text
-from mlbench.benchmarks.declarative_spec import BenchmarkSpec
+from mlbench.benchmarks.declarative.clean import clean_text
+from mlbench.benchmarks.declarative.spec import BenchmarkSpec
 from mlbench.data.hub_layout import listed_split_files, split_files
 from mlbench.data.questions import (
     Columns,
@@ -35,6 +35,7 @@ from mlbench.data.questions import (
 from mlbench.data.tabular import column_value, read_rows
 from mlbench.errors import MlbenchError, some_ids
 from mlbench.records import Sample
+from mlbench.records.budgets import listing, shown
 from mlbench.records.jsontypes import JsonObject
 
 SHOWN_IDS = 5  # ids listed in an error; the rest are counted
@@ -96,10 +97,15 @@ def read_language(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> L
         paths = data_files(spec, lang, root)
     except MlbenchError as error:  # the language asked for has no file there
         raise MlbenchError(f"{spec.name} {lang}: {error} (add it there, or leave {lang} out of --lang)") from None
+    unlabelled = dict(spec.labels)  # label → column, until a row has the column
+    first_row: JsonObject = {}
     for path in paths:
         for where, row in read_rows(path, f"{spec.name} {lang} data"):
             if index == 0:
                 check_columns(spec, row, where)
+                first_row = row
+            if unlabelled:
+                unlabelled = {k: c for k, c in unlabelled.items() if not column_value(row, c)[0]}
             try:
                 sample = declared_sample(spec, row, lang, index, where)
             except Unscorable as unscorable:
@@ -113,6 +119,12 @@ def read_language(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> L
             if "mc2" in spec.mc_metrics and (reason := mc2_left_out(sample, spec.mc2_true)) is not None:
                 rows.left_out.setdefault((reason, "mc2"), []).append(sample.id)
             index += 1
+    if unlabelled and index:
+        label, column = next(iter(unlabelled.items()))
+        raise MlbenchError(
+            f"{data_name(spec, lang, root)}: no row has the column {shown(column)} (labels.{label} in "
+            f"{spec.path.name}); its columns: {listing(shown(c) for c in first_row)}"
+        )
     if not rows.samples:
         left = sum(map(len, rows.left_out.values()))  # whole rows only, with no sample left
         why = f" (the {left} rows there cannot be scored: {'; '.join(r for r, _ in rows.left_out)})" if left else ""
