@@ -281,6 +281,9 @@ def read_spec(path: Path) -> BenchmarkSpec:
     if ("upstream" in doc) != ("templates" in doc):
         raise MlbenchError(f"{path}: [templates] and [upstream] come together (the task files, and where they are)")
     templates = read_templates(path, doc["upstream"], doc["templates"], modes, names) if "templates" in doc else None
+    if templates is not None and "mc" in modes and not columns.mc1_choices:  # the task files score an option list
+        need = "columns.mc1_choices (e.g. mc1_targets.choices, the correct option first)"
+        raise MlbenchError(f"{path}: [templates] with the mc mode reads its options as the task files do: give {need}")
     if templates is not None and columns.mc1_labels:
         raise MlbenchError(
             f"{path}: with [templates] the first MC1 option is the correct one (lm-eval's doc_to_target: 0), "

@@ -110,7 +110,9 @@ def read_templates(path: Path, upstream: Any, templates: Any, modes: list[str], 
         raise MlbenchError(f"{path}: upstream.files must map each file read to its sha256")
     for file, digest in files.items():
         if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
-            raise MlbenchError(f"{path}: upstream.files.{file!r} must be a sha256 (64 hex digits)")
+            raise MlbenchError(
+                f"{path}: upstream.files.{shown(file)} must be a sha256 (64 lower-case hex digits, as sha256sum prints)"
+            )
         if file.startswith("/") or ".." in file.split("/"):
             raise MlbenchError(f"{path}: upstream.files.{shown(file)} must be a path inside the repository")
         check_path_length(file, f"{path}: upstream.files")

@@ -173,7 +173,9 @@ def _load_yaml(text: str, path: str) -> dict[str, Any]:
     try:
         document = load_yaml(text, path, {"!function": _function})
     except yaml.YAMLError as error:
-        raise MlbenchError(f"{path}: not a YAML task file ({str(error).splitlines()[0]})") from None
+        mark = getattr(error, "problem_mark", None)
+        where = f", line {mark.line + 1}" if mark is not None else ""
+        raise MlbenchError(f"{path}: not a YAML task file ({str(error).splitlines()[0]}{where})") from None
     if not isinstance(document, dict):
         raise MlbenchError(f"{path}: not a YAML task file (no mapping at the top)")
     return document

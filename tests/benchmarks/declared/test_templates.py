@@ -193,6 +193,7 @@ DECLARED = Path(__file__).resolve().parents[3] / "mlbench" / "benchmarks" / "dec
         (('names = ["p0", "p1", "p2", "p3", "p4"]', 'names = ["p0", "all"]'), "templates.names must be names"),
         (("{standard}_{template}.yaml", "{standard}_{tmpl}.yaml"), "templates.mc may hold {template}"),
         (("{standard}_{template}.yaml", "{standard}_p0.yaml"), "templates.mc must hold {template}"),
+        (('mc1_choices = "mc1_targets.choices"\n', ""), "[templates] with the mc mode reads its options as the task"),
         (('nn = { standard = "nno" }\n', ""), "vars has no entry for nn"),
         (('mc_metrics = ["mc1"]', 'mc_metrics = ["mc1", "mc3"]'), "benchmark.mc_metrics must be some of"),
         (("[columns]\n", '[prompt]\nquestion = "Q: {question}"\n[columns]\n'), "drop [prompt] and [fewshot]"),
