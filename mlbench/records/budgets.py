@@ -32,6 +32,9 @@ MAX_NESTING = 100
 MAX_TEMPLATE_STEPS = 1_000_000
 # Items of a list a prompt function builds: a prompt lists a handful of options.
 MAX_LIST_ITEMS = 100_000
+# Tokens a task file may ask a model to write per answer: lm-eval's tasks ask 256 to a few
+# thousand; a file asking a hundred billion keeps every row writing to the model's limit.
+MAX_NEW_TOKENS = 100_000
 # Names listed in one error line before the rest are counted.
 MAX_LISTED = 20
 

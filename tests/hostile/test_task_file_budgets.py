@@ -85,6 +85,7 @@ def test_4_a_question_past_the_cap_is_refused_before_the_tokenizer(tiny_model, t
         ("do_sample: 1", "generation_kwargs.do_sample must be true or false"),
         ('num_beams: "1"', "generation_kwargs.num_beams must be a whole number"),
         ("max_gen_toks: 1.5", "generation_kwargs.max_gen_toks must be a whole number"),
+        ("max_gen_toks: 100000000000", "generation_kwargs.max_new_tokens must be a whole number from 1 to 100,000"),
     ],
 )
 def test_5_generation_settings_of_another_type_are_one_line(tiny_model, tmp_path, setting, said, monkeypatch):

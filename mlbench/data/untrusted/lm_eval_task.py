@@ -23,7 +23,7 @@ from mlbench.data.untrusted.jinja_prompt import render_jinja
 from mlbench.data.untrusted.python_source import UpstreamCode
 from mlbench.data.untrusted.yaml_document import load_yaml
 from mlbench.errors import MlbenchError
-from mlbench.records.budgets import listing, shown
+from mlbench.records.budgets import MAX_NEW_TOKENS, listing, shown
 from mlbench.records.jsontypes import JsonObject
 
 MAX_INCLUDES = 8  # lm-eval's tasks include one or two files; more is a loop or a changed layout
@@ -109,8 +109,9 @@ def read_lm_eval_task(path: str, read: Callable[[str], str]) -> LmEvalTask:
     max_new = generation.get("max_gen_toks", generation.get("max_new_tokens", DEFAULT_MAX_GEN_TOKS))
     if not isinstance(delimiter, str) or not isinstance(fewshot, int) or isinstance(fewshot, bool):
         raise MlbenchError(f"{path}: target_delimiter or num_fewshot has another type")
-    if not isinstance(max_new, int) or isinstance(max_new, bool) or max_new < 1:
-        raise MlbenchError(f"{path}: generation_kwargs.max_new_tokens must be a whole number ≥ 1")
+    if not isinstance(max_new, int) or isinstance(max_new, bool) or not 1 <= max_new <= MAX_NEW_TOKENS:
+        most = f"{MAX_NEW_TOKENS:,}"
+        raise MlbenchError(f"{path}: generation_kwargs.max_new_tokens must be a whole number from 1 to {most}")
     return LmEvalTask(path, doc_to_text, delimiter, fewshot, tuple(until), max_new)
 
 
