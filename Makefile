@@ -125,9 +125,14 @@ demo-real: $(INSTALL_STAMP) real-models ## the demo's MC part on gemma-3-270m
 # Two workers (pytest-xdist), then the tests that start vLLM's engine or server in one
 # process of their own: vLLM's CPU build allows one engine a process, and its start fails
 # in a process that imported llvmlite before it (numba's, which other tests load).
+# Each worker, and each mlbench it starts, computes on one thread (TEST_THREADS): torch
+# takes every core a process, so two workers on two cores asked for twice the machine
+# and waited on each other (840 s; 539 s on one thread each, every test passing).
 TEST_WORKERS ?= 2
+TEST_THREADS ?= 1
 test: $(INSTALL_STAMP) ## run the test suite (installs first when needed)
-	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) -m "not vllm_engine"
+	OMP_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) \
+		$(PYTHON) -m pytest -q -n $(TEST_WORKERS) -m "not vllm_engine"
 	$(PYTHON) -m pytest -q -m vllm_engine
 
 # The tests over a full copy of the benchmarks' data (tests/full_data), which `make test`

@@ -137,6 +137,8 @@ def _bound_functions(tree: ast.Module) -> dict[str, ast.FunctionDef | Refused]:
             found[name] = Refused(f"is in a module that rewrites names at import, line {rewrites}", statement)
         else:
             found[name] = statement
+    for name, lines in bindings.items():  # `p1 = lambda doc: ...`, an import: a name, not a def
+        found.setdefault(name, Refused(f"is not a def: the module binds the name at line {lines[0]}"))
     return found
 
 

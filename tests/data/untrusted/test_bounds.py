@@ -12,7 +12,7 @@ import pytest
 
 from mlbench.data.untrusted.jinja_prompt import render_jinja
 from mlbench.data.untrusted.python_module import Refused, functions
-from mlbench.data.untrusted.python_source import UpstreamCode
+from mlbench.data.untrusted.python_source import UpstreamCode, UpstreamShapeError
 from mlbench.data.untrusted.yaml_document import load_yaml
 from mlbench.errors import MlbenchError
 from mlbench.records.budgets import BudgetError, shown
@@ -124,3 +124,9 @@ def test_yaml_numbers_past_pythons_are_one_line(number):
 def test_shown_cuts_numbers_repr_refuses():
     huge = load_yaml("x: 0x" + "f" * 5000, "task.yaml")["x"]  # YAML reads hex of any length
     assert shown(huge) == "<a number of 20,000 bits>" and shown([huge]) == "<a list>"
+
+
+@pytest.mark.parametrize("binding", ["p1 = lambda doc: 'x'", "from os import sep as p1"])
+def test_a_name_that_is_not_a_def_says_so(binding):
+    with pytest.raises(UpstreamShapeError, match=r"p1\(\) is not a def: the module binds the name at line 1"):
+        UpstreamCode(Path("u.py"), "u.py", binding + "\n").call("p1", doc={})
