@@ -262,6 +262,8 @@ def _leave(code: int) -> None:
     for child in multiprocessing.active_children():
         child.terminate()
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe must not stop the exit
+        # A closed pipe must not stop the exit, nor a signal that came while this thread was
+        # writing to the same stream (its buffer refuses a reentrant flush: RuntimeError).
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
             stream.flush()
     os._exit(code)

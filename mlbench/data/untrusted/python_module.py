@@ -29,7 +29,8 @@ from mlbench.records.budgets import MAX_CODE_BYTES, BudgetError
 MAX_CODE_DEPTH = 250
 
 _DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
-# Module-level calls that rewrite the module's names where no assignment shows it.
+# Calls that may rewrite a module's names where no assignment shows it (anywhere in the
+# file: a function that makes one may be called at import, as a decorator is).
 _REWRITES_NAMES = frozenset({"globals", "locals", "vars", "setattr", "delattr", "exec", "eval", "__import__"})
 
 
@@ -51,8 +52,7 @@ class Refused:
 
 def parse(text: str, label: str) -> ast.Module:
     """``text`` parsed, with every failure one line naming ``label``."""
-    if len(text) > MAX_CODE_BYTES:
-        raise BudgetError(f"{label}: {len(text):,} characters of Python, over mlbench's {MAX_CODE_BYTES:,}")
+    _check_size(text, label)
     tree = _parsed(text)
     if isinstance(tree, Refused):
         raise BudgetError(f"{label}: {tree.reason}") if tree.over_budget else _shape(label, tree.reason)
@@ -64,10 +64,14 @@ def functions(text: str, label: str) -> dict[str, ast.FunctionDef | Refused]:
     """Each top-level function by name. The whole file parsed: each as Python binds it. A
     file that does not parse as a module (Python could not import it either) still gives
     each function that parses on its own, decorated ones refused."""
-    if len(text) > MAX_CODE_BYTES:
-        raise BudgetError(f"{label}: {len(text):,} characters of Python, over mlbench's {MAX_CODE_BYTES:,}")
+    _check_size(text, label)
     tree = _parsed(text)
     return _bound_functions(tree) if isinstance(tree, ast.Module) else _functions_alone(text)
+
+
+def _check_size(text: str, label: str) -> None:
+    if len(text) > MAX_CODE_BYTES:
+        raise BudgetError(f"{label}: {len(text):,} characters of Python, over mlbench's {MAX_CODE_BYTES:,}")
 
 
 def _shape(label: str, reason: str) -> UpstreamShapeError:
