@@ -59,7 +59,16 @@ def run_args(model: Path, data: Path, out: Path) -> list[str]:
 
 
 def start(command: list[str], **options: object) -> subprocess.Popen:
+    """The command as a person starts it at a prompt: Ctrl-C not ignored. A test run
+    started in the background by a shell without job control (`make test &`) has SIGINT
+    ignored, every child inherits that, and mlbench rightly leaves an ignored signal alone
+    (as nohup asks), so the Ctrl-C these tests send would do nothing."""
+    options.setdefault("preexec_fn", _ctrl_c_as_at_a_prompt)
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **options)
+
+
+def _ctrl_c_as_at_a_prompt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_dir(out: Path, model: Path) -> Path:
