@@ -23,9 +23,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# Fields that may differ between two identical runs: when and where they ran, and the
-# files' format version (a file of version 1 and one from before versions hold the same).
-VOLATILE = {"timings_s", "packages", "git_hash", "schema_version"}
+# Fields that may differ between two identical runs: when and where they ran (and when the
+# model worked on each language), and the files' format version (a file of version 1 and
+# one from before versions hold the same).
+VOLATILE = {"timings_s", "model_work_unix", "packages", "git_hash", "schema_version"}
 
 
 def read_samples(path: Path) -> dict[str, dict[str, Any]]:

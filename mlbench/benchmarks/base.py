@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 
 from mlbench.benchmarks.helper_models import HelperModel
 from mlbench.benchmarks.lm_eval_names import LmEvalTask
+from mlbench.data.alignment import ALIGN_LABELS, Alignment
 from mlbench.data.jsonl import load_jsonl
 from mlbench.data.source import QUESTION_LABEL, DataSource
 from mlbench.errors import MlbenchError, did_you_mean
@@ -121,6 +122,9 @@ class Task(ABC):
     # category, MSQAD's topic, …), kept with each sample and its per-question values so
     # that a report or the explorer can slice by them (``mlbench report --by FIELD``).
     slice_fields: ClassVar[tuple[str, ...]] = ()
+    # How the questions map to TruthfulQA's rows (``tqa_index``, data/alignment.py), or why
+    # they cannot; None: not a translation of TruthfulQA.
+    alignment: ClassVar[Alignment | None] = None
     # The task's own options (`-T key=value`): a frozen dataclass whose fields have defaults
     # and help (tasks/options.py); None: the task takes none.
     options_type: ClassVar[type | None] = None
@@ -212,7 +216,8 @@ class Task(ABC):
 
     def sample_labels(self, sample: Sample) -> dict[str, str]:
         """The sample's labels of ``slice_fields`` that the data fills in."""
-        return {name: str(sample.meta[name]) for name in self.slice_fields if sample.meta.get(name) not in (None, "")}
+        names = (*self.slice_fields, *ALIGN_LABELS)  # TruthfulQA's row, where the loader found it
+        return {name: str(sample.meta[name]) for name in names if sample.meta.get(name) not in (None, "")}
 
     def sample_group(self, sample: Sample) -> str | None:
         """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""

@@ -26,6 +26,7 @@ def explore(
     results_dirs: ExploreDirsArg, output: ExploreOutOpt = Path("explorer.html"), slices: topt.SlicesOpt = None
 ) -> None:
     """Each question across languages and models, in one self-contained HTML file."""
+    from mlbench.report.alignment import ALIGNED_TASK
     from mlbench.report.explore_data import explorer_data
     from mlbench.report.explore_page import explorer_page
     from mlbench.results.files import check_output_file, write_atomic
@@ -45,6 +46,7 @@ def explore(
     except OSError as error:
         raise MlbenchError(f"--output {output}: cannot make its folder ({error.strerror or error})") from None
     write_atomic(output, explorer_page(data))
-    questions = sum(len(task.questions) for task in data.tasks.values())
+    # The aligned view shows the benchmarks' own questions again: counted once, in them.
+    questions = sum(len(task.questions) for name, task in data.tasks.items() if name != ALIGNED_TASK)
     models = f"{len(data.models)} model{'s' if len(data.models) != 1 else ''}"
     print(f"mlbench: explorer in {output} ({questions} questions, {models}) — {time.perf_counter() - started:.1f} s")

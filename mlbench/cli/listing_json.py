@@ -81,6 +81,10 @@ def task_json(task: Task, sources: list[Source]) -> JsonObject:
         "options": options_json(task.options_type),
         "hub_id": task.hub_id or None,
         "data_sources": [catalog_json(s) for s in sources if task.name in s.tasks],
+        # How its questions map to TruthfulQA's rows; null: not a translation of TruthfulQA.
+        "alignment": (
+            None if task.alignment is None else {"aligned": task.alignment.aligned, "how": task.alignment.how}
+        ),
     }
 
 

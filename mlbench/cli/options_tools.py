@@ -102,6 +102,16 @@ ByOpt = Annotated[
         show_default=False,
     ),
 ]
+AlignOpt = Annotated[
+    Optional[str],  # noqa: UP045 - typer reads the annotation
+    typer.Option(
+        "--align",
+        metavar="FIELD",
+        help="Pair questions across benchmarks by this field (tqa_index: TruthfulQA's row), "
+        "so that a language of one translation is compared with another's.",
+        show_default=False,
+    ),
+]
 SlicesOpt = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation
     typer.Option(

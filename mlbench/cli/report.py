@@ -26,6 +26,7 @@ def report(
     ref_lang: topt.RefLangOpt = None,
     ref_model: topt.RefModelOpt = None,
     by: topt.ByOpt = None,
+    align: topt.AlignOpt = None,
     slices: topt.SlicesOpt = None,
     fmt: topt.ReportFormatOpt = "",
     out: topt.ReportOutOpt = None,
@@ -38,6 +39,7 @@ def report(
     from mlbench.report import FORMATS, make_report, write_report
     from mlbench.report.terminal import caption, pairs_caption, render, render_pairs
     from mlbench.report.text import one_line
+    from mlbench.report.translation_tables import translations_line
 
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
     if out is not None and not formats:
@@ -50,7 +52,7 @@ def report(
         if len(labels.fields) > 1:
             raise MlbenchError(f"--slices {slices} has {', '.join(labels.fields)}: choose one with --by")
         by = labels.fields[0]
-    sliced = {"by": by, "slices": labels}
+    sliced = {"by": by, "slices": labels, "align": align}
     # A flag's note (--ref-lang pt-BR: using pt) is the console's, not the report's Notes.
     made = make_report(
         results_dir, *filters, ref_lang, seed=seed, resamples=resamples, ref_model=ref_model, **sliced, note=_said
@@ -65,6 +67,8 @@ def report(
         for table in render_pairs(made.pairs, width):
             console.print(table)
         console.print(pairs_caption(made.pairs, made.ref_model, width, bool(formats or plots)), highlight=False)
+    if made.per_translation:
+        console.print(translations_line(made.per_translation, bool(formats)), highlight=False, markup=False)
     for note in made.collection.notes:  # a note names models and tasks a results.json gives
         print(f"note: {one_line(note)}", file=sys.stderr)
     if formats or plots:

@@ -35,6 +35,8 @@ def task_details(task: Task, sources: list[Source]) -> RenderableType:
     if task.headline_metrics:
         facts.append(("headline metrics", list(task.headline_metrics)))
     facts.append(("prompts", prompt_files(task)))
+    if task.alignment is not None:  # a translation of TruthfulQA: how it pairs with the others
+        facts.append(("aligned (report --align tqa_index)", task.alignment.how))
     parts: list[RenderableType] = [head, _Facts(facts), modes_table(task), options_table(task)]
     parts.append(sources_table(task, sources))
     return Group(*parts)

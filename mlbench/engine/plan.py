@@ -16,6 +16,7 @@ from typing import Any, Literal
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import LanguageData, Task, TaskOptions
 from mlbench.benchmarks.options import with_own
+from mlbench.data.alignment import ALIGN_LABELS
 from mlbench.engine.budget import Budget
 from mlbench.records import RunResult, Sample
 
@@ -71,11 +72,20 @@ class PlannedLanguage:
     def data_hash(self) -> str:
         """The content of the language's data as loaded (every question, its answers and
         the primer, not only the ones --limit picks), so that an edited data file is seen."""
-        content = {"samples": [asdict(s) for s in self.data.samples], "primer": self.data.primer}
+        content = {"samples": [_hashed(s) for s in self.data.samples], "primer": self.data.primer}
         if self.data.left_out:  # only where some are: other runs keep their hash
             content["left_out"] = self.data.left_out
         blob = json.dumps(content, sort_keys=True, ensure_ascii=False, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _hashed(sample: Sample) -> dict[str, object]:
+    """A sample's content as the data hash reads it: TruthfulQA's row, a label the loader
+    derives from the id (already in it), is left out, so that runs made before questions
+    carried it resume as they were."""
+    content = asdict(sample)
+    content["meta"] = {k: v for k, v in sample.meta.items() if k not in ALIGN_LABELS}
+    return content
 
 
 @dataclass

@@ -77,9 +77,12 @@ def build_tables(
     metrics: Iterable[str] = (),
     seed: int = 0,
     resamples: int = DEFAULT_RESAMPLES,
+    paired_only: bool = False,
 ) -> list[ReportTable]:
     """Every (task, metric) of ``collection`` (only ``metrics``, by name or base name,
-    when given), tasks in name order, metrics in the order the runs list them."""
+    when given), tasks in name order, metrics in the order the runs list them.
+    ``paired_only``: each gap on the questions both languages answered, however few
+    (languages of different benchmarks, ``alignment.py``), never as independent samples."""
     wanted = set(metrics)
     tables = []
     pairs = _Pairs()
@@ -95,7 +98,8 @@ def build_tables(
             about = about or describe(metric, base_task(task))
             present = {lang for run in runs for lang, e in run.languages.items() if _has(e.result, metric)}
             langs = _language_order(known_langs, present, ref_lang)
-            rows = {run.model: _row(run, metric, about, langs, ref_lang, pairs, seed, resamples) for run in runs}
+            compared = _Compared(ref_lang, pairs, seed, resamples, paired_only)
+            rows = {run.model: _row(run, metric, about, langs, compared) for run in runs}
             rows = {model: cells for model, cells in rows.items() if cells}
             per_question = any(metric in e.values for run in runs for e in run.languages.values())
             # The user's own choice of metrics is plotted in full.
@@ -185,16 +189,19 @@ class _Pairs:
         return self._rows[key]
 
 
-def _row(
-    run: ModelTask,
-    metric: str,
-    about: Metric,
-    langs: list[str],
-    ref_lang: str,
-    pairs: _Pairs,
-    seed: int,
-    resamples: int,
-) -> dict[str, Cell]:
+@dataclass(frozen=True)
+class _Compared:
+    """How a row's gaps are tested: against which language, and with what settings."""
+
+    ref_lang: str
+    pairs: _Pairs
+    seed: int
+    resamples: int
+    paired_only: bool
+
+
+def _row(run: ModelTask, metric: str, about: Metric, langs: list[str], compared: _Compared) -> dict[str, Cell]:
+    ref_lang = compared.ref_lang
     reference = run.languages.get(ref_lang)
     has_reference = reference is not None and metric in reference.result.metrics
     gaps = {}
@@ -209,11 +216,12 @@ def _row(
         elif metric not in reference.values:
             gaps[lang] = untested(lang, "no per-question values for the reference language")
         else:
-            rows = pairs.rows(reference.values, entry.values)
+            rows = compared.pairs.rows(reference.values, entry.values)
             ref_column, column = reference.values.columns[metric], entry.values.columns[metric]
             gaps[lang] = compare_columns(
-                lang, ref_column, column, rows, binary=about.binary, seed=seed, resamples=resamples
-            )
+                lang, ref_column, column, rows, binary=about.binary, seed=compared.seed,
+                resamples=compared.resamples, paired_only=compared.paired_only,
+            )  # fmt: skip
     adjusted = dict(zip(gaps, with_holm(list(gaps.values()))))
     cells = {}
     for lang in langs:

@@ -4,16 +4,19 @@ each option), the metric values, the judges' verdicts and the surface flags.
 
 Only a run's selected samples are read (``results_<lang>.json``'s ids, as judging does).
 An input that cannot be shown (no samples, a samples file that cannot be read) is skipped
-with a line saying why; the rest is shown.
+with a line saying why; the rest is shown. Where a model answered one language in two
+translations of TruthfulQA, one more task, ``ALIGNED_TASK``, sets them side by side
+(explore_translations.py).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlbench.data.alignment import ALIGN_LABELS, TQA_INDEX_LABEL
 from mlbench.data.source import QUESTION_LABEL
 from mlbench.errors import MlbenchError
 from mlbench.metrics.descriptor import Metric
@@ -21,7 +24,9 @@ from mlbench.metrics.names import base_name
 from mlbench.records import SampleRecord
 from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.records.version import SCHEMA_VERSION
+from mlbench.report.alignment import ALIGNED_TASK
 from mlbench.report.collect import model_identity, model_labels
+from mlbench.report.explore_translations import Aligned, Place, RowCell, align
 from mlbench.report.slices import SliceFile
 from mlbench.results import find_runs, language_records, read_language
 
@@ -37,15 +42,34 @@ class TaskView:
     # Each mode run: its own metrics, and whether it writes answers (whose surface and
     # judge metrics belong to it too). Empty for a benchmark this version does not know.
     modes: dict[str, JsonObject] = field(default_factory=dict)
+    # The aligned view only: the columns of each language answered in two or more
+    # benchmarks, and where each of its cells sits in its benchmark's own view.
+    translations: dict[str, list[str]] = field(default_factory=dict)
+    places: dict[str, list[Place]] = field(default_factory=dict)
 
-    def to_json(self) -> JsonObject:
-        questions: list[JsonValue] = [{"id": i, "cells": list(cells)} for i, cells in self.questions.items()]
-        return {
+    def to_json(self, positions: Mapping[str, Mapping[str, int]] | None = None) -> JsonObject:
+        """``positions``: each task's question ids → their index on the page, which an
+        aligned view's cells are written as (``at``: task, question, cell), not copied."""
+        questions: list[JsonValue] = []
+        for i, cells in self.questions.items():
+            places = self.places.get(i)
+            if places is None or positions is None:
+                questions.append({"id": i, "cells": list(cells)})
+                continue
+            refs: list[JsonValue] = [
+                {"l": entry["l"], "at": [p.task, positions[p.task][p.question], p.index]}
+                for entry, p in zip(cells, places)
+            ]
+            questions.append({"id": i, "cells": refs})
+        out: JsonObject = {
             "metrics": dict(self.metrics),
             "langs": list(self.langs),
             "modes": dict(self.modes),
             "questions": questions,
         }
+        if self.translations:
+            out["translations"] = {lang: list(names) for lang, names in self.translations.items()}
+        return out
 
 
 @dataclass
@@ -62,10 +86,11 @@ class ExplorerData:
         return sum(len(cells) for task in self.tasks.values() for cells in task.questions.values())
 
     def to_json(self) -> JsonObject:
+        positions = {name: {q: n for n, q in enumerate(task.questions)} for name, task in self.tasks.items()}
         return {
             "schema_version": SCHEMA_VERSION,
             "models": list(self.models),
-            "tasks": {name: task.to_json() for name, task in self.tasks.items()},
+            "tasks": {name: task.to_json(positions) for name, task in self.tasks.items()},
             "skipped": list(self.skipped),
         }
 
@@ -81,6 +106,7 @@ def explorer_data(roots: Iterable[Path], slices: SliceFile | None = None) -> Exp
         except MlbenchError as error:
             data.skipped.append(str(error))
     labels = model_labels(run for _, run in found)
+    rows: list[RowCell] = []  # the cells that carry TruthfulQA's row, for the aligned view
     for path, run in found:
         label = labels[model_identity(run)]
         if label not in data.models:
@@ -108,12 +134,49 @@ def explorer_data(roots: Iterable[Path], slices: SliceFile | None = None) -> Exp
                 # A sample of one of several templates takes its question's labels.
                 own = slices.of(run.task, record.id) if slices is not None else {}
                 own = own or (slices.of(run.task, record.labels.get(QUESTION_LABEL, "")) if slices is not None else {})
-                if own:
-                    entry["s"] = {**record.labels, **own}
-                task.questions.setdefault(record.id, []).append(entry)
+                if _slices(own):
+                    entry["s"] = _slices({**record.labels, **own})
+                cells = task.questions.setdefault(record.id, [])
+                row = record.labels.get(TQA_INDEX_LABEL)
+                if row:
+                    rows.append(RowCell(model, lang, row, Place(run.task, record.id, len(cells))))
+                cells.append(entry)
+    aligned = align(rows, data.models)
+    if aligned is not None:
+        data.skipped += aligned.skipped
+        data.tasks[ALIGNED_TASK] = _aligned_view(data.tasks, aligned)
     for task in data.tasks.values():
         _add_seen_metrics(task)
     return data
+
+
+def _aligned_view(tasks: dict[str, TaskView], aligned: Aligned) -> TaskView:
+    """``aligned`` as a task: each cell its benchmark's own, in its column; the metrics
+    and modes of its benchmarks merged (a metric's first description kept)."""
+    view = TaskView(langs=list(aligned.columns), translations=dict(aligned.translations))
+    modes: dict[str, tuple[list[str], bool]] = {}
+    for name in dict.fromkeys(place.task for cells in aligned.rows.values() for _, place in cells):
+        for metric, descriptor in tasks[name].metrics.items():
+            view.metrics.setdefault(metric, descriptor)
+        for mode, about in tasks[name].modes.items():
+            metrics, answers = modes.get(mode, ([], False))
+            metrics += [m for m in _strings(about.get("metrics")) if m not in metrics]
+            modes[mode] = (metrics, answers or about.get("answers") is True)
+    view.modes = {mode: {"metrics": list(metrics), "answers": answers} for mode, (metrics, answers) in modes.items()}
+    for row, cells in aligned.rows.items():
+        view.questions[row] = [{**tasks[p.task].questions[p.question][p.index], "l": column} for column, p in cells]
+        view.places[row] = [place for _, place in cells]
+    return view
+
+
+def _strings(value: JsonValue) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _slices(labels: Mapping[str, str]) -> dict[str, str]:
+    """The labels a slice can be cut by: not those that name one question each
+    (TruthfulQA's row: 817 slices of one question)."""
+    return {name: value for name, value in labels.items() if name not in ALIGN_LABELS}
 
 
 def _modes(task_name: str, run_modes: JsonValue) -> dict[str, JsonObject]:
@@ -180,8 +243,9 @@ def cell(record: SampleRecord, lang: str, model: int) -> JsonObject:
     judges = {kind: _verdict(block) for kind, block in record.judges.items() if isinstance(block, dict)}
     if judges:
         entry["j"] = judges
-    if record.labels:
-        entry["s"] = dict(record.labels)
+    labels = _slices(record.labels)
+    if labels:
+        entry["s"] = labels
     flags = _flags(record)
     if flags:
         entry["f"] = flags

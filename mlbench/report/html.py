@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from urllib.parse import urlencode
 
 from mlbench.report import pair_cells as pc
+from mlbench.report.alignment import ALIGNED_TASK
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
     GAP_ROW,
@@ -132,8 +133,8 @@ def explorer_link(explorer: str, table: ReportTable, model: str, lang: str, gap:
     did better, wrong in the other; a sliced table's slice kept. None where right and
     wrong mean nothing (a metric that is not a share with a direction)."""
     about = table.descriptor
-    if about is None or not about.is_share or about.higher_is_better is None:
-        return None
+    if about is None or not about.is_share or about.higher_is_better is None or table.task == ALIGNED_TASK:
+        return None  # an aligned table's columns are benchmarks' languages, which the explorer shows apart
     better_in_ref = (gap.diff or 0) <= 0
     if about.higher_is_better is False:
         better_in_ref = not better_in_ref

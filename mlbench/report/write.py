@@ -16,6 +16,7 @@ from mlbench.report.collect import Collection
 from mlbench.report.make import Report
 from mlbench.report.pairs import PairTable
 from mlbench.report.templates import TemplateRow
+from mlbench.report.translations import TranslationRow
 from mlbench.results.files import check_output_file
 
 FORMATS = {
@@ -107,8 +108,9 @@ def write_report(
         path = out / FORMATS[fmt]
         check_output_file(path)
         text = _render(
-            fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared, explorer, report.per_template
-        )
+            fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared, explorer,
+            report.per_template, report.per_translation,
+        )  # fmt: skip
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
@@ -127,19 +129,22 @@ def _render(
     ref_model: str | None = None,
     explorer: str | None = None,
     robustness: Sequence[TemplateRow] = (),
+    translated: Sequence[TranslationRow] = (),
 ) -> str:
     """One file's text; ``pairs``: the models compared (none in a report of one model);
     ``explorer``: the explorer page beside it, which report.html's gaps link to;
-    ``robustness``: each language's score per prompt template (runs under several)."""
-    from mlbench.report import templates
+    ``robustness``: each language's score per prompt template (runs under several);
+    ``translated``: each language's score per translation (run under several)."""
+    from mlbench.report import templates, translation_tables
 
-    robustness = list(robustness)
+    robustness, translated = list(robustness), list(translated)
     if fmt == "md":
         from mlbench.report.markdown import to_markdown
         from mlbench.report.usage import usage_table
 
         text = to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model, usage_table(collection))
-        return text + ("\n" + "\n".join(templates.markdown_lines(robustness)) if robustness else "")
+        sections = [*templates.markdown_lines(robustness), *translation_tables.markdown_lines(translated)]
+        return text + ("\n" + "\n".join(sections) if sections else "")
     if fmt == "latex":
         from mlbench.report.latex import to_latex
 
@@ -156,11 +161,13 @@ def _render(
         )
         if robustness:
             payload["prompt_templates"] = templates.json_records(robustness)
+        if translated:
+            payload["translations"] = translation_tables.json_records(translated)
         return json.dumps(payload, indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
     from mlbench.report.html import to_html
 
     images = {title: list(files.values()) for title, files in figures.items()}
     return to_html(
         tables, collection, ref_lang=ref_lang, figures=images, pairs=pairs, ref_model=ref_model, explorer=explorer,
-        sections=templates.html_parts(robustness),
+        sections=[*templates.html_parts(robustness), *translation_tables.html_parts(translated)],
     )  # fmt: skip

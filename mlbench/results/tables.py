@@ -154,8 +154,11 @@ def count_names(run: RunResult) -> list[str]:
 
 
 def language_label(lang: str) -> str:
-    low = lang in LANGUAGES and LANGUAGES[lang].resource == "low"
-    return lang + LOW_RESOURCE_MARK if low else lang
+    """``eu†``: a low-resource language marked; a language of one benchmark among several
+    (``eu (truthfulqa_multi)``, a report aligned across benchmarks) marked the same."""
+    code, found, rest = lang.partition(" (")
+    low = code in LANGUAGES and LANGUAGES[code].resource == "low"
+    return f"{code}{LOW_RESOURCE_MARK if low else ''}{found}{rest}"
 
 
 def low_resource_note(langs: Iterable[str]) -> list[str]:

@@ -60,6 +60,18 @@ def test_truthfulqa_multi_817_questions_per_language_with_aligned_ids(splits):
         assert all(s.lang == lang for s in splits[lang].samples)
 
 
+def test_truthfulqa_multi_each_question_carries_its_truthfulqa_row_817_of_817(splits):
+    """Every language labels its 817 questions with TruthfulQA's rows 0-816, once each, the
+    same row for the same question in every language (the docs' alignment count)."""
+    rows = {lang: [s.meta["tqa_index"] for s in split.samples] for lang, split in splits.items()}
+    assert sorted(map(int, rows["en"])) == list(range(817))
+    english = {s.meta["tqa_index"]: s for s in splits["en"].samples}
+    assert english["0"].question.startswith("What happens to you if you eat watermelon seeds")
+    for lang, split in splits.items():
+        assert rows[lang] == rows["en"]
+        assert all(english[s.meta["tqa_index"]].meta["category"] == s.meta["category"] for s in split.samples)
+
+
 def test_truthfulqa_multi_primer_is_the_six_train_pairs(splits):
     for lang in TQA_LANGS:
         assert len(splits[lang].primer) == 6

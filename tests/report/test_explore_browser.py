@@ -288,3 +288,50 @@ def test_32_languages_a_card_shows_the_languages_chosen(browser, tmp_path):
     shown = set(tab.locator("section.question .cell h3").all_text_contents())
     assert shown == {"en", LANGS32[1]} and errors == []
     tab.close()
+
+
+def test_translation_flips_keep_the_rows_where_the_translation_decides(browser, tmp_path):
+    from mlbench.report.alignment import ALIGNED_TASK
+
+    from .test_explore_translations import CA, ES, FLIPS, write_flip_runs
+
+    path = tmp_path / "explorer.html"
+    path.write_text(explorer_page(explorer_data([write_flip_runs(tmp_path / "out")])), encoding="utf-8")
+    tab = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+
+    def go(fragment):
+        tab.goto(path.as_uri() + fragment)
+        tab.wait_for_selector("body[data-ready]")
+
+    def rows():
+        return sorted(int(a.removeprefix("#")) for a in tab.locator("section.question h2 a").all_text_contents())
+
+    def columns():
+        return tab.locator("section.question").first.locator(".cell h3").all_text_contents()
+
+    go("#task=truthfulqa_multi&metric=mc1")
+    assert tab.locator("select[name=flips]").count() == 0  # one translation of each language: nothing to flip
+    tab.select_option("select[name=task]", ALIGNED_TASK)
+    tab.select_option("select[name=metric]", "mc1")
+    assert _count(tab) == (12, 12) and len(columns()) == 7
+    tab.select_option("select[name=flips]", "es")
+    # alpha's es rows whose outcome differs between its three Spanish translations, those
+    # translations the only columns shown, side by side.
+    assert _count(tab) == (len(FLIPS["alpha", "mc1", "es"]), 12) and rows() == sorted(FLIPS["alpha", "mc1", "es"])
+    assert columns() == ES and "flips=es" in tab.evaluate("location.hash")
+    assert tab.locator("section.question h2 .flips").first.text_content() == "flips in es"
+    tab.select_option("select[name=flips]", "all")
+    expected = FLIPS["alpha", "mc1", "es"] | FLIPS["alpha", "mc1", "ca"]
+    assert rows() == sorted(expected) and columns() == ES + CA and "flips=all" in tab.evaluate("location.hash")
+    # The same view from the link, for the other model; another metric's right (≥ 0.5).
+    fragment = tab.evaluate("location.hash")
+    go(fragment.replace("model=0", "model=beta"))
+    assert rows() == sorted(FLIPS["beta", "mc1", "es"])
+    go(fragment.replace("metric=mc1", "metric=mc2").replace("flips=all", "flips=es"))
+    assert rows() == sorted(FLIPS["alpha", "mc2", "es"]) and _count(tab)[1] == 12
+    tab.select_option("select[name=flips]", "")
+    assert _count(tab) == (12, 12) and len(columns()) == 7 and "flips" not in tab.evaluate("location.hash")
+    assert errors == []
+    tab.close()

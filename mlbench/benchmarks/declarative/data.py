@@ -182,12 +182,15 @@ def declared_sample(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int,
         listed = spec.answers_as_listed
         sample = question_sample(flat, lang, columns, where, as_listed=listed, repeats=listed)
         sample = _cleaned(spec, sample, where, options=False)
-    return replace(sample, meta={**sample.meta, **_labels(spec, row)}) if spec.labels else sample
+    if not spec.labels and spec.align is None:
+        return sample
+    return replace(sample, meta={**sample.meta, **_labels(spec, row, where)})
 
 
-def _labels(spec: BenchmarkSpec, row: JsonObject) -> JsonObject:
-    """The row's ``[labels]``: each label's column, as text (a label left empty is left out)."""
-    found: JsonObject = {}
+def _labels(spec: BenchmarkSpec, row: JsonObject, where: str) -> JsonObject:
+    """The row's ``[labels]``: each label's column, as text (a label left empty is left
+    out); and its TruthfulQA row, by ``[align]``."""
+    found: JsonObject = dict(spec.align.label(row, where)) if spec.align is not None else {}
     for label, column in spec.labels:
         present, value = column_value(row, column)
         if present and value is not None and str(value).strip():

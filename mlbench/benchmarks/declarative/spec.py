@@ -54,6 +54,8 @@ with what such data usually needs::
     question = ["strip", "drop_brackets"] # named steps (clean.CLEAN_STEPS)
     [fewshot]
     examples = [{question = "...", answer = "..."}]   # or primer = "primer.jsonl" (shared)
+
+A translation of TruthfulQA says which of its rows each question is in ``[align]`` (labels.py).
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ from mlbench.benchmarks.declarative.fields import (
     text,
     texts,
 )
+from mlbench.benchmarks.declarative.labels import AlignRule, read_align, read_labels
 from mlbench.benchmarks.declarative.templates import TemplateSpec, read_lm_eval_names, read_templates, read_vars
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import Columns
@@ -99,8 +102,7 @@ DEFAULT_SHOT = "Q: {question}\nA: {answer}"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _LANG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _TABLES = ("benchmark", "source", "columns", "ids", "clean", "prompt", "fewshot", "generation", "upstream",
-           "templates", "vars", "labels", "lm_eval")  # fmt: skip
-_LABEL = re.compile(r"[a-z][a-z0-9_]*")
+           "templates", "vars", "labels", "lm_eval", "align")  # fmt: skip
 MC_METRICS = ("mc1", "mc2", "mc1_norm")
 MC2_TRUE = ("labelled", "before_first_false")
 
@@ -133,8 +135,9 @@ class BenchmarkSpec:
     no_comment_reference: bool | str = False
     answers_as_listed: bool = False
     # A question's labels read from the data (``[labels]``: label → column), kept with each
-    # sample for `report --by` and the explorer, e.g. tqa_source (TruthfulQA's own question).
+    # sample for `report --by` and the explorer; TruthfulQA's row, by ``[align]`` (labels.py).
     labels: tuple[tuple[str, str], ...] = ()
+    align: AlignRule | None = None
     mc_metrics: tuple[str, ...] = ("mc1", "mc2")
     # Which of MC2's options count as true: the ones labelled 1, or the ones before the
     # first 0 (lm-eval's TruthfulQA process_results_mc2, which assumes sorted labels).
@@ -336,7 +339,8 @@ def read_spec(path: Path) -> BenchmarkSpec:
         mc2_true=mc2_true,
         rouge=flag(path, "generation.rouge", gen.get("rouge", False)),
         answers_as_listed=flag(path, "benchmark.answers_as_listed", bench.get("answers_as_listed", False)),
-        labels=_labels(path, tables["labels"]),
+        labels=read_labels(path, tables["labels"]),
+        align=read_align(path, tables["align"]),
         templates=templates,
         variables=tuple((lang, tuple(values.items())) for lang, values in variables.items()),
         lm_eval=read_lm_eval_names(
@@ -358,15 +362,6 @@ def _pattern(path: Path, key: str, value: Any, *, shared: bool = False) -> str:
     if not given.endswith(TABULAR_SUFFIXES):
         raise MlbenchError(f"{path}: {key} must name {', '.join(TABULAR_SUFFIXES)} files")
     return given
-
-
-def _labels(path: Path, table: dict[str, object]) -> tuple[tuple[str, str], ...]:
-    """``[labels]``: names (lower case, as `report --by` takes them) and their columns."""
-    for name in table:
-        if not _LABEL.fullmatch(name) or name in ("template", "question_id", "group"):
-            reserved = "template, question_id, group"
-            raise MlbenchError(f"{path}: labels.{name}: a label is a lower-case name other than {reserved}")
-    return tuple((name, text(path, f"labels.{name}", column)) for name, column in table.items())
 
 
 def _no_comment(path: Path, value: Any) -> bool | str:

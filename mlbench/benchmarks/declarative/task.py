@@ -301,6 +301,7 @@ def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
         "default_judge_kinds": spec.judges,
         "headline_metrics": _headline(spec),
         "slice_fields": tuple(label for label, _ in spec.labels),
+        "alignment": spec.align.alignment if spec.align is not None else None,
         "prompt_dir": spec.folder,
     }
     if spec.templates is not None:

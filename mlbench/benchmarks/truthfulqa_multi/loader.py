@@ -8,11 +8,12 @@ Local layout: ``DIR/<folder>/<lang>/{train,validation}.json`` (``DIR`` may also 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mlbench.data import source_folder
+from mlbench.data.alignment import TQA_INDEX_LABEL, Alignment, tqa_index
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import check_new_id
 from mlbench.data.source import (
@@ -29,6 +30,13 @@ from mlbench.records.jsontypes import JsonObject
 HUB_IDS = {"human": "HiTZ/truthfulqa-multi", "mt": "HiTZ/truthfulqa-multi-MT"}
 LOCAL_FOLDERS = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}
 CACHE_SOURCES = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}  # mlbench data fetch NAME
+# The release's ids are TruthfulQA's rows counted from 1, in both translations: its 817
+# English rows are TruthfulQA's in their order (its first rows, watermelon seeds, fortune
+# cookies, veins; its last, the Mandela Effect ones), and TruthfulQA-X's 0-based ids meet
+# them at id - 1 with the same source URL and category, 817 of 817.
+RELEASE_ID_OFFSET = -1
+RowIds = Literal["release", "copy", "own"]
+ALIGNMENT = Alignment("TruthfulQA's row = id - 1 (the release's ids count its 817 rows from 1; 817 of 817 align)")
 ROW_FIELDS = (
     "id",
     "question",
@@ -100,12 +108,27 @@ def _local_dir(root: Path, folder: str, lang: str) -> Path:
     return root / folder / lang
 
 
-def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str) -> TruthfulQASplit:
+def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str, *, rows_are: RowIds) -> TruthfulQASplit:
+    """``rows_are``: whose ids the rows carry. The release's (hub) count TruthfulQA's rows
+    from 1: an id that is none is refused. A local copy's are read the same way when
+    every id is such a row, else left unlabelled (a copy of one's own, ids ``q7``: run as
+    before, not aligned). The sample set's questions are mlbench's own: never labelled."""
     samples, seen = [], {}
     for i, row in enumerate(rows):
         sample = row_to_sample(row, lang, f"{where} validation row {i + 1}")
         check_new_id(seen, sample.id, f"{where} validation row {i + 1}")  # the release's ids are distinct
         samples.append(sample)
+    if rows_are != "own":
+        try:
+            index = [
+                tqa_index(row["id"], RELEASE_ID_OFFSET, f"{where} validation row {i + 1}") for i, row in enumerate(rows)
+            ]
+        except MlbenchError:
+            if rows_are == "release":
+                raise
+            index = []
+        if index:
+            samples = [replace(s, meta={**s.meta, TQA_INDEX_LABEL: row}) for s, row in zip(samples, index)]
     primer = []
     for i, row in enumerate(primer_rows):
         require_fields(row, ("question", "best_answer"), f"{where} train row {i + 1}")
@@ -120,17 +143,25 @@ def load_truthfulqa_multi(lang: str, source: DataSource, *, variant: str = "huma
         # Only on the hub: its snapshot in the data cache, config = language.
         folder = source_folder(CACHE_SOURCES[variant])
         splits = read_hub_snapshot(folder, CACHE_SOURCES[variant], lang)
-        return _from_rows(list(splits["validation"]), list(splits["train"]), lang, HUB_IDS[variant])
+        return _from_rows(list(splits["validation"]), list(splits["train"]), lang, HUB_IDS[variant], rows_are="release")
     if source.kind == "hub":
         # The GitHub release of the same files, pinned and hash-checked in the data cache.
         root = source_folder(CACHE_SOURCES[variant])
         lang_dir = _local_dir(root, LOCAL_FOLDERS[variant], lang)
         validation = require_file(lang_dir / "validation.json", f"{lang} questions")
         train = require_file(lang_dir / "train.json", f"{lang} few-shot primer")
-        return _from_rows(_read_json_array(validation), _read_json_array(train), lang, HUB_IDS[variant])
+        return _from_rows(
+            _read_json_array(validation), _read_json_array(train), lang, HUB_IDS[variant], rows_are="release"
+        )
     root = sample_dir() if source.kind == "sample" else source.path
     assert root is not None
     lang_dir = root / lang if source.kind == "sample" else _local_dir(root, LOCAL_FOLDERS[variant], lang)
     validation = require_file(lang_dir / "validation.json", f"{lang} questions")
     train = require_file(lang_dir / "train.json", f"{lang} few-shot primer")
-    return _from_rows(_read_json_array(validation), _read_json_array(train), lang, str(validation.parent))
+    return _from_rows(
+        _read_json_array(validation),
+        _read_json_array(train),
+        lang,
+        str(validation.parent),
+        rows_are="copy" if source.kind == "local" else "own",
+    )

@@ -25,7 +25,7 @@ from mlbench.benchmarks.truthful_mc import (
 )
 from mlbench.benchmarks.truthfulqa_multi.gen_prompt import STOP, authors_gen_prompt
 from mlbench.benchmarks.truthfulqa_multi.lm_eval_docs import logged_doc_difference
-from mlbench.benchmarks.truthfulqa_multi.loader import HUB_IDS, load_truthfulqa_multi
+from mlbench.benchmarks.truthfulqa_multi.loader import ALIGNMENT, HUB_IDS, load_truthfulqa_multi
 from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
 from mlbench.languages import no_comment
 from mlbench.metrics import normalize_references
@@ -48,6 +48,7 @@ class TruthfulQAMulti(Task):
     default_fewshot = 6
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
     slice_fields = ("type", "category")
+    alignment = ALIGNMENT
     prompt_files = ("shot", "question", "gen_question", "gen_answer")
     options_type = TruthfulQAMultiOptions
     # lm-eval's HiTZ tasks (0.4.13): MC1 and MC2 are two tasks that mlbench's mc mode joins.

@@ -3,9 +3,15 @@
 "use strict";
 (function () {
   const DATA = JSON.parse(document.getElementById("explorer-data").textContent);
+  // The aligned view's cells are its benchmarks' own, held once on the page and named by
+  // where they are ("at": task, question, cell): each is read back under its column.
+  for (const task of Object.values(DATA.tasks)) for (const q of task.questions) {
+    q.cells = q.cells.map((c) => c.at === undefined ? c
+      : Object.assign({}, DATA.tasks[c.at[0]].questions[c.at[1]].cells[c.at[2]], { l: c.l }));
+  }
   const PAGE = 40; // cards rendered at a time: a benchmark of 817 questions stays quick
-  const KEYS = ["task", "model", "vs", "lang", "langs", "mode", "metric", "right", "wrong", "disagree", "flag", "judge",
-    "slice", "by", "q", "sort", "id"];
+  const KEYS = ["task", "model", "vs", "lang", "langs", "mode", "metric", "right", "wrong", "disagree", "flips", "flag",
+    "judge", "slice", "by", "q", "sort", "id"];
   let state = {};
   let shown = PAGE;
   let langsOpen = false; // the languages box stays open while its boxes are ticked (each tick redraws)
@@ -37,7 +43,10 @@
     if (next.vs !== undefined && (next.vs === next.model || !present.includes(next.vs))) delete next.vs;
     if (!own(task.metrics, next.metric) || !inMode(task, next.mode, next.metric)) next.metric = defaultMetric(task, next.mode);
     // Filters whose control this view does not draw would hide questions with no way back.
-    if (next.vs !== undefined || !judgeable(task, next.metric)) { delete next.right; delete next.wrong; delete next.disagree; }
+    if (next.vs !== undefined || !judgeable(task, next.metric)) {
+      delete next.right; delete next.wrong; delete next.disagree; delete next.flips;
+    }
+    if (next.flips !== undefined && !translationsOf(task, next.flips).length) delete next.flips;
     for (const key of ["right", "wrong"]) if (next[key] !== undefined && !task.langs.includes(next[key])) delete next[key];
     if (next.slice !== undefined) {
       const [field, value] = splitOnce(next.slice, "=");
@@ -118,8 +127,27 @@
   // "disagree" and the spread read the cells shown: what is counted is what is seen.
   function langsShown(task) {
     if (state.langs === undefined) return task.langs;
-    const chosen = state.langs.split(",").concat([state.right, state.wrong]);
+    const chosen = state.langs.split(",").concat([state.right, state.wrong], translationsOf(task, state.flips));
     return task.langs.filter((l) => chosen.includes(l));
+  }
+
+  // The aligned view's translations of a language ("es" → "es (truthfulqa_multi)", "es
+  // (truthfulqa_multi_mt)", …), of every language that has two or more ("all"), or none.
+  function translationsOf(task, which) {
+    const translations = task.translations || {};
+    if (which === "all") return Object.values(translations).flat();
+    return own(translations, which) ? translations[which] : [];
+  }
+  // The languages whose translations disagree on the question (right in one, wrong in
+  // another) for the metric: where the translation, not the model, decides.
+  function flipping(task, cells) {
+    const translations = task.translations || {};
+    const langs = state.flips === "all" ? Object.keys(translations) : [state.flips];
+    return langs.filter((lang) => {
+      const values = translationsOf(task, lang).map((l) => cells[l] && cells[l].m[state.metric]);
+      const verdicts = values.filter((v) => typeof v === "number").map((v) => isRight(task, state.metric, v));
+      return verdicts.includes(true) && verdicts.includes(false);
+    });
   }
 
   function cellsOf(question, shownLangs) {
@@ -148,6 +176,7 @@
       if (state.right && (!a || typeof a.m[metric] !== "number" || !isRight(task, metric, a.m[metric]))) return false;
       if (state.wrong && (!b || typeof b.m[metric] !== "number" || isRight(task, metric, b.m[metric]))) return false;
     }
+    if (state.flips && !flipping(task, cells).length) return false;
     if (state.disagree) {
       const verdicts = all.filter((c) => typeof c.m[metric] === "number").map((c) => isRight(task, metric, c.m[metric]));
       if (!(verdicts.includes(true) && verdicts.includes(false))) return false;
@@ -273,6 +302,13 @@
       const langs = none.concat(task.langs.map((l) => [l, l]));
       box.appendChild(select("right in", "right", langs, state.right || "", (v) => set({ right: v, id: "" })));
       box.appendChild(select("wrong in", "wrong", langs, state.wrong || "", (v) => set({ wrong: v, id: "" })));
+      const translated = Object.keys(task.translations || {});
+      if (translated.length) {
+        // Turned on, the language's translations are the columns shown (side by side).
+        const choices = none.concat([["all", "any language"]], translated.map((l) => [l, l]));
+        box.appendChild(select("translation flips", "flips", choices, state.flips || "",
+          (v) => set({ flips: v, langs: translationsOf(task, v).join(","), id: "" })));
+      }
     }
     if (judgeable(task, state.metric)) {
       const disagree = el("label", null, " disagree");
@@ -386,6 +422,7 @@
     link.href = "#" + params.toString();
     head.appendChild(link);
     if (state.sort === "spread") head.appendChild(el("span", null, "spread " + spread(task, cells).toFixed(3)));
+    if (state.flips) head.appendChild(el("span", "flips", "flips in " + flipping(task, cells).join(", ")));
     box.appendChild(head);
     const grid = el("div", "cells");
     if (state.vs !== undefined) {
