@@ -15,15 +15,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import numpy as np
-
 from mlbench.data.alignment import TQA_INDEX_LABEL
 from mlbench.errors import MlbenchError, did_you_mean
-from mlbench.records import LanguageResult
-from mlbench.report.collect import Collection, LanguageEntry, ModelTask
+from mlbench.report.collect import Collection, LanguageEntry, ModelTask, run_seed
 from mlbench.report.questions import QuestionValues
-from mlbench.report.slicing import question_labels
-from mlbench.stats.intervals import summarize
+from mlbench.report.slicing import question_labels, restricted
 
 ALIGNED_TASK = f"aligned by {TQA_INDEX_LABEL}"
 ALIGN_FIELDS = (TQA_INDEX_LABEL,)
@@ -31,14 +27,10 @@ ALIGN_FIELDS = (TQA_INDEX_LABEL,)
 
 @dataclass(frozen=True)
 class Column:
-    """A language of one benchmark, as an aligned table's column."""
+    """A language of one benchmark, as an aligned table's column (``column_name``)."""
 
     lang: str
     task: str
-
-    @property
-    def name(self) -> str:
-        return column_name(self.lang, self.task)
 
 
 def column_name(lang: str, task: str) -> str:
@@ -107,24 +99,13 @@ def _keyed(run: ModelTask, entry: LanguageEntry, field: str) -> tuple[LanguageEn
     repeated = [label for label, times in Counter(labels.values()).items() if times > 1]
     if repeated:
         return None, f"{len(repeated)} {field} value(s) name two questions (e.g. {repeated[0]}): left out"
-    kept = [i for i, q in enumerate(entry.values.ids) if q in labels]
-    ids = [labels[entry.values.ids[i]] for i in kept]
-    columns = {name: column[kept] for name, column in entry.values.columns.items()}
-    values = QuestionValues.from_columns(ids, {name: column.tolist() for name, column in columns.items()})
-    left = len(entry.values.ids) - len(kept)
-    if not left:
-        return LanguageEntry(entry.result, values, entry.run_dir, entry.config_hash), ""
-    # Some questions have no row: the language's means are taken again over the others,
-    # their intervals with the run's seed, as slicing does.
-    own_seed = run.configs.get(str(entry.run_dir), {}).get("seed", 0)
-    metrics = {}
-    for name, column in values.columns.items():
-        present = column[~np.isnan(column)]
-        if len(present):
-            metrics[name] = summarize(present.tolist(), seed=own_seed if isinstance(own_seed, int) else 0)
-    result = LanguageResult(entry.result.lang, len(ids), metrics)
-    note = f"{left} question(s) without {field} left out"
-    return LanguageEntry(result, values, entry.run_dir, entry.config_hash), note
+    left = len(entry.values.ids) - len(labels)
+    if left:  # the language's means are taken again over the questions that have a row
+        entry = restricted(entry, [q for q in entry.values.ids if q in labels], run_seed(run, entry, 0))
+    rows = [labels[q] for q in entry.values.ids]
+    values = QuestionValues.from_columns(rows, {name: column.tolist() for name, column in entry.values.columns.items()})
+    note = f"{left} question(s) without {field} left out" if left else ""
+    return LanguageEntry(entry.result, values, entry.run_dir, entry.config_hash), note
 
 
 def reference_column(collection: Collection, ref_lang: str) -> str | None:

@@ -89,13 +89,12 @@ def build_tables(
     for task in sorted({run.task for run in collection.runs}):
         runs = sorted((run for run in collection.runs if run.task == task), key=lambda run: run.model)
         known_langs = _task_languages(base_task(task))
-        saved = _saved_descriptors(runs)
+        saved = saved_descriptors(runs)
         mine: list[ReportTable] = []
         for metric in _metric_order(runs):
             if wanted and not {metric, base_name(metric)} & wanted:
                 continue
-            about = saved.metrics.get(base_name(metric)) if saved is not None else None
-            about = about or describe(metric, base_task(task))
+            about = described(saved, metric, task)
             present = {lang for run in runs for lang, e in run.languages.items() if _has(e.result, metric)}
             langs = _language_order(known_langs, present, ref_lang)
             compared = _Compared(ref_lang, pairs, seed, resamples, paired_only)
@@ -124,7 +123,14 @@ def _task_languages(task: str) -> tuple[str, ...]:
         return ()
 
 
-def _saved_descriptors(runs: list[ModelTask]) -> MetricsBlock | None:
+def described(saved: MetricsBlock | None, metric: str, task: str) -> Metric:
+    """What ``metric`` is: as the runs' results.json describe it (``saved``), else as the
+    catalog does for ``task``'s benchmark."""
+    about = saved.metrics.get(base_name(metric)) if saved is not None else None
+    return about or describe(metric, base_task(task))
+
+
+def saved_descriptors(runs: list[ModelTask]) -> MetricsBlock | None:
     """The descriptors and headline the runs' results.json carry, merged (the first run
     to describe a metric wins); None when none of them has the block (older files)."""
     blocks = [block for run in runs for block in run.descriptors]

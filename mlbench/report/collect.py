@@ -51,6 +51,13 @@ class Collection:
     notes: list[str]  # what a reader should know: merged duplicates, mixed settings
 
 
+def run_seed(run: ModelTask, entry: LanguageEntry, seed: int) -> int:
+    """The seed the run of ``entry`` computed its intervals with (``seed`` when its config
+    has none): a mean taken again over some of its questions is bootstrapped the same way."""
+    own = run.configs.get(str(entry.run_dir), {}).get("seed", seed)
+    return own if isinstance(own, int) else seed
+
+
 def model_label(model: str) -> str:
     """A hub id as it is; a local path by its last part (``/scratch/ckpt/llama-eu`` → ``llama-eu``)."""
     if model.startswith(("/", ".", "~")) or Path(model).expanduser().exists():

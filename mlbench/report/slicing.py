@@ -17,7 +17,7 @@ from mlbench.data.alignment import ALIGN_LABELS
 from mlbench.data.source import QUESTION_LABEL
 from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records import LanguageResult
-from mlbench.report.collect import Collection, LanguageEntry, ModelTask
+from mlbench.report.collect import Collection, LanguageEntry, ModelTask, run_seed
 from mlbench.report.questions import QuestionValues
 from mlbench.report.slices import SEPARATOR, SliceFile
 from mlbench.stats.intervals import summarize
@@ -70,9 +70,7 @@ def slice_collection(collection: Collection, field: str, slices: SliceFile | Non
             for label in sorted(set(labels.values())):
                 ids = [q for q in entry.values.ids if labels.get(q) == label]
                 # The interval as the run computed its own: with the run's seed.
-                own_seed = run.configs.get(str(entry.run_dir), {}).get("seed", seed)
-                run_seed = own_seed if isinstance(own_seed, int) else seed
-                by_label.setdefault(label, {})[lang] = _restricted(entry, ids, lang, run_seed)
+                by_label.setdefault(label, {})[lang] = restricted(entry, ids, run_seed(run, entry, seed))
         if unlabelled:
             notes.append(
                 f"{run.model} · {run.task}: {len(unlabelled)} question(s) without a {field} are left out of the slices"
@@ -86,7 +84,7 @@ def slice_collection(collection: Collection, field: str, slices: SliceFile | Non
     return Collection(runs, notes)
 
 
-def _restricted(entry: LanguageEntry, ids: list[str], lang: str, seed: int) -> LanguageEntry:
+def restricted(entry: LanguageEntry, ids: list[str], seed: int) -> LanguageEntry:
     """The language's entry over ``ids`` only: their values, and each metric's mean and
     interval over them."""
     position = {q: i for i, q in enumerate(entry.values.ids)}
@@ -98,5 +96,5 @@ def _restricted(entry: LanguageEntry, ids: list[str], lang: str, seed: int) -> L
         present = column[~np.isnan(column)]
         if len(present):
             metrics[name] = summarize(present.tolist(), seed=seed)
-    result = LanguageResult(lang, len(ids), metrics)
+    result = LanguageResult(entry.result.lang, len(ids), metrics)
     return LanguageEntry(result, values, entry.run_dir, entry.config_hash)

@@ -16,7 +16,7 @@ import numpy as np
 
 from mlbench.data.source import QUESTION_LABEL, TEMPLATE_LABEL
 from mlbench.records import LanguageResult, PerQuestion
-from mlbench.report.collect import Collection, LanguageEntry, ModelTask
+from mlbench.report.collect import Collection, LanguageEntry, ModelTask, run_seed
 from mlbench.report.questions import QuestionValues
 from mlbench.results.question_means import means_by_question, templated
 from mlbench.stats.intervals import summarize
@@ -27,7 +27,7 @@ def question_means(collection: Collection, seed: int = 0) -> Collection:
     other runs as they are); a note names the runs so read."""
     runs, notes = [], list(collection.notes)
     for run in collection.runs:
-        languages = {lang: _averaged(entry, _seed(run, entry, seed)) for lang, entry in run.languages.items()}
+        languages = {lang: _averaged(entry, run_seed(run, entry, seed)) for lang, entry in run.languages.items()}
         if any(languages[lang] is not entry for lang, entry in run.languages.items()):
             notes.append(
                 f"{run.model} · {run.task}: asked under several prompt templates; each question's value is its mean "
@@ -35,11 +35,6 @@ def question_means(collection: Collection, seed: int = 0) -> Collection:
             )
         runs.append(ModelTask(run.model, run.task, languages, run.configs, run.descriptors, run.recorded))
     return Collection(runs, notes)
-
-
-def _seed(run: ModelTask, entry: LanguageEntry, seed: int) -> int:
-    own = run.configs.get(str(entry.run_dir), {}).get("seed", seed)
-    return own if isinstance(own, int) else seed
 
 
 def _averaged(entry: LanguageEntry, seed: int) -> LanguageEntry:

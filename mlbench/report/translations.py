@@ -25,17 +25,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from mlbench.metrics.catalog import describe
 from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.names import base_name
 from mlbench.report.alignment import aligned_runs, column_name, parse_column, reference_column
+from mlbench.report.build import described, saved_descriptors
 from mlbench.report.collect import Collection, ModelTask
 from mlbench.report.gaps import Gap, compare_columns, with_holm
 from mlbench.report.questions import QuestionValues
 from mlbench.stats.goodness_of_fit import ChiSquare, authors_chi_square
 from mlbench.stats.intervals import DEFAULT_RESAMPLES
-
-ALPHA = 0.05
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,7 @@ class TranslationRow:
     metric: str
     lang: str
     n: int  # the questions every translation answered, with a value in each
-    scores: tuple[tuple[str, float], ...]  # (benchmark, mean on those questions), reference's first
+    scores: tuple[tuple[str, float], ...]  # (benchmark, mean on those questions), by benchmark name
     gaps: tuple[tuple[str, Gap | None], ...]  # (benchmark, gap to the reference); None: it is the reference
     pairs: tuple[TranslationPair, ...]
     reference: str  # the reference column (``en (truthfulqa_multi)``), "" when no run has it
@@ -112,7 +110,7 @@ def translation_rows(
         for metric in _metrics(run, groups):
             if wanted and not {metric, base_name(metric)} & wanted:
                 continue
-            about = _about(run, metric)
+            about = described(saved_descriptors([run]), metric, run.task)
             found = []
             for lang, tasks in groups.items():
                 if not all(metric in run.languages[column_name(lang, task)].values for task in tasks):
@@ -146,14 +144,6 @@ def _metrics(run: ModelTask, groups: dict[str, list[str]]) -> list[str]:
         entries = [run.languages[column_name(lang, task)] for task in tasks]
         names.update(dict.fromkeys(m for m in entries[0].values.columns if all(m in e.values for e in entries[1:])))
     return list(names)
-
-
-def _about(run: ModelTask, metric: str) -> Metric:
-    """What the metric is, as the runs' results.json describe it, else the catalog."""
-    for block in run.descriptors:
-        if base_name(metric) in block.metrics:
-            return block.metrics[base_name(metric)]
-    return describe(metric, "")
 
 
 def _row(
