@@ -11,7 +11,8 @@
 # rows ending at 16 different steps, host syncs in the MC path, the attention kernel); then
 # each harness runs as one whole process, start-up and model load included, as a user runs it:
 #   c  MC, English, MC_N questions (817), 6-shot: lm-eval's hitz_mc1_en + hitz_mc2_en,
-#      batch size BS (64), against mlbench --mode mc (its own batching)
+#      batch size BS (64), against mlbench --mode mc (its own batching); then mlbench on
+#      one question: its start-up, model load included, apart from its work
 #   d  generation, English, GEN_N questions (100) x 256 tokens, 6-shot greedy: lm-eval's
 #      truthfulqa-multi_gen_en against mlbench --mode gen
 #   e  float32 parity: MC on PARITY_N (100; --tiny 10) questions, both harnesses in
@@ -46,7 +47,7 @@ if [ "$SIZE" = tiny ]; then
   BUDGET=${BUDGET:-560}; DT=float32; SCALE=4
 else
   MC_N=${MC_N:-817}; GEN_N=${GEN_N:-100}; ALL_N=${ALL_N:-100}; PARITY_N=${PARITY_N:-100}; BS=${BS:-64}
-  BUDGET=${BUDGET:-330}; DT=bfloat16; SCALE=1
+  BUDGET=${BUDGET:-450}; DT=bfloat16; SCALE=1
 fi
 mkdir -p "$OUT"
 rm -rf "$W"
@@ -167,10 +168,11 @@ export M LM_DEVICE MB_DEVICE BS REHEARSE
 # -- c: MC -----------------------------------------------------------------------------------------
 step c_lmeval_mc 150 bash -c "lm_eval $DT mc '$W/lm-mc' hitz_mc1_en,hitz_mc2_en"
 step c_mlbench_mc 90 bash -c "mlbench $DT mc '$W/data-mc' '$W/mb-mc' --lang en"
+step c_mlbench_one 60 bash -c "mlbench $DT mc '$W/data-mc' '$W/mb-one' --lang en --limit 1"
 post c_compare 60 bash -c "'$PY' scripts/bench_gpu_tools.py compare-mc '$W/lm-mc' '$W/mb-mc' $([ "$SIZE" = tiny ] && echo --exact) > '$W/compare-mc.json'"
 
 # -- d: generation -----------------------------------------------------------------------------------
-step d_lmeval_gen 150 bash -c "lm_eval $DT gen '$W/lm-gen' truthfulqa-multi_gen_en"
+step d_lmeval_gen 240 bash -c "lm_eval $DT gen '$W/lm-gen' truthfulqa-multi_gen_en"
 step d_mlbench_gen 90 bash -c "mlbench $DT gen '$W/data-gen' '$W/mb-gen' --lang en"
 post d_compare 60 bash -c "'$PY' scripts/bench_gpu_tools.py compare-gen '$W/lm-gen' '$W/mb-gen' '$M' > '$W/compare-gen.json'"
 

@@ -20,14 +20,15 @@ instead: half of them to end-of-sequence, half to "." and then "\n\n" (TruthfulQ
 stop string ".\n\n"), so a walk ends after a varied number of steps (about a third of
 walks still reach a 256-token budget): a batch's rows end at different steps, and the
 decoder's row ending, compaction and re-recording of smaller shapes all run. The walk
-after ":" (every answer after "A:") is made to end with end-of-sequence as its 192nd
-token, so the benchmark's generation keeps most of its budget's work, as long as the
-model keeps to its walk (on the first H200 run the answers averaged 99 tokens, so the
-model likely left it earlier: the layers' part of a logit can outweigh the margin). The margin
-of each argmax is several nats: what the harnesses compute, not rounding, decides the
-answer. The layers still make every logit depend on the context, so MC log-likelihoods
-are real work. (A walk depends only on the token it starts from: every answer after
-"A:" is the same walk, so the checks that need rows to end at different steps use
+after ":" and after "?" is made to end with end-of-sequence as its 192nd token: a
+TruthfulQA-Multi generation prompt ends with its question (no "A:" after it), so every
+answer of the benchmark's generation starts there and keeps most of its budget's work.
+(Until 2026-11-28 only the walk after ":" was, and the answers took the walk after "?",
+which left the cycle at its 99th token: the 99-token answers of the first H200 run.) The
+margin of each argmax is several nats: what the harnesses compute, not rounding, decides
+the answer. The layers still make every logit depend on the context, so MC
+log-likelihoods are real work. (A walk depends only on the token it starts from: every
+answer is the same walk, so the checks that need rows to end at different steps use
 prompts ending in different tokens: bench_gpu_checks.py.)
 
 Prints one JSON line (parameters, vocabulary, seconds) and a teacher-forced self-check: how
@@ -55,7 +56,7 @@ DESIGNED_LOGIT = 20.0
 OTHER_LOGIT_SD = 2.5
 LAYER_OUT_SD = 0.0015  # o_proj and down_proj: each layer adds a few percent to the residual
 END_EVERY = 232  # (1 - 1/232) ** 256 = 1/3: a third of walks run to a 256-token budget
-ANSWER_STEPS = 192  # the tokens of the walk after "A:", its end-of-sequence included
+ANSWER_STEPS = 192  # the tokens of the walk after ":" and "?", its end-of-sequence included
 WORD = re.compile(r"^Ġ[a-z]{3,12}$")  # byte-level BPE: a space and a lowercase word
 
 
@@ -132,9 +133,13 @@ def designed_successors(tokenizer: Any, generator: Any, device: str) -> Any:
     if period[0] is not None and blank[0] is not None and blank[0] != tokenizer.unk_token_id:
         successor[period[0]] = blank[0]
         ends.append(period[0])
-    # The walk every answer after "A:" takes runs ANSWER_STEPS tokens, then ends: the
-    # benchmark's generation keeps most of its budget's work, and its rows end too.
-    after_colon = int((cycle == successor[tokenizer.convert_tokens_to_ids(":")]).nonzero())
+    # The walk every answer takes (after the question's "?", or after "A:") runs
+    # ANSWER_STEPS tokens, then ends: the benchmark's generation keeps most of its
+    # budget's work, and its rows end too.
+    colon, question_mark = tokenizer.convert_tokens_to_ids([":", "?"])
+    if question_mark is not None and question_mark != tokenizer.unk_token_id:
+        successor[question_mark] = successor[colon]
+    after_colon = int((cycle == successor[colon]).nonzero())
     own = (torch.arange(len(cycle), device=device) - after_colon) % len(cycle)
     elsewhere = (own >= ANSWER_STEPS).nonzero().squeeze(1)
     chosen = torch.randperm(len(elsewhere), generator=generator, device=device)[: len(cycle) // END_EVERY]

@@ -104,6 +104,7 @@ def mlbench_run(folder: Path, samples: list) -> dict:
     used = [u for t, _, u in samples if u is not None and any(w["start"] <= t <= w["end"] for w in windows)]
     return {
         "mc_batches": config.get("mc_batches"),
+        "tokenized_ahead": config.get("tokenized_ahead"),
         "decode_path": decoding.get("path"),
         "decode_fallback": decoding.get("fallback"),
         "work_s": round(sum(w["end"] - w["start"] for w in windows), 2) if windows else None,
@@ -151,6 +152,7 @@ def summarize(work: Path, out: Path) -> dict:
         if pair["lm_eval_s"] and pair["mlbench_s"]:
             pair["ratio"] = round(pair["lm_eval_s"] / pair["mlbench_s"], 2)
         pairs.append(pair)
+    one = steps.get("c_mlbench_one", {})
     everything = steps.get("f_mlbench_all", {})
     all_phase, all_rate = mlbench_phase(_text(work / "logs" / "f_mlbench_all.log"))
     summary = {
@@ -160,6 +162,10 @@ def summarize(work: Path, out: Path) -> dict:
         "steps": rows,
         "pairs": pairs,
         "compare": {k: _load(work / f"compare-{k}.json") for k in ("mc", "gen", "fp32", "all")},
+        "one_question": {
+            "wall_s": one.get("wall_s") if one.get("rc") == 0 else None,
+            **mlbench_run(work / "mb-one", samples),
+        },  # fmt: skip
         "all_languages": {
             "wall_s": everything.get("wall_s"),
             "phase_s": all_phase,
@@ -206,7 +212,7 @@ def markdown(summary: dict) -> str:
         if gen.get("lm_eval_output_tokens") and gen_pair["lm_eval_phase_s"]
         else None
     )
-    every = summary["all_languages"]
+    every, one = summary["all_languages"], summary["one_question"]
     lines += [
         "",
         f"- Generation phase, output tokens/s: lm-eval {_cell(lm_rate, 0)}, "
@@ -219,6 +225,8 @@ def markdown(summary: dict) -> str:
         f"- MC float32: MC1 equal {fp32.get('mc1_equal')}/{fp32.get('matched')}, largest option difference "
         f"{_cell((fp32.get('option_ll_absdiff') or {}).get('max'), 7)}: "
         f"{'within 1e-4' if fp32.get('within_tolerance') else 'NOT within 1e-4' if fp32 else 'not run'}.",
+        f"- mlbench's start-up: MC on one question, whole process {_cell(one['wall_s'])} s, of which "
+        f"{_cell(one.get('work_s'), 2)} s model work.",
         f"- mlbench alone, five languages, MC and generation: {_cell(every['wall_s'])} s "
         f"({_cell(every['phase_s'])} s in its stages, {_cell(every['tokens_per_s'])} tokens/s generated).",
         "",
@@ -242,7 +250,8 @@ def _path(what: str, run: dict) -> str:
     if not run:
         return "—"
     if "generation" not in what:
-        return str(run.get("mc_batches"))
+        ahead = run.get("tokenized_ahead")
+        return str(run.get("mc_batches")) + (f", {ahead} calls tokenized ahead" if ahead is not None else "")
     fallback = f" (fell back: {run['decode_fallback']})" if run.get("decode_fallback") else ""
     return f"{run.get('decode_path')}{fallback}"
 

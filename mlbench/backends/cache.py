@@ -11,6 +11,7 @@ import json
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -185,6 +186,12 @@ class CachedBackend:
     @property
     def samples_per_call(self) -> int | None:
         return getattr(self.inner, "samples_per_call", None)
+
+    @property
+    def prefetch(self) -> Callable[[list[LoglikelihoodRequest | GenerationRequest]], None] | None:
+        """The inner backend's: it takes what it needs of a later call (requests answered
+        from the cache never reach it)."""
+        return getattr(self.inner, "prefetch", None)
 
     def describe(self) -> dict[str, object]:
         return {**getattr(self.inner, "describe", lambda: {})(), "cache_hits": self.hits, "cache_misses": self.misses}

@@ -7,7 +7,7 @@ from typing import Any
 
 from mlbench.backends.base import common_prefix_length
 from mlbench.errors import MlbenchError
-from mlbench.records import ChatMessage, LoglikelihoodRequest, Prompt
+from mlbench.records import ChatMessage, GenerationRequest, LoglikelihoodRequest, Prompt
 
 
 def render_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> str:
@@ -73,14 +73,16 @@ def encode(tokenizer: Any, text: str) -> list[int]:
     return encode_all(tokenizer, [text])[text]
 
 
-def encode_all(tokenizer: Any, texts: list[str]) -> dict[str, list[int]]:
+def encode_all(tokenizer: Any, texts: list[str], known: dict[str, list[int]] | None = None) -> dict[str, list[int]]:
     """``encode`` of every text, the distinct ones in one batched tokenizer call per
-    special-token setting (a fast tokenizer encodes a batch on all cores)."""
+    special-token setting (a fast tokenizer encodes a batch on all cores); the texts of
+    ``known`` (encoded earlier by this function: ``TokenizeAhead``) are taken from it."""
+    known = known or {}
     bos = getattr(tokenizer, "bos_token", None)
-    distinct = list(dict.fromkeys(texts))
+    distinct = [t for t in dict.fromkeys(texts) if t not in known]
     opened = [t for t in distinct if bos and t.startswith(bos)]
     plain = [t for t in distinct if not (bos and t.startswith(bos))]
-    ids: dict[str, list[int]] = {}
+    ids: dict[str, list[int]] = {t: known[t] for t in texts if t in known}
     for group, options in ((opened, {"add_special_tokens": False}), (plain, {})):
         if group:
             ids.update(zip(group, tokenizer(group, **options)["input_ids"]))
@@ -108,9 +110,17 @@ class EncodedRequest:
     shared: int = 0
 
 
-def encode_requests(tokenizer: Any, requests: list[LoglikelihoodRequest]) -> list[EncodedRequest]:
-    """Every request as token ids (see ``EncodedRequest``), each distinct text encoded
-    once; an empty continuation is an error."""
+@dataclass(frozen=True)
+class _ScoredTexts:
+    """What ``encode_requests`` encodes for some requests: each request's (context,
+    continuation) split, each prompt's shared-prefix text, and every text to encode."""
+
+    pairs: list[tuple[str, str]]
+    shared_texts: dict[Prompt, str]
+    texts: list[str]
+
+
+def _scored_texts(tokenizer: Any, requests: list[LoglikelihoodRequest]) -> _ScoredTexts:
     rendered = {p: render_prompt(tokenizer, p) for p in dict.fromkeys(r.prompt for r in requests)}
     pairs = [split_pair(rendered[r.prompt], r.continuation) for r in requests]
     shared_texts = {
@@ -118,14 +128,24 @@ def encode_requests(tokenizer: Any, requests: list[LoglikelihoodRequest]) -> lis
         for p in rendered
         if (part := p.shared_prefix_prompt()) is not None
     }
-    ids = encode_all(
-        tokenizer,
+    texts = (
         [text for context, continuation in pairs for text in (context, context + continuation) if context]
         + [continuation for context, continuation in pairs if not context]
-        + list(shared_texts.values()),
+        + list(shared_texts.values())
     )
+    return _ScoredTexts(pairs, shared_texts, texts)
+
+
+def encode_requests(
+    tokenizer: Any, requests: list[LoglikelihoodRequest], known: dict[str, list[int]] | None = None
+) -> list[EncodedRequest]:
+    """Every request as token ids (see ``EncodedRequest``), each distinct text encoded
+    once (or taken from ``known``: ``encode_all``); an empty continuation is an error."""
+    scored = _scored_texts(tokenizer, requests)
+    shared_texts = scored.shared_texts
+    ids = encode_all(tokenizer, scored.texts, known)
     out = []
-    for request, (context, continuation) in zip(requests, pairs):
+    for request, (context, continuation) in zip(requests, scored.pairs):
         if context:
             context_ids = ids[context]
             continuation_ids = ids[context + continuation][len(context_ids) :]
@@ -143,18 +163,26 @@ def encode_requests(tokenizer: Any, requests: list[LoglikelihoodRequest]) -> lis
     return out
 
 
-def encode_prompts(tokenizer: Any, prompts: list[Prompt]) -> list[tuple[list[int], int]]:
-    """Each prompt's token ids and how many of them are its shared prefix (as
-    ``encode_requests`` counts them: tokens can merge across the boundary, so only what the
-    prefix's and the prompt's encodings agree on is shared; 0: none). Every distinct text is
-    encoded once, in one batch."""
+def _prompt_texts(tokenizer: Any, prompts: list[Prompt]) -> tuple[dict[Prompt, str], dict[Prompt, str]]:
+    """Each distinct prompt's text and, for those with a shared prefix, the prefix's text."""
     rendered = {p: render_prompt(tokenizer, p) for p in dict.fromkeys(prompts)}
     shared_texts = {
         p: render_prompt(tokenizer, part, open_turn=False)
         for p in rendered
         if (part := p.shared_prefix_prompt()) is not None
     }
-    ids = encode_all(tokenizer, list(rendered.values()) + list(shared_texts.values()))
+    return rendered, shared_texts
+
+
+def encode_prompts(
+    tokenizer: Any, prompts: list[Prompt], known: dict[str, list[int]] | None = None
+) -> list[tuple[list[int], int]]:
+    """Each prompt's token ids and how many of them are its shared prefix (as
+    ``encode_requests`` counts them: tokens can merge across the boundary, so only what the
+    prefix's and the prompt's encodings agree on is shared; 0: none). Every distinct text is
+    encoded once, in one batch (or taken from ``known``)."""
+    rendered, shared_texts = _prompt_texts(tokenizer, prompts)
+    ids = encode_all(tokenizer, list(rendered.values()) + list(shared_texts.values()), known)
     out = []
     for prompt in prompts:
         tokens = ids[rendered[prompt]]
@@ -163,3 +191,12 @@ def encode_prompts(tokenizer: Any, prompts: list[Prompt]) -> list[tuple[list[int
             shared = common_prefix_length([tuple(ids[shared_texts[prompt]]), tuple(tokens)])
         out.append((tokens, shared))
     return out
+
+
+def texts_to_encode(tokenizer: Any, requests: list[LoglikelihoodRequest | GenerationRequest]) -> list[str]:
+    """Every text ``encode_requests`` and ``encode_prompts`` encode for ``requests``."""
+    scored = [r for r in requests if isinstance(r, LoglikelihoodRequest)]
+    prompts = [r.prompt for r in requests if isinstance(r, GenerationRequest)]
+    rendered, shared_texts = _prompt_texts(tokenizer, prompts)
+    texts = _scored_texts(tokenizer, scored).texts if scored else []
+    return texts + list(rendered.values()) + list(shared_texts.values())

@@ -31,7 +31,7 @@ from mlbench.backends.base import ProgressCallback
 from mlbench.backends.kv_cache import cache_keyword
 from mlbench.backends.packed_scoring import packing_supported
 from mlbench.backends.prefix_cache import PrefixCache
-from mlbench.backends.row_end import RowText, row_end
+from mlbench.backends.row_end import RowText, recent_tokens, row_end
 from mlbench.records import Generation
 
 # The CPU head's rows: padded to a multiple of HEAD_ROW_BLOCK from HEAD_DIRECT_ROWS on
@@ -96,6 +96,14 @@ class Row:
     index: int  # in the caller's list
     prompt: GreedyPrompt
     new: list[int] = field(default_factory=list)
+    text: RowText | None = None  # the text of ``new``, as far as the decoder looked at it
+
+    def decoded(self, decode: Callable[[list[int]], str]) -> RowText:
+        """The text of the row's new tokens (one object for the row's life: it keeps what
+        was decoded)."""
+        if self.text is None:
+            self.text = RowText(self.new, decode)
+        return self.text
 
 
 @functools.cache
@@ -236,8 +244,8 @@ class GreedyDecoder:
         while True:
             tokens = logits[:, -1].argmax(-1)
             keep = []
-            texts = self._append(rows, tokens.tolist())
-            for k, (row, text) in enumerate(zip(rows, texts)):
+            recent = self._append(rows, tokens.tolist())
+            for k, (row, text) in enumerate(zip(rows, recent)):
                 generation = self._finished(row, text)
                 if generation is None:
                     keep.append(k)
@@ -302,17 +310,26 @@ class GreedyDecoder:
             del head.forward
 
     def _append(self, rows: list[Row], tokens: list[int]) -> list[str]:
-        """Each row's new token added; the rows' new text so far (decoded in one call)."""
+        """Each row's new token added; the text of each row's newest tokens, where a stop
+        string the token completed would be (``row_end.recent_tokens``, decoded in one call)."""
+        windows = []
         for row, token in zip(rows, tokens):
             row.new.append(token)
-        return self.tokenizer.batch_decode([row.new for row in rows], skip_special_tokens=True)
+            budget, stop = row.prompt.max_new_tokens, row.prompt.stop
+            windows.append(recent_tokens(row.new, len(row.new) - 1, budget, stop, self.end_tokens))
+        return self.tokenizer.batch_decode(windows, skip_special_tokens=True)
 
-    def _finished(self, row: Row, text: str) -> Generation | None:
+    def _finished(self, row: Row, recent: str) -> Generation | None:
         """The row's result once it is done (``row_end``: an end token, a stop string, its
-        budget), looked at after each token; ``text`` is its new tokens' text."""
-        known = RowText(row.new, self.text_of, {len(row.new): text})
-        end = row_end(known, len(row.new) - 1, row.prompt.max_new_tokens, row.prompt.stop, self.end_tokens)
-        return None if end is None else end[0]
+        budget), looked at after each token; ``recent`` is its newest tokens' text."""
+        prompt = row.prompt
+        text = row.decoded(self.text_of)
+        end = row_end(text, len(row.new) - 1, prompt.max_new_tokens, prompt.stop, self.end_tokens, recent)
+        if end is None:
+            return None
+        generation, used = end
+        del row.new[used:]  # tokens past a stop string only the whole text showed
+        return generation
 
     def _attention_mask(self, query_positions: Any, key_positions: Any) -> Any:
         """Additive 4D mask(s) [rows, 1, queries, keys] from real positions (a pad's key

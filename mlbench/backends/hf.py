@@ -39,9 +39,8 @@ from mlbench.backends.packed_batches import MAX_TOKENS, BatchBudget, BatchedScor
 from mlbench.backends.packed_scoring import PackedScorer, Question, packing_supported
 from mlbench.backends.static_decode import ROW_BUCKETS, StaticDecoder, static_supported
 from mlbench.backends.step_graphs import Capture, eager, graph_or_eager
-from mlbench.backends.tokenizer import (
-    chat_template_hash,
-)
+from mlbench.backends.tokenize_ahead import TokenizeAhead
+from mlbench.backends.tokenizer import chat_template_hash
 from mlbench.errors import MlbenchError
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
@@ -135,8 +134,14 @@ class HFBackend(RendersLocally):
             )
         elif greedy_supported(self.model):
             self.decoder = GreedyDecoder(self.model, self.tokenizer, self.device, prefix_cache, self._rows_per_batch)
-        # Samples per backend call (the pipeline's chunks): a GPU batches whole chunks.
+        # Samples per backend call (the pipeline's chunks): a GPU batches whole chunks,
+        # and the next call's texts are tokenized while this call's batches run (on the
+        # CPU the cores are the model's).
         self.samples_per_call = GPU_SAMPLES_PER_CALL if whole_calls else None
+        self.ahead = TokenizeAhead(self.tokenizer) if whole_calls else None
+        # Told of a later call's requests (engine.scoring.announce): their texts are
+        # tokenized meanwhile. None: nothing to tell.
+        self.prefetch = self.ahead.start if self.ahead is not None else None
         # The GPU memory batches may use, read once: the same batches for the same
         # questions whatever ran before them in this process (2 GiB off a GPU).
         self.memory = gpu_memory_available(self.device)
@@ -150,6 +155,7 @@ class HFBackend(RendersLocally):
             "mc_scoring": "packed" if self.prefix_sharing and self.scorer is not None else "per option",
             "mc_batches": "questions batched" if self.scorer is not None and self.scorer.batched else "one question",
             "decoding": self.decoding(),
+            **({"tokenized_ahead": self.ahead.calls} if self.ahead is not None else {}),
             **gpu_record(self.device),
         }
 
@@ -170,6 +176,13 @@ class HFBackend(RendersLocally):
         if self.batch_size != "auto":
             return BatchBudget(MAX_TOKENS, int(self.batch_size))
         return batch_budget(self.model, prefix_length, int(self.memory * 0.45))
+
+    def _encoded_ahead(self, requests: list[Any]) -> dict[str, list[int]]:
+        return self.ahead.known(requests) if self.ahead is not None else {}
+
+    def close(self) -> None:
+        if self.ahead is not None:
+            self.ahead.close()
 
     # -- log-likelihoods ---------------------------------------------------------------
 
@@ -193,7 +206,7 @@ class HFBackend(RendersLocally):
         groups: dict[tuple[int, ...], list[tuple[int, list[int]]]] = defaultdict(list)
         shared: dict[tuple[int, ...], int] = {}
         results: list[LoglikelihoodResult | None] = [None] * len(requests)
-        for index, encoded in enumerate(encode_requests(self.tokenizer, requests)):
+        for index, encoded in enumerate(encode_requests(self.tokenizer, requests, self._encoded_ahead(requests))):
             needed = len(encoded.context) + len(encoded.continuation)
             if needed > self.max_length:
                 results[index] = LoglikelihoodResult(
@@ -264,7 +277,7 @@ class HFBackend(RendersLocally):
         results: list[Generation | None] = [None] * len(requests)
         greedy: list[int] = []
         groups: dict[GenerationRequest, list[int]] = defaultdict(list)
-        encoded = encode_prompts(self.tokenizer, [r.prompt for r in requests])
+        encoded = encode_prompts(self.tokenizer, [r.prompt for r in requests], self._encoded_ahead(requests))
         for index, request in enumerate(requests):
             tokens = encoded[index][0]
             if len(tokens) >= self.max_length:

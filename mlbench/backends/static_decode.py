@@ -41,7 +41,7 @@ from mlbench.backends.decode_attention import attention_for
 from mlbench.backends.greedy_decode import GreedyDecoder, Row
 from mlbench.backends.kv_cache import cache_keyword
 from mlbench.backends.prefix_cache import PrefixCache
-from mlbench.backends.row_end import RowText, row_end, text_end
+from mlbench.backends.row_end import recent_tokens, row_end
 from mlbench.backends.step_graphs import Capture, Step, eager
 from mlbench.records import Generation
 
@@ -160,21 +160,25 @@ class StaticDecoder(GreedyDecoder):
         live = dict(enumerate(rows))  # slot row -> row
         checked = {id(row): 0 for row in rows}  # tokens of each row already looked at
         finished: list[tuple[Row, Generation]] = []
-        made = 1  # tokens in ``out`` (the prefill gave the first)
+        made, read = 1, 0  # tokens in ``out`` (the prefill gave the first), tokens read from it
         with attention_for(self.model):
             while True:
-                tokens = slots.out[:, :made].tolist()  # the one wait for the GPU per block
+                fresh = slots.out[:, read:made].tolist()  # the one wait for the GPU per block
+                read = made
                 # The next block is queued before the host looks at these tokens, so the
                 # GPU works while it does (a row that ended meanwhile drops its overshoot).
                 queued = self._steps(slots, max(row.prompt.max_new_tokens for row in live.values()) - made)
-                texts = self._texts(tokens, live)
-                for index, row in list(live.items()):
+                for index, row in live.items():
+                    row.new += fresh[index]
+                recent = self._recent(list(live.values()), checked)
+                for (index, row), window in zip(list(live.items()), recent):
                     prompt = row.prompt
-                    end = row_end(texts[index], checked[id(row)], prompt.max_new_tokens, prompt.stop, self.end_tokens)
+                    text = row.decoded(self.text_of)
+                    end = row_end(text, checked[id(row)], prompt.max_new_tokens, prompt.stop, self.end_tokens, window)
                     checked[id(row)] = made
                     if end is not None:
                         generation, used = end
-                        row.new = texts[index].tokens[:used]  # the overshoot dropped
+                        del row.new[used:]  # the overshoot dropped
                         finished.append((row, generation))
                         del live[index]
                         if progress:
@@ -301,13 +305,15 @@ class StaticDecoder(GreedyDecoder):
         slots.slot.fill_(shared + width)
         slots.step.fill_(1)
 
-    def _texts(self, out: list[list[int]], live: dict[int, Row]) -> dict[int, RowText]:
-        """Each live row's tokens so far (``out``: every slot row's) and their texts,
-        decoded in one call up to where a stop string could be."""
-        tokens = {index: out[index][: row.prompt.max_new_tokens] for index, row in live.items()}
-        ends = {i: text_end(tokens[i], 0, row.prompt.max_new_tokens, self.end_tokens) for i, row in live.items()}
-        texts = self.tokenizer.batch_decode([tokens[i][: ends[i]] for i in live], skip_special_tokens=True)
-        return {i: RowText(tokens[i], self.text_of, {ends[i]: text}) for i, text in zip(live, texts)}
+    def _recent(self, rows: list[Row], checked: dict[int, int]) -> list[str]:
+        """The text of each row's newest tokens, where a stop string they completed would be
+        (``row_end.recent_tokens``), decoded in one call: a look costs the block's tokens,
+        not the row's."""
+        windows = [
+            recent_tokens(row.new, checked[id(row)], row.prompt.max_new_tokens, row.prompt.stop, self.end_tokens)
+            for row in rows
+        ]
+        return self.tokenizer.batch_decode(windows, skip_special_tokens=True)
 
     def _compact(self, slots: _Slots, live: dict[int, Row]) -> tuple[_Slots, dict[int, Row]]:
         """The live rows moved to buffers of the bucket they fit (pad rows repeat the first)."""

@@ -34,7 +34,7 @@ from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's pu
     RunObserver,
 )
 from mlbench.engine.provenance import judged_settings, provenance
-from mlbench.engine.scoring import score_samples
+from mlbench.engine.scoring import announce, score_samples
 from mlbench.errors import LogprobsUnsupported, MlbenchError, did_you_mean
 from mlbench.languages import pick_languages
 from mlbench.metrics.judged import JUDGE_METRICS
@@ -224,7 +224,7 @@ def run_task(
     run_dir.mkdir(parents=True, exist_ok=True)
     chash = config_hash(task, modes, config, backend.fingerprint)
     options = config.options_for(task)
-    for planned_lang in item.languages:
+    for index, planned_lang in enumerate(item.languages):
         lang, started = planned_lang.lang, time.perf_counter()
         path = samples_path(run_dir, lang)
         if not config.resume:
@@ -246,7 +246,15 @@ def run_task(
         # samples are read against (scripts/bench_gpu.sh's busy share).
         work_began = time.time()
         while start < len(todo):
-            chunk = todo[start : start + chunk_size(config.budget, "model", size, config.model)]
+            per_chunk = chunk_size(config.budget, "model", size, config.model)
+            chunk = todo[start : start + per_chunk]
+            # The next chunk is announced (a backend may prepare it while this one runs):
+            # after a language's last chunk, the next language's first.
+            upcoming, of = todo[start + len(chunk) : start + len(chunk) + per_chunk], planned_lang
+            if not upcoming and index + 1 < len(item.languages):
+                of = item.languages[index + 1]
+                upcoming = of.samples[:per_chunk]
+            announce(task, modes, upcoming, of.data, options, backend)
             try:
                 finished = score_samples(
                     task, modes, chunk, planned_lang.data, options, backend, progress, chash, generated

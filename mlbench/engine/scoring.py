@@ -113,6 +113,32 @@ def score_samples(
     return records
 
 
+def announce(
+    task: Task,
+    modes: tuple[str, ...],
+    samples: list[Sample],
+    data: LanguageData,
+    options: TaskOptions,
+    backend: Backend,
+) -> None:
+    """Tell a backend that prepares calls ahead (its ``prefetch``, when not None: the hf
+    backend on a GPU tokenizes their texts in a thread) of the requests of ``samples``, the
+    chunk after the one about to be scored, so that it prepares them while this one runs."""
+    prefetch = getattr(backend, "prefetch", None)
+    if prefetch is None or not samples:
+        return
+    requests: list[Request] = []
+    try:
+        for mode in modes:
+            for sample in samples:
+                made = task.requests(mode, sample, data, options)
+                check_prompt_sizes(task, sample, made)  # before any tokenizer sees them
+                requests += made
+    except Exception:  # noqa: BLE001 - a hint only: what is wrong is reported when that chunk is scored
+        return
+    prefetch(requests)
+
+
 def dispatch(
     backend: Backend,
     requests: list[Request],

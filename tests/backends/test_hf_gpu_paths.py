@@ -71,10 +71,29 @@ def test_the_rehearsal_runs_the_gpu_paths_and_says_so(tiny_model, cpu_run, tmp_p
     assert config["model_work_unix"]["en"]["end"] <= config["model_work_unix"]["es"]["start"]
 
 
+def test_chunks_tokenized_ahead_write_what_the_cpu_paths_write(tiny_model, cpu_run, tmp_path):
+    """Chunks of 2 samples on the GPU paths: each chunk's texts are tokenized while the one
+    before it is scored, and the answers and scores are the CPU paths' all the same."""
+    result = run_model(tiny_model, tmp_path, FLAGS + " -M rehearse_gpu=true --chunk-size 2")
+    assert result.exit_code == 0, result.output
+    config = json.loads((tmp_path / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())["config"]
+    # 3 chunks per language, an MC and a generation call each: every call but the run's
+    # first two found its texts ready (Spanish's first chunk during English's last).
+    assert config["tokenized_ahead"] == 2 * 2 * 3 - 2
+    for lang in ("en", "es"):
+        ours, theirs = samples(tmp_path, tiny_model, lang), samples(cpu_run, tiny_model, lang)
+        assert ours.keys() == theirs.keys() and len(ours) == 6
+        for qid, row in ours.items():
+            assert row["outputs"]["generation"] == theirs[qid]["outputs"]["generation"]
+            for field in ("mc1_loglikelihoods", "mc2_loglikelihoods"):
+                assert row["outputs"][field] == pytest.approx(theirs[qid]["outputs"][field], abs=1e-5)
+
+
 def test_the_cpu_paths_say_what_they_are(tiny_model, cpu_run):
     config = json.loads((cpu_run / tiny_model.name / "truthfulqa_multi" / "results.json").read_text())["config"]
     assert config["mc_batches"] == "one question"
     assert config["decoding"] == {"decoder": "shrinking batch", "path": "eager"}
+    assert "tokenized_ahead" not in config  # the CPU's cores are the model's
 
 
 def test_the_rehearsal_of_an_eager_gpu_run(tiny_model):

@@ -1,5 +1,6 @@
 """Where a greedy row ends (row_end.py): looked at once per block of tokens, it ends exactly
-where a look after every token would have ended it."""
+where a look after every token would have ended it; looking at the newest tokens' text
+only, it still does, and decodes about as many tokens as the row has."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import random
 import pytest
 
 from mlbench.backends.base import cut_at_stop, drop_partial_character
-from mlbench.backends.row_end import RowText, row_end, text_end
+from mlbench.backends.row_end import Decode, RowText, recent_tokens, row_end, text_end
 from mlbench.records import Generation
 
 EOS = 0
 # A toy vocabulary: pieces of text, some of them only part of a stop string ("Q" then ":"),
 # one that holds a whole stop string, and the end token (decoded as nothing).
-PIECES = {EOS: "", 1: " yes", 2: " no", 3: "\n", 4: "Q", 5: ":", 6: "\n\nQ:", 7: " é", 8: "\ufffd", 9: " maybe"}
+PIECES = {EOS: "", 1: " yes", 2: " no", 3: "\n", 4: "Q", 5: ":", 6: "\n\nQ:", 7: " é", 8: "\ufffd", 9: " maybe", 10: ""}
 STOPS = ("\n\n", "Q:")
 
 
@@ -22,8 +23,17 @@ def decode(tokens: list[int]) -> str:
     return "".join(PIECES[t] for t in tokens)
 
 
-def stepwise(tokens: list[int], budget: int, stop: tuple[str, ...]) -> tuple[Generation, int] | None:
-    """The reference: the rule applied after each token, as the CPU decoder applies it."""
+def sentencepiece_like(tokens: list[int]) -> str:
+    """A decoder whose text is not the sum of its pieces: it drops the leading space of
+    whatever it decodes, as SentencePiece's decoders do, so a window of tokens decoded alone
+    can differ from the same tokens inside the whole text."""
+    return decode(tokens).removeprefix(" ")
+
+
+def stepwise(
+    tokens: list[int], budget: int, stop: tuple[str, ...], decode: Decode = decode
+) -> tuple[Generation, int] | None:
+    """The reference: the rule applied after each token on the whole text."""
     for n in range(1, len(tokens) + 1):
         new = tokens[:n]
         if new[-1] == EOS:
@@ -36,8 +46,10 @@ def stepwise(tokens: list[int], budget: int, stop: tuple[str, ...]) -> tuple[Gen
     return None
 
 
-def blockwise(tokens: list[int], budget: int, stop: tuple[str, ...], block: int) -> tuple[Generation, int] | None:
-    """The rule applied every ``block`` tokens, as the CUDA decoder applies it."""
+def blockwise(
+    tokens: list[int], budget: int, stop: tuple[str, ...], block: int, decode: Decode = decode
+) -> tuple[Generation, int] | None:
+    """The rule applied every ``block`` tokens on the whole text."""
     checked = 0
     for made in range(block, len(tokens) + block, block):
         seen = tokens[: min(made, len(tokens))]
@@ -48,18 +60,38 @@ def blockwise(tokens: list[int], budget: int, stop: tuple[str, ...], block: int)
     return None
 
 
+def windowed(
+    tokens: list[int], budget: int, stop: tuple[str, ...], block: int, decode: Decode = decode
+) -> tuple[Generation, int] | None:
+    """The rule as both decoders apply it: one ``RowText`` for the row's life, its tokens
+    growing, each look given the text of the newest tokens only."""
+    checked, seen = 0, []
+    text = RowText(seen, decode)
+    for made in range(block, len(tokens) + block, block):
+        seen += tokens[len(seen) : made]
+        recent = decode(recent_tokens(seen, checked, budget, stop, {EOS}))
+        end = row_end(text, checked, budget, stop, {EOS}, recent)
+        if end is not None:
+            return end
+        checked = len(seen)
+    return None
+
+
+@pytest.mark.parametrize("looks", [blockwise, windowed])
 @pytest.mark.parametrize("block", [1, 2, 3, 8, 64])
-def test_a_block_ends_a_row_where_each_token_would_have(block):
+@pytest.mark.parametrize("decoder", [decode, sentencepiece_like])
+def test_a_block_ends_a_row_where_each_token_would_have(looks, block, decoder):
     rng = random.Random(block)
     checked = 0
     for _ in range(400):
-        tokens = [rng.choice([1, 2, 3, 4, 5, 7, 8, 9] * 3 + [EOS, 6]) for _ in range(rng.randint(1, 30))]
-        budget = rng.randint(1, 30)
-        stop = rng.choice([STOPS, (), ("maybe",), ("", "Q:")])
-        expected = stepwise(tokens, budget, stop)
+        length = rng.randint(1, 60)
+        tokens = [rng.choice([1, 2, 3, 4, 5, 7, 8, 9] * 3 + [10] * 12 + [EOS, 6]) for _ in range(length)]
+        budget = rng.randint(1, 60)
+        stop = rng.choice([STOPS, (), ("maybe",), ("", "Q:"), ("s no", "é\n")])
+        expected = stepwise(tokens, budget, stop, decoder)
         if expected is None and len(tokens) < budget:
             continue  # runs on: both agree only that nothing ended yet
-        assert blockwise(tokens, budget, stop, block) == expected, (tokens, budget, stop)
+        assert looks(tokens, budget, stop, block, decoder) == expected, (tokens, budget, stop)
         checked += 1
     assert checked > 200
 
@@ -91,3 +123,49 @@ def test_the_text_a_caller_decoded_is_not_decoded_again():
 def test_stop_strings_are_looked_for_only_before_the_first_end_token():
     assert text_end([1, 2, EOS, 3, 3], 0, 10, {EOS}) == 2
     assert text_end([1, 2, 3], 0, 2, {EOS}) == 2
+
+
+def test_a_stop_string_only_the_whole_text_shows_ends_the_row_at_its_token():
+    """ " yes", 20 tokens of no text, " no": the window of the last look starts after " yes"
+    and, decoded alone, loses its leading space; "s no" is only in the whole text. The row
+    runs on, and where it ends the whole text puts the end at the token that completed it."""
+    tokens = [1] + [10] * 20 + [2] + [9] * 10 + [EOS]
+    stop = ("s no",)
+    text = RowText([], sentencepiece_like)
+    for checked in range(len(tokens)):
+        text.tokens = tokens[: checked + 1]
+        window = recent_tokens(text.tokens, checked, 100, stop, {EOS})
+        end = row_end(text, checked, 100, stop, {EOS}, sentencepiece_like(window))
+        if end is not None:
+            break
+    assert checked == len(tokens) - 1  # missed by the windows, found at the end token
+    assert end == (Generation("ye", 22, "stop"), 22) == stepwise(tokens, 100, stop, sentencepiece_like)
+
+
+def test_a_long_row_decodes_about_as_many_tokens_as_it_has():
+    """A 2,000-token row looked at every 8 tokens: the windows and the final text decode a
+    few times its length, where decoding the whole text at every look would take ~125 times."""
+    decoded = []
+
+    def counting(tokens: list[int]) -> str:
+        decoded.append(len(tokens))
+        return decode(tokens)
+
+    tokens = [9] * 1999 + [EOS]
+    end = windowed(tokens, 4000, STOPS, 8, counting)
+    assert end == (Generation(" maybe" * 1999, 1999, "stop"), 2000)
+    assert sum(decoded) < 5 * len(tokens)
+    assert sum(range(8, 2000, 8)) > 100 * len(tokens)  # what whole texts at every look would cost
+
+
+def test_the_first_stop_is_found_by_bisection_over_whole_texts():
+    decoded = []
+
+    def counting(tokens: list[int]) -> str:
+        decoded.append(len(tokens))
+        return decode(tokens)
+
+    tokens = [9] * 500 + [6] + [9] * 11
+    generation, used = row_end(RowText(tokens, counting), 0, 1000, STOPS, {EOS})
+    assert (generation, used) == (Generation(" maybe" * 500, 501, "stop"), 501)
+    assert len(decoded) <= 12  # log2(512) looks and the text, not 501

@@ -45,6 +45,17 @@ def test_the_model_is_built_with_designed_walks(tiny_model, tmp_path):
     hits, total = map(int, check["designed_argmax"].split("/"))
     assert hits >= 0.9 * total and check["margin_median"] > 2
     assert (tmp_path / "m" / "config.json").exists()
+    # A generation prompt ends with its question ("?"), an MC one with "A:": both walks
+    # end with end-of-sequence as their 192nd token.
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tmp_path / "m")
+    successor = json.loads((tmp_path / "m" / "designed_successors.json").read_text())
+    for start in tokenizer.convert_tokens_to_ids(["?", ":"]):
+        walk = [successor[start]]
+        while walk[-1] != tokenizer.eos_token_id and len(walk) < 1000:
+            walk.append(successor[walk[-1]])
+        assert len(walk) == 192, tokenizer.convert_ids_to_tokens([start])
 
 
 def _lm_eval_log(folder: Path, task: str, rows: list[dict]) -> None:
@@ -109,6 +120,7 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     steps = [
         ("c_lmeval_mc", 40.0, 100.0),
         ("c_mlbench_mc", 8.0, 150.0),
+        ("c_mlbench_one", 6.5, 158.0),
         ("d_lmeval_gen", 60.0, 200.0),
         ("d_mlbench_gen", 12.0, 300.0),
     ]
@@ -129,8 +141,9 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     )
     # mlbench's own record of its model work: busy is read between these (the samples
     # before 141 read 5%, after it 50%), not guessed from the end of the process.
-    _results_json(work / "mb-mc", {"mc_batches": "questions batched", "decoding": {"path": "CUDA graphs"}},
-                  {"en": {"start": 143.0, "end": 146.6, "samples": 817}})  # fmt: skip
+    mc_config = {"mc_batches": "questions batched", "decoding": {"path": "CUDA graphs"}, "tokenized_ahead": 3}
+    _results_json(work / "mb-mc", mc_config, {"en": {"start": 143.0, "end": 146.6, "samples": 817}})
+    _results_json(work / "mb-one", {"mc_batches": "questions batched"}, {"en": {"start": 157.0, "end": 157.25}})
     fallback = {"path": "eager", "fallback": "operation not permitted when stream is capturing"}
     _results_json(work / "mb-gen", {"decoding": fallback}, {"en": {"start": 130.0, "end": 150.0, "samples": 100}})
     (work / "checks.json").write_text(json.dumps(CHECKS))
@@ -147,7 +160,8 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     assert gen["mlbench_tokens_per_s"] == 5400 and gen["ratio"] == 5.0
     text = (tmp_path / "out" / "summary.md").read_text()
     assert "NVIDIA H200" in text and "| MC, English | 40.0 | 8.0 | 5.00x |" in text
-    assert "| 5.0 / 50.0 (4 samples) | questions batched |" in text
+    assert "| 5.0 / 50.0 (4 samples) | questions batched, 3 calls tokenized ahead |" in text
+    assert "start-up: MC on one question, whole process 6.5 s, of which 0.25 s model work" in text
     assert "| eager (fell back: operation not permitted when stream is capturing) |" in text
     assert "lm-eval 533, mlbench 5400" in text  # 25,600 tokens in lm-eval's 48 s
     assert "CUDA graphs vs eager: rows equal 16/16, 12 different ends" in text
@@ -192,5 +206,5 @@ def test_the_bench_exits_non_zero_when_its_steps_fail(tmp_path):
     assert done.returncode == 1, done.stdout[-2000:]
     last = done.stdout.rstrip().splitlines()[-1]
     assert last.startswith("bench_gpu.sh: FAILED (FAILED or skipped: a_setup (exit 2), b_model (skipped)")
-    for name in ("b_checks", "c_lmeval_mc", "c_mlbench_mc", "d_mlbench_gen", "e_mlbench_fp32", "f_mlbench_all"):
+    for name in ("b_checks", "c_lmeval_mc", "c_mlbench_mc", "c_mlbench_one", "d_mlbench_gen", "f_mlbench_all"):
         assert f"{name} (skipped)" in last

@@ -1,0 +1,74 @@
+"""The next backend call's texts tokenized in a thread while this call's batches run.
+
+On a GPU the host is what an MC call waits on: before the first batch of a call can be
+queued, every option of its 256 questions is tokenized with its context (lm-eval's split
+needs the context and the context + option encoded whole), and the GPU idles meanwhile.
+The pipeline names the next call's requests before it makes this call
+(``engine.scoring.announce``); a thread encodes their texts then, so the next call takes
+most of its token ids ready-made. A fast tokenizer encodes a batch in Rust on all cores
+without Python's lock, so the thread takes little from the thread that drives the GPU.
+
+The ids are the ones the call would have computed (the same function, ``encode_all``,
+on the same texts); a text the thread did not get to, or that it was not told of, is
+encoded by the call as before. The thread only reads the tokenizer.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from mlbench.backends.chat import encode_all, texts_to_encode
+from mlbench.records import GenerationRequest, LoglikelihoodRequest
+
+Request = LoglikelihoodRequest | GenerationRequest
+KEPT = 3  # announced calls whose texts are kept: the next one, and a call of each mode before it
+
+
+@dataclass(frozen=True)
+class _Announced:
+    requests: frozenset[Request]
+    encoded: Future[dict[str, list[int]]]
+
+
+class TokenizeAhead:
+    """Token ids of the texts of announced requests, encoded in one worker thread."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+        self._pool: ThreadPoolExecutor | None = None
+        self._announced: list[_Announced] = []
+        self.calls = 0  # calls that found their texts encoded ahead (results.json: ``tokenized_ahead``)
+
+    def start(self, requests: list[Request]) -> None:
+        """Begin encoding the texts of ``requests``, a later call's."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="mlbench-tokenize")
+        self._announced.append(_Announced(frozenset(requests), self._pool.submit(self._encode, list(requests))))
+        for dropped in self._announced[:-KEPT]:
+            dropped.encoded.cancel()
+        del self._announced[:-KEPT]
+
+    def known(self, requests: list[Request]) -> dict[str, list[int]]:
+        """The texts encoded ahead for the call of ``requests`` (waiting for the thread to
+        finish them; those announced before it are let go), or nothing: that call was not
+        announced."""
+        for index in reversed(range(len(self._announced))):
+            if requests and requests[0] in self._announced[index].requests:
+                del self._announced[:index]
+                self.calls += 1
+                return self._announced[0].encoded.result()
+        return {}
+
+    def _encode(self, requests: list[Request]) -> dict[str, list[int]]:
+        try:
+            return encode_all(self.tokenizer, texts_to_encode(self.tokenizer, requests))
+        except Exception:  # noqa: BLE001 - a hint only: the call itself encodes, and reports what is wrong
+            return {}
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        self._announced.clear()
