@@ -12,9 +12,9 @@ The rule, for the n-th new token (n = 1, 2, ...), checked in this order:
 2. the text of the first n tokens holds a stop string: the row ends there, cut before it;
 3. n is the row's budget: the row ends with its text, less a trailing partial character.
 
-What is decoded, so that a row of n tokens costs about n tokens of decoding, not n²: each
-look decodes only the row's newest tokens, with enough tokens before them to hold a stop
-string they complete (``recent_tokens``). The whole text is decoded when that window holds
+What is decoded, so that decoding a row costs in proportion to its length, not to its
+square: each look decodes only the row's newest tokens, with enough tokens before them to
+hold a stop string they complete (``recent_tokens``). The whole text is decoded when that window holds
 a stop string and when the row ends, and the first token at which a stop string appeared
 is then found by bisection over whole texts. (A stop string found in a longer text is
 assumed to be in it from the token that completed it on: decoded text only grows at its
@@ -39,17 +39,19 @@ EXTRA_TOKENS = 4
 
 
 class RowText:
-    """The decoded text of a row's first n tokens, each n decoded once (a caller that
-    decoded several rows in one batch call hands their texts in as ``known``). The row's
-    token list may grow between looks: the text of its first n tokens never changes.
-    ``clear``: the whole text of this many first tokens was decoded and holds no stop string."""
+    """The decoded text of a row's first n tokens, each n decoded once. The row's token
+    list may grow between looks (the decoders extend it in place): the text of its first n
+    tokens never changes. ``clear``: the whole text of this many first tokens was decoded
+    and holds no stop string."""
 
-    def __init__(self, tokens: list[int], decode: Decode, known: dict[int, str] | None = None) -> None:
+    def __init__(self, tokens: list[int], decode: Decode) -> None:
         self.tokens, self.decode = tokens, decode
-        self.known = dict(known or {})
+        self.known: dict[int, str] = {}
         self.clear = 0
 
     def upto(self, n: int) -> str:
+        if n > len(self.tokens):  # a list replaced instead of extended: its texts would be stale
+            raise ValueError(f"the text of {n} tokens asked of a row of {len(self.tokens)}")
         if n not in self.known:
             self.known[n] = self.decode(self.tokens[:n])
         return self.known[n]
@@ -96,7 +98,15 @@ def row_end(
     ends = last < min(len(tokens), budget) or len(tokens) >= budget  # an end token or the budget
     if any(stop) and last > text.clear and (ends or recent is None or holds_stop(recent, stop)):
         if holds_stop(text.upto(last), stop):
-            n = first_stop(text, stop, text.clear, last)
+            holding = last
+            # Windows can have missed a stop string: the text of the tokens looked at before
+            # (one decode) says whether to search among them or among this look's only.
+            if text.clear < checked < last:
+                if holds_stop(text.upto(checked), stop):
+                    holding = checked
+                else:
+                    text.clear = checked
+            n = first_stop(text, stop, text.clear, holding)
             return Generation(cut_at_stop(text.upto(n), stop)[0], n, "stop"), n
         text.clear = last
     if last < min(len(tokens), budget):  # the token at ``last`` is an end token

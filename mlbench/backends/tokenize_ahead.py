@@ -10,7 +10,13 @@ without Python's lock, so the thread takes little from the thread that drives th
 
 The ids are the ones the call would have computed (the same function, ``encode_all``,
 on the same texts); a text the thread did not get to, or that it was not told of, is
-encoded by the call as before. The thread only reads the tokenizer.
+encoded by the call as before.
+
+Two threads call the tokenizer. transformers sets the Rust tokenizer's truncation and
+padding before each batch, changing them only when they differ from what the call asks
+(a tokenizer.json can come with padding set): a change while the other thread encodes
+fails with "Already borrowed". So the main thread encodes once, both ways, before the
+worker starts: after that both threads ask for what is already set, and nothing changes.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ from mlbench.backends.chat import encode_all, texts_to_encode
 from mlbench.records import GenerationRequest, LoglikelihoodRequest
 
 Request = LoglikelihoodRequest | GenerationRequest
-KEPT = 3  # announced calls whose texts are kept: the next one, and a call of each mode before it
+# Announcements kept: the one a call takes (a chunk's MC and generation calls both take
+# it), the next chunk's, and one spare.
+KEPT = 3
 
 
 @dataclass(frozen=True)
@@ -39,11 +47,15 @@ class TokenizeAhead:
         self.tokenizer = tokenizer
         self._pool: ThreadPoolExecutor | None = None
         self._announced: list[_Announced] = []
-        self.calls = 0  # calls that found their texts encoded ahead (results.json: ``tokenized_ahead``)
+        # Calls that found their texts encoded ahead, in the backend's life (results.json:
+        # ``tokenized_ahead``).
+        self.calls = 0
 
     def start(self, requests: list[Request]) -> None:
         """Begin encoding the texts of ``requests``, a later call's."""
         if self._pool is None:
+            bos = getattr(self.tokenizer, "bos_token", None) or ""
+            encode_all(self.tokenizer, ["a", bos + "a"])  # the settings both threads will ask for
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="mlbench-tokenize")
         self._announced.append(_Announced(frozenset(requests), self._pool.submit(self._encode, list(requests))))
         for dropped in self._announced[:-KEPT]:
@@ -53,12 +65,14 @@ class TokenizeAhead:
     def known(self, requests: list[Request]) -> dict[str, list[int]]:
         """The texts encoded ahead for the call of ``requests`` (waiting for the thread to
         finish them; those announced before it are let go), or nothing: that call was not
-        announced."""
-        for index in reversed(range(len(self._announced))):
-            if requests and requests[0] in self._announced[index].requests:
+        announced. The oldest announcement holding the call's first and last requests is
+        the call's (a repeated sample can put a request in a later one too)."""
+        for index, announced in enumerate(self._announced):
+            if requests and requests[0] in announced.requests and requests[-1] in announced.requests:
                 del self._announced[:index]
-                self.calls += 1
-                return self._announced[0].encoded.result()
+                encoded = announced.encoded.result()
+                self.calls += bool(encoded)
+                return encoded
         return {}
 
     def _encode(self, requests: list[Request]) -> dict[str, list[int]]:

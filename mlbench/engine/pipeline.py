@@ -249,7 +249,8 @@ def run_task(
             per_chunk = chunk_size(config.budget, "model", size, config.model)
             chunk = todo[start : start + per_chunk]
             # The next chunk is announced (a backend may prepare it while this one runs):
-            # after a language's last chunk, the next language's first.
+            # after a language's last chunk, the next language's first samples (on a
+            # resumed run some may be done already: then only that preparation is wasted).
             upcoming, of = todo[start + len(chunk) : start + len(chunk) + per_chunk], planned_lang
             if not upcoming and index + 1 < len(item.languages):
                 of = item.languages[index + 1]

@@ -65,6 +65,13 @@ def windowed(
 ) -> tuple[Generation, int] | None:
     """The rule as both decoders apply it: one ``RowText`` for the row's life, its tokens
     growing, each look given the text of the newest tokens only."""
+    return windowed_with_look(tokens, budget, stop, block, decode)[0]
+
+
+def windowed_with_look(
+    tokens: list[int], budget: int, stop: tuple[str, ...], block: int, decode: Decode = decode
+) -> tuple[tuple[Generation, int] | None, int]:
+    """``windowed``'s result and how many tokens had been made at the look that ended it."""
     checked, seen = 0, []
     text = RowText(seen, decode)
     for made in range(block, len(tokens) + block, block):
@@ -72,9 +79,29 @@ def windowed(
         recent = decode(recent_tokens(seen, checked, budget, stop, {EOS}))
         end = row_end(text, checked, budget, stop, {EOS}, recent)
         if end is not None:
-            return end
+            return end, len(seen)
         checked = len(seen)
-    return None
+    return None, len(seen)
+
+
+@pytest.mark.parametrize("block", [1, 3, 8])
+def test_stop_strings_the_windows_miss_end_the_row_at_their_token(block):
+    """Long runs of tokens without text between a stop string's parts, and a decoder that
+    drops a window's leading space: the windows often miss, and the row still ends where a
+    look at the whole text after every token ends it."""
+    rng = random.Random(100 + block)
+    missed = 0
+    for _ in range(300):
+        tokens = []
+        while len(tokens) < 90:
+            tokens += [rng.choice([1, 2, 7, 9])] + [10] * rng.choice([0, 0, 5, 30])
+        tokens.append(EOS)  # every row ends
+        stop = rng.choice([("s no",), ("e no", "é\n"), ("yes yes",)])
+        expected = stepwise(tokens, 200, stop, sentencepiece_like)
+        end, looked = windowed_with_look(tokens, 200, stop, block, sentencepiece_like)
+        assert end == expected, (tokens, stop)
+        missed += looked >= expected[1] + block  # a look after the stop's token went on
+    assert missed >= 10  # rows whose stop string the windows missed
 
 
 @pytest.mark.parametrize("looks", [blockwise, windowed])
@@ -108,7 +135,7 @@ def test_the_overshoot_after_the_end_is_dropped():
     assert generation == Generation(" yes", 3, "stop") and used == 3
 
 
-def test_the_text_a_caller_decoded_is_not_decoded_again():
+def test_a_look_whose_newest_text_holds_no_stop_string_decodes_nothing_more():
     calls = []
 
     def counting(tokens):
@@ -116,8 +143,8 @@ def test_the_text_a_caller_decoded_is_not_decoded_again():
         return decode(tokens)
 
     tokens = [1, 2, 9, 1]
-    assert row_end(RowText(tokens, counting, {4: decode(tokens)}), 0, 50, STOPS, {EOS}) is None
-    assert calls == []  # no stop string in the whole text: no token-by-token search
+    assert row_end(RowText(tokens, counting), 0, 50, STOPS, {EOS}, recent=decode(tokens)) is None
+    assert calls == []  # the caller's window text was enough
 
 
 def test_stop_strings_are_looked_for_only_before_the_first_end_token():
@@ -169,3 +196,18 @@ def test_the_first_stop_is_found_by_bisection_over_whole_texts():
     generation, used = row_end(RowText(tokens, counting), 0, 1000, STOPS, {EOS})
     assert (generation, used) == (Generation(" maybe" * 500, 501, "stop"), 501)
     assert len(decoded) <= 12  # log2(512) looks and the text, not 501
+
+
+def test_a_row_ended_by_a_stop_string_searches_only_its_last_block():
+    """The windows saw nothing until the stop string came: the whole text of the tokens
+    looked at before is decoded once, and the search spans the last block's 8 tokens."""
+    decoded = []
+
+    def counting(tokens: list[int]) -> str:
+        decoded.append(len(tokens))
+        return decode(tokens)
+
+    tokens = [9] * 500 + [6] + [9] * 11
+    assert windowed(tokens, 1000, STOPS, 8, counting) == (Generation(" maybe" * 500, 501, "stop"), 501)
+    whole = [n for n in decoded if n > 50]  # the windows decode at most 8 + 4 * 4 + 4 tokens
+    assert len(whole) <= 5 and sum(whole) < 5 * 512

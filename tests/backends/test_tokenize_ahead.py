@@ -44,6 +44,7 @@ def test_a_call_takes_the_ids_it_would_have_computed_and_encodes_nothing_again(t
     ahead = TokenizeAhead(tokenizer)
     ahead.start(requests)
     known = ahead.known(requests)
+    ahead.close()
     assert known == encode_all(tokenizer, texts_to_encode(tokenizer, requests))
     counting = Counting(tokenizer)
     assert encode_requests(counting, requests, known) == encode_requests(tokenizer, requests)
@@ -51,11 +52,29 @@ def test_a_call_takes_the_ids_it_would_have_computed_and_encodes_nothing_again(t
     assert ahead.calls == 1
 
 
+def test_both_threads_encode_at_once_without_changing_the_tokenizer(tiny_model):
+    """A tokenizer.json that comes with padding set: transformers turns it off before a
+    batch. Done by the worker while the main thread encodes, that fails ("Already
+    borrowed"); so the main thread does it once before the worker starts."""
+    tokenizer = load_tokenizer(str(tiny_model), trust_remote_code=False)
+    tokenizer.backend_tokenizer.enable_padding(pad_id=tokenizer.pad_token_id, pad_token=tokenizer.pad_token)
+    ahead = TokenizeAhead(tokenizer)
+    later = [r for n in range(200) for r in scored(f"Question number {n}?")]
+    ahead.start(later)
+    assert tokenizer.backend_tokenizer.padding is None  # before the worker began
+    now = scored("Is this encoded meanwhile?")
+    for _ in range(20):
+        assert encode_requests(tokenizer, now) == encode_requests(tokenizer, now)
+    assert ahead.known(later) == encode_all(tokenizer, texts_to_encode(tokenizer, later))
+    ahead.close()
+
+
 def test_generation_prompts_too_and_only_the_unannounced_texts_are_encoded(tokenizer):
     prompts = [Prompt(text=f"{PRIMER}Q: {q}", shared_prefix=len(PRIMER)) for q in ("Why?", "When?")]
     ahead = TokenizeAhead(tokenizer)
     ahead.start([GenerationRequest(prompts[0])])
     known = ahead.known([GenerationRequest(prompts[0])])
+    ahead.close()
     counting = Counting(tokenizer)
     assert encode_prompts(counting, prompts, known) == encode_prompts(tokenizer, prompts)
     assert counting.encoded == [f"{PRIMER}Q: When?"]  # the primer and the first came ready
@@ -69,6 +88,13 @@ def test_an_unannounced_call_finds_nothing_and_a_later_match_lets_earlier_ones_g
     ahead.start(second)
     assert ahead.known(second)
     assert ahead.known(first) == {}  # announced before the call that came: let go
+    ahead.close()
+    ahead = TokenizeAhead(tokenizer)
+    ahead.start(second)
+    ahead.start(first + second)  # the next chunk repeats this one's requests
+    assert set(ahead.known(second)) == set(texts_to_encode(tokenizer, second))  # the oldest that holds them
+    assert set(ahead.known(first + second)) == set(texts_to_encode(tokenizer, first + second))
+    assert ahead.calls == 2
     for n in range(KEPT + 2):
         ahead.start(scored(f"Question {n}?"))
     assert ahead.known(scored("Question 0?")) == {}  # only the last KEPT are kept
@@ -88,5 +114,7 @@ def test_what_cannot_be_encoded_ahead_is_left_to_the_call(tokenizer):
     ahead = TokenizeAhead(plain)
     ahead.start(requests)
     assert ahead.known(requests) == {}
+    assert ahead.calls == 0  # nothing was ready
+    ahead.close()
     with pytest.raises(MlbenchError, match="no chat template"):
         encode_prompts(plain, [r.prompt for r in requests], {})

@@ -206,5 +206,6 @@ def test_the_bench_exits_non_zero_when_its_steps_fail(tmp_path):
     assert done.returncode == 1, done.stdout[-2000:]
     last = done.stdout.rstrip().splitlines()[-1]
     assert last.startswith("bench_gpu.sh: FAILED (FAILED or skipped: a_setup (exit 2), b_model (skipped)")
-    for name in ("b_checks", "c_lmeval_mc", "c_mlbench_mc", "c_mlbench_one", "d_mlbench_gen", "f_mlbench_all"):
+    steps = ("b_checks", "c_lmeval_mc", "c_mlbench_mc", "c_mlbench_one", "d_mlbench_gen", "e_mlbench_fp32")
+    for name in (*steps, "f_mlbench_all"):
         assert f"{name} (skipped)" in last
