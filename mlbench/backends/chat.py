@@ -121,13 +121,8 @@ class _ScoredTexts:
 
 
 def _scored_texts(tokenizer: Any, requests: list[LoglikelihoodRequest]) -> _ScoredTexts:
-    rendered = {p: render_prompt(tokenizer, p) for p in dict.fromkeys(r.prompt for r in requests)}
+    rendered, shared_texts = _prompt_texts(tokenizer, [r.prompt for r in requests])
     pairs = [split_pair(rendered[r.prompt], r.continuation) for r in requests]
-    shared_texts = {
-        p: render_prompt(tokenizer, part, open_turn=False)
-        for p in rendered
-        if (part := p.shared_prefix_prompt()) is not None
-    }
     texts = (
         [text for context, continuation in pairs for text in (context, context + continuation) if context]
         + [continuation for context, continuation in pairs if not context]
@@ -142,7 +137,6 @@ def encode_requests(
     """Every request as token ids (see ``EncodedRequest``), each distinct text encoded
     once (or taken from ``known``: ``encode_all``); an empty continuation is an error."""
     scored = _scored_texts(tokenizer, requests)
-    shared_texts = scored.shared_texts
     ids = encode_all(tokenizer, scored.texts, known)
     out = []
     for request, (context, continuation) in zip(requests, scored.pairs):
@@ -156,9 +150,9 @@ def encode_requests(
         if not continuation_ids:
             raise MlbenchError(f"empty continuation to score after {context[-40:]!r}")
         shared = 0
-        if request.prompt in shared_texts:
+        if request.prompt in scored.shared_texts:
             # Tokens can merge across the boundary: only what both encodings agree on counts.
-            shared = common_prefix_length([tuple(ids[shared_texts[request.prompt]]), tuple(context_ids)])
+            shared = common_prefix_length([tuple(ids[scored.shared_texts[request.prompt]]), tuple(context_ids)])
         out.append(EncodedRequest(context_ids, continuation_ids, shared))
     return out
 

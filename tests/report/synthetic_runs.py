@@ -30,21 +30,39 @@ def write_run(
 ) -> Path:
     """``values``: language → metric → question id → value. With ``samples``, also the
     samples files a run appends (id and metrics only)."""
+    records = {
+        lang: [SampleRecord(q, lang, metrics={m: col[q] for m, col in by_metric.items() if q in col}) for q in ids]
+        for lang, by_metric in values.items()
+        for ids in [sorted({q for column in by_metric.values() for q in column})]
+    }
+    order = list(dict.fromkeys(m for by_metric in values.values() for m in by_metric))
+    return write_records(root, model, task, records, order, config_hash=config_hash, samples=samples)
+
+
+def write_records(
+    root: Path,
+    model: str,
+    task: str,
+    records: dict[str, list[SampleRecord]],
+    order: list[str],
+    *,
+    config_hash: str = "synthetic",
+    samples: bool = False,
+    langs: tuple[str, ...] = LANGS,
+) -> Path:
+    """Each language's ``records`` written as a run writes them (metrics in ``order``);
+    with ``samples``, also its samples file."""
     run_dir = root / model_slug(model) / task
     run_dir.mkdir(parents=True, exist_ok=True)
-    order: list[str] = []
-    for lang, by_metric in values.items():
-        order += [m for m in by_metric if m not in order]
-        ids = sorted({q for column in by_metric.values() for q in column})
-        records = [SampleRecord(q, lang, metrics={m: col[q] for m, col in by_metric.items() if q in col}) for q in ids]
-        for record in records:
+    for lang, written in records.items():
+        for record in written:
             record.config_hash = config_hash
         config = {"seed": 0, "timings_s": {lang: 0.5}, "fewshot": 6}
-        write_language(run_dir, aggregate(lang, records, order, 0), config, config_hash, [r.id for r in records])
+        write_language(run_dir, aggregate(lang, written, order, 0), config, config_hash, [r.id for r in written])
         if samples:
-            lines = [json.dumps(r.to_json()) for r in records]
+            lines = [json.dumps(r.to_json()) for r in written]
             (run_dir / f"samples_{lang}.jsonl").write_text("\n".join(lines) + "\n")
-    merge_run(run_dir, RunResult(model, task, {"seed": 0}, {}), config_hash, order, LANGS)
+    merge_run(run_dir, RunResult(model, task, {"seed": 0}, {}), config_hash, order, langs)
     return run_dir
 
 
