@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from mlbench.errors import closest
+from mlbench.errors import clipped, closest
 
 Script = Literal[
     "Latin",
@@ -268,7 +268,7 @@ def language_hint(given: str, available: Sequence[str]) -> str:
     primary = _primary_code(wanted.split("-")[0])
     tags = [code for code in available if _folded(code).split("-")[0] == primary]
     if tags and "-" in wanted:  # ``pt-PT`` where there is pt-BR, ``sr-Latn`` where there is sr
-        return f" ({_named(wanted)}: there is only {' or '.join(_variety(wanted, code) for code in tags)})"
+        return f" ({clipped(_named(wanted))}: there is only {' or '.join(_variety(wanted, code) for code in tags)})"
     if len(tags) > 1:  # ``pt`` where a benchmark has pt-BR and pt-PT
         return f" (did you mean one of {', '.join(tags)}?)"
     names = {code: code for code in available}
@@ -292,9 +292,9 @@ def pick_languages(
     for name in given:
         code = match_language(name, available)
         if code is None:
-            unknown.append(f"{name}{language_hint(name, available)}")
+            unknown.append(f"{clipped(name)}{language_hint(name, available)}")
             continue
         if note is not None and _folded(code) != _folded(name):
-            note(f"{flag} {name}: using {code}")
+            note(f"{flag} {clipped(name)}: using {code}")
         picked.append(code)
     return list(dict.fromkeys(picked)), unknown

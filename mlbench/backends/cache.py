@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mlbench.backends.base import Backend, ProgressCallback
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, terminal_line
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 from mlbench.records.jsontypes import JsonObject
 
@@ -101,8 +101,10 @@ class CachedBackend:
             if part.exists():
                 part.replace(aside.with_name(aside.name + suffix))
         print(
-            f"mlbench: warning: the request cache {self.path} is damaged ({error}); moved it to {aside.name} "
-            "and started an empty one",
+            terminal_line(
+                f"mlbench: warning: the request cache {self.path} is damaged ({error}); moved it to {aside.name} "
+                "and started an empty one"
+            ),
             file=sys.stderr,
         )
         return _open(self.path)

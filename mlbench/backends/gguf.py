@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from mlbench.backends.fingerprint import file_sha256
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, one_line
 from mlbench.resources import cache_folder
 
 GGUF_FILE_ARG = "gguf_file"  # -M gguf_file=NAME
@@ -120,7 +120,8 @@ def gguf_folder(path: Path, dtype: str) -> Path:
         return target
     check_gguf(path)
     print(
-        f"mlbench: converting {path.name} once to a folder in {target.parent} ({dtype}); later runs load it in seconds",
+        f"mlbench: converting {one_line(path.name)} once to a folder in {one_line(str(target.parent))} ({dtype}); "
+        "later runs load it in seconds",
         file=sys.stderr,
         flush=True,
     )

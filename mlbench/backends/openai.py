@@ -44,7 +44,7 @@ from mlbench.backends.openai_answers import (
 from mlbench.backends.redact import redact_text, redact_url
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
 from mlbench.backends.usage_count import TokenCounter, reported_usage, request_usage
-from mlbench.errors import LogprobsUnsupported, MlbenchError
+from mlbench.errors import LogprobsUnsupported, MlbenchError, terminal_line
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 from mlbench.records.jsontypes import JsonObject
 
@@ -331,7 +331,7 @@ class OpenAIBackend:
 
 
 def _warn(message: str) -> None:
-    print(f"mlbench: warning: {message}", file=sys.stderr, flush=True)
+    print(f"mlbench: warning: {terminal_line(message)}", file=sys.stderr, flush=True)  # a server's words
 
 
 def _api_key(env_name: str | None) -> str | None:

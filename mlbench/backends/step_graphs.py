@@ -22,6 +22,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from mlbench.errors import terminal_line
+
 Step = Callable[[], None]
 # Runs one step now; returns the callable that runs each further step.
 Capture = Callable[[Step], Step]
@@ -52,7 +54,7 @@ def cuda_graph(step: Step) -> Step:
 
 
 def _warn(message: str) -> None:
-    print(f"mlbench: warning: {message}", file=sys.stderr, flush=True)
+    print(f"mlbench: warning: {terminal_line(message)}", file=sys.stderr, flush=True)
 
 
 class GraphsOrEager:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mlbench.benchmarks.base import Task
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.metrics.catalog import Declared, use_benchmarks
 
 ENTRY_POINT_GROUP = "mlbench.benchmarks"
@@ -40,7 +40,8 @@ def register(task: type[Task]) -> type[Task]:
 def get_task(name: str) -> Task:
     discover()
     if name not in TASKS:
-        raise MlbenchError(f"unknown task {name!r}{did_you_mean(name, TASKS)}; available: {', '.join(sorted(TASKS))}")
+        given = clipped(repr(name))
+        raise MlbenchError(f"unknown task {given}{did_you_mean(name, TASKS)}; available: {', '.join(sorted(TASKS))}")
     return TASKS[name]()
 
 

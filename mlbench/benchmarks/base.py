@@ -11,10 +11,10 @@ from typing import Any, ClassVar, Literal
 
 from mlbench.benchmarks.helper_models import HelperModel
 from mlbench.benchmarks.lm_eval_names import LmEvalTask
-from mlbench.data.alignment import ALIGN_LABELS, Alignment
+from mlbench.data.alignment import Alignment, aligned_labels
 from mlbench.data.jsonl import load_jsonl
 from mlbench.data.source import QUESTION_LABEL, DataSource
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.judges.judge import Judge
 from mlbench.metrics.descriptor import Metric
 from mlbench.records import (
@@ -170,7 +170,7 @@ class Task(ABC):
             if mode.name == name:
                 return mode
         hint = did_you_mean(name, self.mode_names)
-        raise MlbenchError(f"{self.name} has no mode {name}{hint}; valid: {', '.join(self.mode_names)}")
+        raise MlbenchError(f"{self.name} has no mode {clipped(name)}{hint}; valid: {', '.join(self.mode_names)}")
 
     @property
     def answer_modes(self) -> tuple[Mode, ...]:
@@ -216,8 +216,8 @@ class Task(ABC):
 
     def sample_labels(self, sample: Sample) -> dict[str, str]:
         """The sample's labels of ``slice_fields`` that the data fills in."""
-        names = (*self.slice_fields, *ALIGN_LABELS)  # TruthfulQA's row, where the loader found it
-        return {name: str(sample.meta[name]) for name in names if sample.meta.get(name) not in (None, "")}
+        own = {name: str(sample.meta[name]) for name in self.slice_fields if sample.meta.get(name) not in (None, "")}
+        return {**own, **aligned_labels(sample.meta)}  # TruthfulQA's row, where the loader found it
 
     def sample_group(self, sample: Sample) -> str | None:
         """The subset ``sample`` is tabled under beside the whole language (None: no groups)."""

@@ -14,7 +14,7 @@ from mlbench.cli import options as opt
 from mlbench.cli import options_tools as topt
 from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, terminal_line
 from mlbench.results.files import check_output_file
 
 
@@ -42,7 +42,8 @@ def agree(
             raise MlbenchError("--a/--b compare columns of a label file; with --human the columns are human and judge")
         rows, unmatched = human_label_rows(source, human, kind, human_column)
         if unmatched:
-            print(f"mlbench: warning: {unmatched} human labels match no sample of {source}", file=sys.stderr)
+            said = f"{unmatched} human labels match no sample of {source}"
+            print(f"mlbench: warning: {terminal_line(said)}", file=sys.stderr)
         a, b, by = "human", "judge", by or "lang"
     else:
         if not a or not b:

@@ -4,6 +4,10 @@ The terminal shows what a person reads at a glance: a line per finished stage an
 end, one table per task with its headline metrics per language, sized to 80 columns. The
 full tables (intervals, every metric, surface issues, groups, statistics) are in each run's
 table.md and results.json, and in ``mlbench report``.
+
+Every text from a file or a flag (a task's, a language's, a template's or a model's name,
+a warning's values) is shown through ``errors.terminal_text``/``terminal_line``: its
+control characters as escapes, cut to a bounded length, and never read as rich markup.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -33,6 +38,7 @@ from rich.text import Text
 
 from mlbench.cli.layout import Column, Listing
 from mlbench.engine.pipeline import RunObserver
+from mlbench.errors import terminal_line, terminal_text
 from mlbench.metrics.catalog import column_heading, headline_metrics
 from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.names import base_name, expand_order
@@ -47,6 +53,8 @@ from mlbench.stats.agreement import Agreement
 # What a summary may take: a standard terminal. Wider consoles (a log file is drawn 200
 # wide) still get this width, so that the summary reads the same everywhere.
 SUMMARY_WIDTH = 80
+# The most characters of a task's or a language's name a progress bar shows.
+LABEL_CHARS = 60
 # Metrics that appear without a headline (a run whose headline metrics were not scored:
 # XLingHealth's correctness before its judge, say) show at most this many.
 FALLBACK_METRICS = 4
@@ -109,6 +117,11 @@ def _header(metric: str) -> str:
     return column_heading(metric)
 
 
+def _cell(text: str) -> str:
+    """Text from the run in a rich table cell: ``terminal_text``, its markup escaped."""
+    return escape(terminal_text(text))
+
+
 def _value(metric: Metric, value: MetricValue | None) -> str:
     if value is None or math.isnan(value.value):
         return "n/a"
@@ -130,9 +143,9 @@ def _summary_table(headers: list[str], rows: list[list[str]]) -> Table:
     """Light rules only (a header line, no box): a few lines that read in a log file too."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
     for i, header in enumerate(headers):
-        table.add_column(header, justify="left" if i == 0 else "right", no_wrap=True)
+        table.add_column(_cell(header), justify="left" if i == 0 else "right", no_wrap=True)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*map(_cell, row))
     return table
 
 
@@ -149,6 +162,12 @@ def _by_priority(metrics: list[str]) -> list[str]:
         groups.setdefault(base_name(metric), []).append(metric)
     rounds = max((len(group) for group in groups.values()), default=0)
     return [group[i] for i in range(rounds) for group in groups.values() if i < len(group)]
+
+
+def progress_label(task: str, lang: str) -> str:
+    """A progress bar's ``task lang``: each cut to ``LABEL_CHARS`` (``terminal_text``), as
+    rich markup that shows it as written."""
+    return escape(f"{terminal_text(task, LABEL_CHARS)} {terminal_text(lang, LABEL_CHARS)}")
 
 
 def summary(
@@ -197,8 +216,8 @@ def summary(
         notes.append(f"{len(metrics) - len(chosen)} more headline column(s) there too.")
     if any(language_label(lang) != lang for lang in langs):
         notes.append(f"{LOW_RESOURCE_MARK} low-resource language.")
-    # A long model path wraps (folded where it has no space): a name is never cut.
-    title = Text(f"{run.task} — {run.model}", style="bold", overflow="fold")
+    # A long model path wraps (folded where it has no space); a name is cut only past TERMINAL_CHARS.
+    title = Text(f"{terminal_text(run.task)} — {terminal_text(run.model)}", style="bold", overflow="fold")
     spent = usage_line(run.config)  # API tokens and cost, when any were counted (results/usage.py)
     return [title, table(chosen), Text("\n".join(_pack(notes, width)), style="dim"), *([Text(spent)] if spent else [])]
 
@@ -285,7 +304,7 @@ class RichObserver(RunObserver):
             self.progress = Progress(*self._columns(), console=self.console, transient=True)
             self.progress.start()
         progress = self.progress
-        shown = progress.add_task(f"{task} {lang}", total=total, completed=done, before=bar.before)
+        shown = progress.add_task(progress_label(task, lang), total=total, completed=done, before=bar.before)
         bar.shown = shown
 
         def advance(n: int) -> None:
@@ -302,7 +321,7 @@ class RichObserver(RunObserver):
         bar.generating += seconds
         if self.progress is not None and bar.shown is not None:
             rate = tokens_per_second(bar.tokens, bar.generating)
-            self.progress.update(bar.shown, description=f"{task} {lang} · {rate}")
+            self.progress.update(bar.shown, description=f"{progress_label(task, lang)} · {rate}")
 
     @staticmethod
     def _count(bar: _Bar, n: int) -> None:
@@ -326,9 +345,10 @@ class RichObserver(RunObserver):
         lines = []
         now = time.perf_counter()
         for stage, bars in stages.items():
-            ran = [b.lang for b in bars if not b.before]
-            before = [b.lang for b in bars if b.before]
+            ran = [terminal_text(b.lang, LABEL_CHARS) for b in bars if not b.before]
+            before = [terminal_text(b.lang, LABEL_CHARS) for b in bars if b.before]
             seconds = sum((b.ended or now) - b.started for b in bars if not b.before)
+            stage = terminal_text(stage, LABEL_CHARS)
             text = f"mlbench: {stage}: {', '.join(ran)} done in {duration(seconds)}" if ran else f"mlbench: {stage}:"
             if before:
                 text += f"{'; ' if ran else ' '}{', '.join(before)} done before"
@@ -348,11 +368,11 @@ class RichObserver(RunObserver):
             self.console.print(Group(*summary(run, order, headline_metrics(run.task), self.console)))
 
     def warn(self, message: str) -> None:
-        print(f"mlbench: warning: {message}", file=sys.stderr)
+        print(f"mlbench: warning: {terminal_line(message)}", file=sys.stderr)
 
     def note(self, message: str) -> None:
         if not self.quiet:
-            self.console.print(f"mlbench: {message}", markup=False, highlight=False)
+            self.console.print(f"mlbench: {terminal_line(message)}", markup=False, highlight=False)
 
     def close(self) -> None:
         if self.progress is not None:
@@ -362,6 +382,7 @@ class RichObserver(RunObserver):
 
 def agreement_table(lines: list[Agreement], a: str, b: str) -> Table:
     """One row per group: items compared, missing labels, agreement and κ [95% CI]."""
+    a, b = _cell(a), _cell(b)  # the names of a label file's columns
     table = Table(title=f"agreement: {a} vs {b} (Cohen's κ, 95% bootstrap CI)", title_justify="left")
     for column in ("group", "n", f"missing {a}", f"missing {b}", "agreement", "κ [95% CI]"):
         table.add_column(column, justify="left" if column == "group" else "right")
@@ -369,5 +390,5 @@ def agreement_table(lines: list[Agreement], a: str, b: str) -> Table:
         kappa = "n/a" if math.isnan(line.kappa) else f"{line.kappa:.3f}"
         interval = "" if math.isnan(line.ci_low) else f" [{line.ci_low:.3f}, {line.ci_high:.3f}]"
         share = "n/a" if math.isnan(line.agreement) else f"{100 * line.agreement:.1f}%"
-        table.add_row(line.group, str(line.n), str(line.missing_a), str(line.missing_b), share, kappa + interval)
+        table.add_row(_cell(line.group), str(line.n), str(line.missing_a), str(line.missing_b), share, kappa + interval)
     return table

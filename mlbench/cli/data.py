@@ -11,6 +11,7 @@ import typer
 from mlbench.cli import options as opt
 from mlbench.cli.errors import user_errors
 from mlbench.cli.listing_json import JsonOpt, SourceState
+from mlbench.errors import terminal_line
 
 if TYPE_CHECKING:
     from mlbench.data.catalog import Source
@@ -157,7 +158,7 @@ def verify(names: NamesArg = None, include: opt.IncludeOpt = None) -> None:
         else:
             failed = True
             for problem in verdict.problems:
-                print(f"{source.name}: {problem}", file=sys.stderr)
+                print(terminal_line(f"{source.name}: {problem}"), file=sys.stderr)
     if failed:
         raise typer.Exit(1)
 

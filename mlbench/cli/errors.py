@@ -1,5 +1,7 @@
 """How every command ends on bad input: one line on stderr and exit code 2 (and a run
-whose samples mostly failed: a line per such language and exit code 1)."""
+whose samples mostly failed: a line per such language and exit code 1). Each line is
+printed through ``errors.terminal_line``: a message that echoes a file's or a flag's text
+shows its control characters as escapes, and is cut to a bounded length."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import typer
 
 from mlbench.cli.signals import stopped
 from mlbench.engine.failures import EXIT_FAILED, SamplesFailed
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, terminal_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -40,6 +42,11 @@ def storage_error(error: OSError) -> str | None:
     return f"{reason}{where}: make room or write elsewhere ({elsewhere}); a run continues with --resume"
 
 
+def error_line(message: str) -> str:
+    """``mlbench: error: MESSAGE``, as the terminal may show it (``errors.terminal_line``)."""
+    return f"mlbench: error: {terminal_line(message)}"
+
+
 def user_errors(command: F) -> F:
     """Bad input ends the command with one line on stderr and exit code 2."""
 
@@ -48,19 +55,18 @@ def user_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except MlbenchError as error:
-            message = " ".join(str(error).split())
-            print(f"mlbench: error: {message}", file=sys.stderr)
+            print(error_line(str(error)), file=sys.stderr)
             raise typer.Exit(2) from None
         except SamplesFailed as failed:
             # Not bad input: the run ran and wrote its results, but measured (mostly) nothing.
             for line in failed.lines():
-                print(line, file=sys.stderr)
+                print(terminal_line(line), file=sys.stderr)
             raise typer.Exit(EXIT_FAILED) from None
         except OSError as error:
             line = storage_error(error)
             if line is None:
                 raise
-            print(f"mlbench: error: {line}", file=sys.stderr)
+            print(error_line(line), file=sys.stderr)
             raise typer.Exit(2) from None
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM/SIGUSR1 (mlbench.cli.signals)
             raise typer.Exit(stopped(stop)) from None

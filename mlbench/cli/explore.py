@@ -12,7 +12,7 @@ import typer
 from mlbench.cli import options_tools as topt
 from mlbench.cli.app import app
 from mlbench.cli.errors import user_errors
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, one_line, terminal_line
 
 ExploreDirsArg = Annotated[
     list[Path], typer.Argument(help="Results folders (each searched for runs).", metavar="DIR...")
@@ -38,7 +38,7 @@ def explore(
 
     data = explorer_data(results_dirs, read_slices(slices) if slices is not None else None)
     for line in data.skipped:
-        print(f"mlbench: skipped: {line}", file=sys.stderr)
+        print(f"mlbench: skipped: {terminal_line(line)}", file=sys.stderr)
     if not data.cells:
         raise MlbenchError("nothing to explore: no run with samples under " + ", ".join(map(str, results_dirs)))
     try:
@@ -49,4 +49,5 @@ def explore(
     # The aligned view shows the benchmarks' own questions again: counted once, in them.
     questions = sum(len(task.questions) for name, task in data.tasks.items() if name != ALIGNED_TASK)
     models = f"{len(data.models)} model{'s' if len(data.models) != 1 else ''}"
-    print(f"mlbench: explorer in {output} ({questions} questions, {models}) — {time.perf_counter() - started:.1f} s")
+    took = time.perf_counter() - started
+    print(f"mlbench: explorer in {one_line(str(output))} ({questions} questions, {models}) — {took:.1f} s")

@@ -12,7 +12,7 @@ import typer
 from mlbench.cli import options as opt
 from mlbench.cli.errors import user_errors
 from mlbench.engine.failures import EXIT_FAILED
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, one_line, terminal_line
 
 import_app = typer.Typer(
     help="Read runs made with other tools into mlbench runs (judge, surface, report work on them).",
@@ -62,7 +62,7 @@ def lm_eval(
         observer.close()
     observer.print_summaries()
     for line in summary.lines:
-        print(f"mlbench: {line}")
+        print(f"mlbench: {terminal_line(line)}")  # names from lm-eval's logs
     print(
         f"mlbench: imported {summary.imported} samples into {len(summary.runs)} runs; "
         f"{summary.left_out} left out (listed above)"
@@ -73,7 +73,7 @@ def lm_eval(
         raise MlbenchError(
             "nothing was imported: no log is of a task mlbench imports, or every sample was left out (listed above)"
         )
-    print(final_line(output, time.perf_counter() - started))
+    print(one_line(final_line(output, time.perf_counter() - started)))
     if summary.failed is not None:  # a run whose samples mostly failed: exit 1, as `run` does
         print("mlbench: error: most samples of a language were not imported (listed above)", file=sys.stderr)
         raise typer.Exit(EXIT_FAILED)

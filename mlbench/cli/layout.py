@@ -4,6 +4,10 @@
 Rich squeezes a table that is too wide by cutting cells to ``cal…``; a listing is read for its
 names, so a table that would cut one is shown stacked instead. Lists of names (languages,
 topics, tasks) wrap between items, never inside one.
+
+What a listing shows may come from a file (a user's benchmark: its title, names, paths):
+each value goes in through ``shown`` (``errors.terminal_text``: control characters as
+escapes, cut to a bounded length), the title through ``errors.one_line``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from mlbench.errors import one_line, terminal_text
 from mlbench.report.layout import fits
 
 # A stacked record's lines: its keys under its name, a value's continuation under its key.
@@ -43,11 +48,22 @@ class Listing:
     rows: list[list[str | list[str] | None]] = field(default_factory=list)  # None: not shown stacked
     table_from: int = 0
 
+    def __post_init__(self) -> None:
+        self.title = one_line(self.title)
+
     def add(self, *values: str | list[str] | None) -> None:
-        self.rows.append(list(values))
+        self.rows.append([shown(value) for value in values])
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield render(self, options.max_width)  # drawn at the width it is given
+
+
+def shown(value: str | list[str] | None) -> str | list[str] | None:
+    """A listing's value as the terminal may show it: each text (each name of a list)
+    through ``terminal_text``."""
+    if isinstance(value, list):
+        return [terminal_text(item) for item in value]
+    return terminal_text(value) if isinstance(value, str) else value
 
 
 def _cell(value: str | list[str] | None) -> str:

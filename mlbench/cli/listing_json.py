@@ -83,7 +83,13 @@ def task_json(task: Task, sources: list[Source]) -> JsonObject:
         "data_sources": [catalog_json(s) for s in sources if task.name in s.tasks],
         # How its questions map to TruthfulQA's rows; null: not a translation of TruthfulQA.
         "alignment": (
-            None if task.alignment is None else {"aligned": task.alignment.aligned, "how": task.alignment.how}
+            None
+            if task.alignment is None
+            else {
+                "aligned": task.alignment.aligned,
+                "how": task.alignment.how,
+                "translation": task.alignment.translation or None,
+            }
         ),
     }
 

@@ -20,7 +20,7 @@ from mlbench.cli import surface as _surface  # noqa: F401
 from mlbench.cli import tasks as _tasks  # noqa: F401
 from mlbench.cli.app import app
 from mlbench.cli.data import data_app
-from mlbench.cli.errors import bad_value_line, missing_line
+from mlbench.cli.errors import bad_value_line, error_line, missing_line
 from mlbench.cli.import_lm_eval import import_app
 from mlbench.cli.moved import moved_option
 from mlbench.errors import did_you_mean
@@ -87,7 +87,7 @@ def _invoke_app() -> Any:
         else:
             ours = bad_value_line(error) if _is_a(error, "BadParameter") else None
         message = moved or ours or " ".join(error.format_message().split())
-        print(f"mlbench: error: {message}", file=sys.stderr)
+        print(error_line(message), file=sys.stderr)
         return 2 if _is_a(error, "UsageError") else error.exit_code
 
 

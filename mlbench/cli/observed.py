@@ -11,6 +11,7 @@ from pathlib import Path
 from mlbench.cli.app import wide_console
 from mlbench.cli.console import RichObserver, final_line, written_tables
 from mlbench.engine.failures import SamplesFailed
+from mlbench.errors import one_line
 
 
 def quiet_library_warnings() -> None:
@@ -37,6 +38,6 @@ def observed(output: Path, quiet: bool, work: Callable[[RichObserver], None]) ->
         observer.close()
     observer.print_summaries()  # once, after the judges: the numbers as they end up
     tables = written_tables(output, observer.results)  # (model, task) of each run finished
-    print(final_line(output, time.perf_counter() - started, tables))
+    print(one_line(final_line(output, time.perf_counter() - started, tables)))  # the paths whole, to copy
     if failed is not None:
         raise failed

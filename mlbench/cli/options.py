@@ -200,7 +200,7 @@ LimitOpt = Annotated[
     typer.Option(
         parser=at_least(1),
         metavar="N",
-        help="A seeded subset of N question ids, the same in every language.",
+        help="A seeded subset of N question ids, the same in every language (of a translation of TruthfulQA: N of its rows).",
         rich_help_panel=DATA,
     ),
 ]

@@ -13,7 +13,7 @@ from mlbench.cli import options_tools as topt
 from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
 from mlbench.cli.settings import choice, split_list
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, one_line, terminal_line
 
 
 @app.command()
@@ -38,7 +38,6 @@ def report(
     models that answered the same questions compared (each pair, or each against --ref-model)."""
     from mlbench.report import FORMATS, make_report, write_report
     from mlbench.report.terminal import caption, pairs_caption, render, render_pairs
-    from mlbench.report.text import one_line
     from mlbench.report.translation_tables import translations_line
 
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
@@ -70,12 +69,12 @@ def report(
     if made.per_translation:
         console.print(translations_line(made.per_translation, bool(formats)), highlight=False, markup=False)
     for note in made.collection.notes:  # a note names models and tasks a results.json gives
-        print(f"note: {one_line(note)}", file=sys.stderr)
+        print(f"note: {terminal_line(note)}", file=sys.stderr)
     if formats or plots:
         folder = out or results_dir / "report"
         written = write_report(made, folder, formats=formats, plots=plots, seed=seed, resamples=resamples)
-        print(f"wrote {len(written)} file(s) to {folder}")
+        print(f"wrote {len(written)} file(s) to {one_line(str(folder))}")
 
 
 def _said(line: str) -> None:
-    print(f"mlbench: {line}", file=sys.stderr)
+    print(f"mlbench: {terminal_line(line)}", file=sys.stderr)

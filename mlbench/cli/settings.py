@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.records.options import OptionSetting
 from mlbench.resources import cache_folder
 
@@ -26,7 +26,8 @@ def split_list(value: str) -> tuple[str, ...]:
 
 def choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise MlbenchError(f"--{name} must be one of {', '.join(allowed)}, not {value!r}{did_you_mean(value, allowed)}")
+        given = clipped(repr(value))
+        raise MlbenchError(f"--{name} must be one of {', '.join(allowed)}, not {given}{did_you_mean(value, allowed)}")
     return value
 
 

@@ -42,6 +42,7 @@ from types import FrameType, TracebackType
 from typing import Any
 
 from mlbench.engine.budget import EXIT_BUDGET, BudgetSpent
+from mlbench.errors import one_line
 
 # SIGUSR1 does not exist on Windows: only the signals this platform has are handled.
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGUSR1") if hasattr(signal, name))
@@ -232,7 +233,25 @@ def stop_line(error: KeyboardInterrupt, argv: list[str]) -> str:
     program = "mlbench"
     if Path(argv[0]).name == "__main__.py":  # started as ``python -m mlbench``
         program = f"{Path(sys.executable).name} -m mlbench"
-    return f"mlbench: {why}; what finished is saved; continue with: {program} {shlex.join(again)}"
+    return f"mlbench: {why}; what finished is saved; continue with: {program} {' '.join(map(_shell_word, again))}"
+
+
+def _shell_word(arg: str) -> str:
+    """``arg`` as a POSIX shell reads it back (``shlex.quote``); one holding a character
+    the terminal escaper makes visible (``errors.one_line``) as bash's ``$'...'``, that
+    character written as an escape bash reads back (``\\x1b``, ``\\u009b``: bash's ``\\xNN``
+    is a byte), so that the line can be pasted and nothing in it acts on the terminal."""
+    if one_line(arg) == arg:
+        return shlex.quote(arg)
+    return "$'" + "".join(_ansi_c(char) for char in arg) + "'"
+
+
+def _ansi_c(char: str) -> str:
+    if char in "\\'":
+        return "\\" + char
+    if one_line(char) == char:
+        return char
+    return one_line(char) if ord(char) < 0x80 else f"\\u{ord(char):04x}"
 
 
 def _takes_resume(args: list[str]) -> bool:

@@ -13,6 +13,7 @@ import typer
 from mlbench.cli import options as opt
 from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
+from mlbench.errors import terminal_line
 
 
 @app.command()
@@ -51,7 +52,7 @@ def surface(
     assert table is not None  # every record has surface metrics
     console.print(text_table_listing(table))
     if len(table.notes) > 1:
-        console.print(" ".join(table.notes[1:]), markup=False, highlight=False)
+        console.print(terminal_line(" ".join(table.notes[1:])), markup=False, highlight=False)
     empty = sum(r.outputs["empty"] for r in records)
     if empty:
         print(f"{empty} empty answer(s) checked as such", file=sys.stderr)

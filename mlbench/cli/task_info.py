@@ -1,7 +1,9 @@
 """What `mlbench tasks NAME` shows of one benchmark: its languages, its modes (what each
 makes the model produce and the metrics it writes), its own options (`-T key=value`, with
 the values each accepts when they are a fixed set), its judges, and where its data comes
-from, with the sizes the catalog knows."""
+from, with the sizes the catalog knows. A user's benchmark (``--include``) wrote most of
+it: each text is shown through ``errors.terminal_text`` (control characters as escapes,
+cut short)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from rich.text import Text
 from mlbench.benchmarks.base import Mode, Task
 from mlbench.cli.layout import KEY_INDENT, Column, Listing, key_value
 from mlbench.data.catalog import Source
+from mlbench.errors import terminal_text
 from mlbench.metrics.judged import COMBINED_METRICS, JUDGE_METRICS, KIND_METRICS
 from mlbench.records.options import describe_options
 
@@ -26,7 +29,7 @@ PRODUCES = {
 def task_details(task: Task, sources: list[Source]) -> RenderableType:
     """The whole description of ``task`` as one renderable, drawn at the console's width:
     each listing a table where it fits whole, else a block per record."""
-    head = Text.assemble((task.name, "bold"), f" — {task.title}")
+    head = Text.assemble((terminal_text(task.name), "bold"), f" — {terminal_text(task.title)}")
     facts: list[tuple[str, str | list[str]]] = [
         (f"languages ({len(task.languages)})", list(task.languages)),
         ("few-shot default", str(task.default_fewshot)),
@@ -37,6 +40,8 @@ def task_details(task: Task, sources: list[Source]) -> RenderableType:
     facts.append(("prompts", prompt_files(task)))
     if task.alignment is not None:  # a translation of TruthfulQA: how it pairs with the others
         facts.append(("aligned (report --align tqa_index)", task.alignment.how))
+        if task.alignment.translation:
+            facts.append(("translation", task.alignment.translation))
     parts: list[RenderableType] = [head, _Facts(facts), modes_table(task), options_table(task)]
     parts.append(sources_table(task, sources))
     return Group(*parts)
@@ -46,7 +51,7 @@ class _Facts:
     """``key: value`` lines at the console's width, a list wrapping between its items."""
 
     def __init__(self, facts: list[tuple[str, str | list[str]]]) -> None:
-        self.facts = facts
+        self.facts = [(key, terminal_text(v) if isinstance(v, str) else [*map(terminal_text, v)]) for key, v in facts]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
@@ -128,7 +133,7 @@ def _prompt_names(task: Task) -> list[str]:
 def sources_table(task: Task, sources: list[Source]) -> RenderableType:
     mine = [s for s in sources if task.name in s.tasks]
     if not mine:
-        return Text(f"data: {task.hub_id}")
+        return Text(f"data: {terminal_text(task.hub_id)}")
     columns = [Column(c, no_wrap=c in ("source", "revision")) for c in ("source", "home", "revision", "files", "size")]
     listing = Listing("data (`mlbench data fetch NAME`; or --data-dir DIR)", [*columns, Column("license")])
     for source in mine:

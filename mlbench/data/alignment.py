@@ -11,12 +11,16 @@ benchmark derives it, or why it cannot, is its ``Alignment``, shown by ``mlbench
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from mlbench.errors import MlbenchError
+from mlbench.records import SampleRecord
+from mlbench.records.budgets import shown
 
 TQA_INDEX_LABEL = "tqa_index"
 TRUTHFULQA_ROWS = 817
+TRANSLATIONS = ("human", "machine")  # the kinds a benchmark may say its translation is
 # The labels that say which question a sample is across benchmarks, not a slice of the
 # questions: ``report --by`` does not offer them (817 slices of one question each).
 ALIGN_LABELS = (TQA_INDEX_LABEL,)
@@ -29,6 +33,10 @@ class Alignment:
 
     how: str
     aligned: bool = True
+    # How the questions were translated, where the authors say: "human" or "machine" ("":
+    # not said). The TruthfulQA-Multi authors' chi-square takes a human translation's
+    # counts as the expected ones (report/translations.py); results.json records it.
+    translation: str = ""
 
 
 def tqa_index(value: object, offset: int, where: str) -> str:
@@ -47,3 +55,85 @@ def tqa_index(value: object, offset: int, where: str) -> str:
             f"{where}: {text} is no TruthfulQA row (rows 0-{TRUTHFULQA_ROWS - 1} after an offset of {offset})"
         )
     return str(index)
+
+
+def row_of(meta: Mapping[str, object]) -> str | None:
+    """The TruthfulQA row a question's labels (``Sample.meta``, a record's ``labels``)
+    name; None where they name none."""
+    row = meta.get(TQA_INDEX_LABEL)
+    return None if row in (None, "") else str(row)
+
+
+def aligned_labels(meta: Mapping[str, object]) -> dict[str, str]:
+    """The labels of ``meta`` that say which question it is across benchmarks, as a
+    sample's record keeps them (``Task.sample_labels``)."""
+    return {name: str(meta[name]) for name in ALIGN_LABELS if meta.get(name) not in (None, "")}
+
+
+def draw_name(row: str) -> str:
+    """What ``--limit`` ranks a question of TruthfulQA's ``row`` by (``data.source.subset``):
+    the id TruthfulQA-Multi gives that row (row + 1). Every aligned benchmark ranks its
+    rows alike, so translations limited alike answer the same questions; and a limited
+    TruthfulQA-Multi run, ranked by these ids before rows were known, draws what it drew."""
+    return str(int(row) + 1)
+
+
+def check_rows_once(rows: Iterable[tuple[str, str]], where: str) -> None:
+    """Refuse a language in which two questions name one TruthfulQA row: ``rows`` is
+    (question id, its row) for each question that names one. Paired by row, the two would
+    stand for one question and the language could not be aligned at all."""
+    seen: dict[str, str] = {}
+    for question, row in rows:
+        first = seen.setdefault(row, question)
+        if first != question:
+            raise MlbenchError(
+                f"{where}: questions {shown(first)} and {shown(question)} both name TruthfulQA row {row} "
+                f"({TQA_INDEX_LABEL}); a row is one question, so fix the data or its [align] rule"
+            )
+
+
+@dataclass(frozen=True)
+class Realigned:
+    """What ``realign`` did to a language's saved samples: ``labelled`` had no row (saved
+    before rows were derived) and now have one; ``moved`` named another row than the data
+    now derives (an ``[align]`` edited since), or one where it now derives none."""
+
+    labelled: int = 0
+    moved: int = 0
+    example: str = ""  # one moved sample, for the note: "12: row 12, now 11"
+
+    def __bool__(self) -> bool:
+        return bool(self.labelled or self.moved)
+
+    def line(self, where: str) -> str:
+        parts = []
+        if self.moved:
+            parts.append(f"{self.moved:,} saved sample(s) named other TruthfulQA rows than the data now gives "
+                         f"(e.g. {self.example}): their rows updated")  # fmt: skip
+        if self.labelled:
+            parts.append(f"{self.labelled:,} saved sample(s) given the TruthfulQA row the data now gives")
+        return f"{where}: {'; '.join(parts)}; their scores kept (a question's row is not part of its prompt)"
+
+
+def realign(saved: Mapping[str, SampleRecord], derived: Mapping[str, dict[str, str]]) -> Realigned:
+    """Give each saved sample the alignment labels its question now derives (``derived``:
+    sample id → those labels, empty where none), in place. A resumed run keeps what the
+    model answered, but the rows it is paired by are the data's as read now."""
+    labelled = moved = 0
+    example = ""
+    for sample_id, labels in derived.items():
+        record = saved.get(sample_id)
+        if record is None:
+            continue
+        had = {name: record.labels[name] for name in ALIGN_LABELS if name in record.labels}
+        if had == labels:
+            continue
+        if had:
+            moved += 1
+            example = example or f"{shown(sample_id)}: row {had.get(TQA_INDEX_LABEL, 'none')}, now " + (
+                labels.get(TQA_INDEX_LABEL, "none")
+            )
+        else:
+            labelled += 1
+        record.labels = {**{k: v for k, v in record.labels.items() if k not in ALIGN_LABELS}, **labels}
+    return Realigned(labelled, moved, example)

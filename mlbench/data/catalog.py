@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
 
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 
 Home = Literal["github", "hub"]
 
@@ -83,7 +83,8 @@ def get_source(name: str) -> Source:
     if by_task:
         return by_task[0]
     names = [*SOURCES, *(task for source in SOURCES.values() for task in source.tasks)]
-    raise MlbenchError(f"unknown data source {name!r}{did_you_mean(name, names)}; known: {', '.join(sorted(SOURCES))}")
+    given = clipped(repr(name))
+    raise MlbenchError(f"unknown data source {given}{did_you_mean(name, names)}; known: {', '.join(sorted(SOURCES))}")
 
 
 def sources_of(names: list[str]) -> list[Source]:

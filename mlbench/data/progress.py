@@ -6,6 +6,10 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 
+from rich.markup import escape
+
+from mlbench.errors import terminal_text
+
 # Called as bytes arrive: (file path, bytes done or -bytes to undo, total bytes or None).
 OnBytes = Callable[[str, int, int | None], None]
 
@@ -17,7 +21,7 @@ def download_progress(label: str) -> Iterator[OnBytes]:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
     progress = Progress(
-        TextColumn(f"{label} {{task.description}}"),
+        TextColumn(f"{escape(terminal_text(label, 60))} {{task.description}}"),
         BarColumn(),
         DownloadColumn(),
         TransferSpeedColumn(),
@@ -28,7 +32,8 @@ def download_progress(label: str) -> Iterator[OnBytes]:
 
     def report(path: str, done: int, total: int | None) -> None:
         if path not in bars:
-            bars[path] = progress.add_task(path.rsplit("/", 1)[-1], total=total)
+            # A file's name from a hub listing: shown, never read as markup ("[/]" would end the bar).
+            bars[path] = progress.add_task(escape(terminal_text(path.rsplit("/", 1)[-1], 60)), total=total)
         elif total is not None:
             progress.update(bars[path], total=total)
         progress.advance(bars[path], done)
@@ -36,7 +41,7 @@ def download_progress(label: str) -> Iterator[OnBytes]:
     try:
         progress.start()
     except LiveError:  # a run's own progress display is live: one line instead of a second bar
-        print(f"mlbench: fetching {label} into the data cache", file=sys.stderr)
+        print(f"mlbench: fetching {terminal_text(label)} into the data cache", file=sys.stderr)
         yield lambda path, done, total: None
         return
     try:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from mlbench.data.alignment import draw_name, row_of
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
 from mlbench.resources import resource_dir
@@ -89,18 +90,34 @@ QUESTION_LABEL = "question_id"
 TEMPLATE_LABEL = "template"
 
 
-def subset(samples: list[Sample], limit: int | None, seed: int) -> list[Sample]:
+def subset(samples: list[Sample], limit: int | None, seed: int, *, by_row: bool = True) -> list[Sample]:
     """A seeded random subset of ``limit`` questions, in the samples' original order (a
     question asked under several templates keeps all of them).
 
-    Each id is ranked by a hash of (seed, id) alone, so the chosen ids are the same in
-    every language and for every model whenever the id sets are the same.
+    Each question is ranked by a hash of (seed, its name) alone: its id, so the chosen ids
+    are the same in every language and for every model whenever the id sets are the same;
+    or, for a question that names TruthfulQA's row (an aligned benchmark), the name of its
+    row (``alignment.draw_name``), so that two translations limited alike answer the same
+    TruthfulQA questions whatever ids each gives them. A benchmark that lacks one of the
+    rows ranked first takes the next row it has: every run holds ``limit`` questions, and
+    two share all of them but the rows one of them lacks. ``by_row`` False: ids alone (the
+    rule before rows were drawn, which resume checks against).
     """
-    questions = list(dict.fromkeys(question_of(s) for s in samples))
-    if limit is None or limit >= len(questions):
+    rows = question_rows(samples) if by_row else dict.fromkeys(map(question_of, samples))
+    names = {question: draw_name(row) if row is not None else question for question, row in rows.items()}
+    if limit is None or limit >= len(names):
         return samples
-    chosen = set(sorted(questions, key=lambda i: _rank_key(seed, i))[:limit])
+    chosen = set(sorted(names, key=lambda q: (_rank_key(seed, names[q]), q))[:limit])
     return [s for s in samples if question_of(s) in chosen]
+
+
+def question_rows(samples: list[Sample]) -> dict[str, str | None]:
+    """Each question of ``samples`` (asked under several templates: once) and the TruthfulQA
+    row it names (``alignment.row_of``; None: none), in the samples' order."""
+    rows: dict[str, str | None] = {}
+    for sample in samples:
+        rows.setdefault(question_of(sample), row_of(sample.meta))
+    return rows
 
 
 def templated_id(question_id: str, template: str) -> str:

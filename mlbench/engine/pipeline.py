@@ -18,7 +18,8 @@ from mlbench.backends.base import Backend
 from mlbench.backends.registry import create_backend
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import Task, TaskOptions, all_mode_settings
-from mlbench.data.source import subset
+from mlbench.data.alignment import check_rows_once
+from mlbench.data.source import question_rows, subset
 from mlbench.engine.answer_checks import surface_metric_names, warm_up_in_background
 from mlbench.engine.budget import chunk_size, spend_records
 from mlbench.engine.checks import check_not_overwriting, check_size, check_writable, run_dir_of
@@ -34,8 +35,9 @@ from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's pu
     RunObserver,
 )
 from mlbench.engine.provenance import judged_settings, provenance
+from mlbench.engine.resumed import check_resumed_data, realign_saved
 from mlbench.engine.scoring import announce, score_samples
-from mlbench.errors import LogprobsUnsupported, MlbenchError, did_you_mean
+from mlbench.errors import LogprobsUnsupported, MlbenchError, clipped, did_you_mean
 from mlbench.languages import pick_languages
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.records import RunResult, SampleRecord
@@ -99,14 +101,15 @@ def plan(config: RunConfig, locks: ExitStack | None = None, warn: Say = None, no
         task.validate(options)
         modes = task.mode_names if config.mode == "all" else (config.mode,)
         if config.mode != "all" and config.mode not in task.mode_names:
-            hint = did_you_mean(config.mode, task.mode_names)
-            raise MlbenchError(f"task {name} has no mode {config.mode}{hint}; valid: {', '.join(task.mode_names)}")
+            given, hint = clipped(config.mode), did_you_mean(config.mode, task.mode_names)
+            raise MlbenchError(f"task {name} has no mode {given}{hint}; valid: {', '.join(task.mode_names)}")
         languages = []
         others = [(get_task(other), config.options_for(get_task(other))) for other in config.tasks if other != name]
         for lang in resolve_languages(task, config.langs, options, said.setdefault, others):
             data = task.load(lang, options)
-            chosen = [s for s in data.samples if s.id in config.ids[lang]] if lang in config.ids else data.samples
-            samples = subset(chosen, config.limit, config.seed)
+            named = [(question, row) for question, row in question_rows(data.samples).items() if row is not None]
+            check_rows_once(named, f"{name} {lang}")
+            samples = subset(config.asked(lang, data.samples), config.limit, config.seed)
             if not samples:
                 raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
             languages.append(PlannedLanguage(lang, data, samples))
@@ -191,23 +194,6 @@ def run(
     return results
 
 
-def check_resumed_data(config: RunConfig, item: PlannedTask, chash: str) -> None:
-    """--resume over samples scored from other data (a data file edited since) would mix
-    two datasets in one result: one line instead. Lines from before the data was hashed
-    are taken as they are."""
-    if not config.resume:
-        return
-    for planned_lang in item.languages:
-        path = samples_path(run_dir_of(config, item.task.name), planned_lang.lang)
-        saved = read_samples(path, chash, repair=False).values()
-        changed = sum(1 for r in saved if r.data_hash and r.data_hash != planned_lang.data_hash)
-        if changed:
-            raise MlbenchError(
-                f"{item.task.name} {planned_lang.lang}: the data changed since {changed} saved samples were "
-                f"scored from it; --resume would mix the two, so run it again with --overwrite"
-            )
-
-
 def run_task(
     config: RunConfig,
     item: PlannedTask,
@@ -233,6 +219,7 @@ def run_task(
             path.unlink(missing_ok=True)
             language_path(run_dir, lang).unlink(missing_ok=True)
         done = read_samples(path, chash)
+        realign_saved(path, done, planned_lang, f"{task.name} {lang}", observer.warn)
         # Failed samples of an earlier attempt (an API outage, say) are tried again.
         todo = [s for s in planned_lang.samples if s.id not in done or done[s.id].error]
         progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))

@@ -61,6 +61,10 @@ class RunConfig:
         """The options ``task`` reads: the shared ones with its own."""
         return with_own(self.task_options, task, self.own_options.get(task.name))
 
+    def asked(self, lang: str, samples: list[Sample]) -> list[Sample]:
+        """The samples of ``lang`` that --limit draws from: those ``ids`` names, where it names the language."""
+        return [s for s in samples if s.id in self.ids[lang]] if lang in self.ids else samples
+
 
 @dataclass
 class PlannedLanguage:

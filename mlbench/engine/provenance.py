@@ -88,6 +88,8 @@ def provenance(
         "data": data_record(task.name, options.source),
         # A benchmark from --include: its file, so that `mlbench judge` can load it again.
         **({"include": included_from(task.name)} if included_from(task.name) else {}),
+        # How its questions were translated, where the benchmark says (the report's chi-square reads it).
+        **({"translation": task.alignment.translation} if task.alignment and task.alignment.translation else {}),
         "limit": config.limit,
         "seed": config.seed,
         "prompt_hashes": {name: prompt_hash(task.prompt_dir, name) for name in task.prompt_files},

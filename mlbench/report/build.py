@@ -10,7 +10,7 @@ which metrics are plotted, from the headline the results.json names, else the ta
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -53,6 +53,9 @@ class ReportTable:
     headline: bool  # drawn in the plots
     # What the metric is, as the runs' results.json describe it (None: the catalog's).
     declared: Metric | None = None
+    # Each gap on the questions both columns answered, however few (``build_tables``): its
+    # n, shown beside it where it is not the column's, may be smaller than the column's.
+    paired_only: bool = False
 
     @property
     def descriptor(self) -> Metric:
@@ -78,15 +81,19 @@ def build_tables(
     seed: int = 0,
     resamples: int = DEFAULT_RESAMPLES,
     paired_only: bool = False,
+    ref_langs: Mapping[str, str] | None = None,
 ) -> list[ReportTable]:
     """Every (task, metric) of ``collection`` (only ``metrics``, by name or base name,
     when given), tasks in name order, metrics in the order the runs list them.
     ``paired_only``: each gap on the questions both languages answered, however few
-    (languages of different benchmarks, ``alignment.py``), never as independent samples."""
+    (languages of different benchmarks, ``alignment.py``), never as independent samples.
+    ``ref_langs``: a task's own reference, instead of ``ref_lang`` (``alignment.by_reference``)."""
     wanted = set(metrics)
     tables = []
     pairs = _Pairs()
+    default = ref_lang
     for task in sorted({run.task for run in collection.runs}):
+        ref_lang = (ref_langs or {}).get(task, default)
         runs = sorted((run for run in collection.runs if run.task == task), key=lambda run: run.model)
         known_langs = _task_languages(base_task(task))
         saved = saved_descriptors(runs)
@@ -103,7 +110,8 @@ def build_tables(
             per_question = any(metric in e.values for run in runs for e in run.languages.values())
             # The user's own choice of metrics is plotted in full.
             is_headline = bool(wanted) or _is_headline(metric, base_task(task), saved)
-            mine.append(ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline, about))
+            table = ReportTable(task, metric, ref_lang, langs, rows, per_question, is_headline, about, paired_only)
+            mine.append(table)
         if mine and not any(t.headline for t in mine):
             mine[0].headline = True  # a task without its headline metrics here: plot its first
         tables += mine

@@ -24,6 +24,7 @@ each table's caption in LaTeX (``gaps_note``), whose tables stand alone in a pap
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from mlbench.metrics.catalog import describe
 from mlbench.metrics.descriptor import Metric
@@ -93,6 +94,31 @@ def gap_text(metric: str | Metric, gap: Gap | None) -> str:
     return text if gap.paired else f"{text} (u)"
 
 
+# Beside a gap of an aligned table (``ReportTable.paired_only``) tested on fewer questions
+# than its column holds: how many, in every format (CSV and JSON: ``gap_n``).
+PAIRED_MARK = "(gap on N)"
+PAIRED_MEANING = "the gap's n, the questions it pairs with the reference, where fewer than its column's n"
+
+
+def paired_n(table: ReportTable, cell: Cell | None) -> str:
+    """``(gap on 10)`` beside a gap of a paired-only table whose n is not its column's;
+    "" elsewhere (an ordinary table's n: the column's, or the gap's note says otherwise)."""
+    gap = cell.gap if cell is not None else None
+    if cell is None or gap is None or not table.paired_only or not gap.paired or gap.n == cell.n:
+        return ""  # no gap, or none tried on paired questions (no reference), or on the column's n
+    return f"(gap on {gap.n})"
+
+
+def shows_paired_n(table: ReportTable) -> bool:
+    """Whether some gap of ``table`` carries ``paired_n``'s marker (its meaning is then noted)."""
+    return any(paired_n(table, cell) for cells in table.rows.values() for cell in cells.values())
+
+
+def with_paired_n(text: str, table: ReportTable, cell: Cell | None) -> str:
+    marker = paired_n(table, cell)
+    return f"{text} {marker}" if marker else text
+
+
 def p_text(p: float | None) -> str:
     if p is None or math.isnan(p):
         return "n/a"
@@ -132,6 +158,14 @@ def metric_heading(table: ReportTable) -> str:
     if not label or label == name:
         return table.metric
     return f"{table.metric} ({label}{'@' + setting if setting else ''})"
+
+
+def reference_line(ref_lang: str, ref_langs: Mapping[str, str] | None) -> str:
+    """``en``; where the models' references differ, each model's: ``en, per model: a: en
+    (truthfulqa_multi), b: en (truthfulqa_multi_mt)``."""
+    if not ref_langs or len(set(ref_langs.values())) < 2:
+        return ref_lang
+    return f"{ref_lang}, per model: " + ", ".join(f"{model}: {name}" for model, name in ref_langs.items())
 
 
 def gap_definition(ref_lang: str) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.metrics.descriptor import MetricsBlock
 from mlbench.records import LanguageResult, RunResult
 from mlbench.records.jsontypes import JsonObject
@@ -155,7 +155,7 @@ def collect(root: Path, *, tasks: Iterable[str] = (), models: Iterable[str] = ()
         if len(hashes) > 1:
             notes.append(f"{entry.model} · {entry.task}: its languages come from runs with different settings")
     if (tasks or models) and not merged:
-        wanted = ", ".join(sorted(tasks | models))
+        wanted = ", ".join(map(clipped, sorted(tasks | models)))
         names = sorted({run.task for _, run in found} | set(labels.values()))
         hint = did_you_mean(min(tasks | models), names) if len(tasks | models) == 1 else ""
         raise MlbenchError(f"no run under {root} matches {wanted}{hint}; found {_found(found)}")

@@ -110,8 +110,9 @@ def compare_columns(
     a, b = paired_values(reference, values, rows)
     mislabelled = binary and not (_zero_one(ref_all) and _zero_one(lang_all))
     binary = binary and not mislabelled
-    if paired_only and a.size < 2:
-        gap = untested(lang, f"{a.size} question(s) with a value on both sides: too few to pair")
+    if paired_only and a.size < 2:  # paired, on n = a.size questions: too few to test
+        gap = replace(untested(lang, f"{a.size} question(s) with a value on both sides: too few to pair"),
+                      n=int(a.size), paired=True)  # fmt: skip
     elif paired_only:
         gap = _paired(lang, a, b, binary, seed, resamples)
     else:

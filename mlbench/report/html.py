@@ -12,11 +12,13 @@ from collections.abc import Mapping, Sequence
 from urllib.parse import urlencode
 
 from mlbench.report import pair_cells as pc
-from mlbench.report.alignment import ALIGNED_TASK
+from mlbench.report.alignment import is_aligned
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
     GAP_ROW,
     P_ROW,
+    PAIRED_MARK,
+    PAIRED_MEANING,
     define_test,
     gap_definition,
     gap_text,
@@ -25,6 +27,9 @@ from mlbench.report.cells import (
     missing_notes,
     p_cell,
     p_text,
+    paired_n,
+    reference_line,
+    shows_paired_n,
     test_label,
     untested_models,
     used_tests,
@@ -133,7 +138,7 @@ def explorer_link(explorer: str, table: ReportTable, model: str, lang: str, gap:
     did better, wrong in the other; a sliced table's slice kept. None where right and
     wrong mean nothing (a metric that is not a share with a direction)."""
     about = table.descriptor
-    if about is None or not about.is_share or about.higher_is_better is None or table.task == ALIGNED_TASK:
+    if about is None or not about.is_share or about.higher_is_better is None or is_aligned(table.task):
         return None  # an aligned table's columns are benchmarks' languages, which the explorer shows apart
     better_in_ref = (gap.diff or 0) <= 0
     if about.higher_is_better is False:
@@ -168,6 +173,8 @@ def _gaps_table(table: ReportTable, down: bool, explorer: str | None = None) -> 
             link = explorer_link(explorer, table, model, lang, gap) if explorer is not None else None
             if link is not None:
                 shown = f'<a href="{escape(link, quote=True)}">{shown}</a>'
+            if paired := paired_n(table, cell):
+                shown += f' <span class="n">{escape(paired)}</span>'
             gap_row.append(f'<td title="{title}">{shown}</td>')
             p_row.append(f'<td{css} title="{title}">{escape(p_cell(gap))}</td>')
         rows += [gap_row, p_row]
@@ -213,6 +220,8 @@ def _metric_notes(table: ReportTable, notes: Notes) -> list[str]:
     languages and the gap notes go to the Notes section, once."""
     if any(lang_label(lang) != lang for lang in table.langs):
         notes.mark(LOW_RESOURCE_MARK, "low-resource language")
+    if shows_paired_n(table):
+        notes.mark(PAIRED_MARK, PAIRED_MEANING)
     return [f'<p class="note">{escape(text)}</p>' for text in missing_notes(table)]
 
 
@@ -252,17 +261,19 @@ def to_html(
     ref_model: str | None = None,
     explorer: str | None = None,
     sections: Sequence[str] = (),
+    ref_langs: Mapping[str, str] | None = None,
 ) -> str:
     """``figures`` maps a table's title to its PNG images; ``pairs``: the
     model-against-model tables (none: no such section); ``explorer``: the explorer page
     beside the report, which each gap links to; ``sections``: more HTML before the notes
-    (the prompt-templates section)."""
+    (the prompt-templates section); ``ref_langs``: each model's reference where they differ."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>mlbench report</title>',
         f"<style>{STYLE}</style></head><body>",
         "<h1>mlbench report</h1>",
-        f"<p>Reference language: <strong>{escape(ref_lang)}</strong>. Values are means with bootstrap 95% CIs.</p>",
+        f"<p>Reference language: <strong>{escape(reference_line(ref_lang, ref_langs))}</strong>. "
+        "Values are means with bootstrap 95% CIs.</p>",
         '<p class="legend">Each [n] refers to the Notes at the end.</p>',
         *_usage_section(collection),
     ]

@@ -13,6 +13,8 @@ from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
     GAP_ROW,
     P_ROW,
+    PAIRED_MARK,
+    PAIRED_MEANING,
     cell_notes,
     digits,
     gaps_heading,
@@ -21,6 +23,8 @@ from mlbench.report.cells import (
     is_missing,
     lang_label,
     p_text,
+    paired_n,
+    shows_paired_n,
     stars,
 )
 from mlbench.report.gaps import Gap
@@ -97,6 +101,13 @@ def _gap(table: ReportTable | PairTable, gap: Gap | None) -> str:
     return f"{_signed(gap.diff, d)}{unpaired} [{_signed(gap.ci_low, d)}, {_signed(gap.ci_high, d)}]"
 
 
+def _paired_gap(table: ReportTable, model: str, lang: str) -> str:
+    """``_gap``, with the gap's n where an aligned table pairs fewer questions than its column holds."""
+    cell = table.cell(model, lang)
+    marker = paired_n(table, cell)
+    return _gap(table, table.gap(model, lang)) + (f" {text(marker)}" if marker else "")
+
+
 def _p(gap: Gap | None) -> str:
     """The Holm-adjusted p with its stars, the star beside the number it comes from."""
     if gap is None or gap.p_holm is None:
@@ -151,7 +162,7 @@ def _value_rows(table: ReportTable) -> list[list[str]]:
     ]
     if table.per_question and len(table.langs) > 1:
         for model in table.rows:
-            gaps = ["--" if lang == table.ref_lang else _gap(table, table.gap(model, lang)) for lang in table.langs]
+            gaps = ["--" if lang == table.ref_lang else _paired_gap(table, model, lang) for lang in table.langs]
             ps = ["--" if lang == table.ref_lang else _p(table.gap(model, lang)) for lang in table.langs]
             rows += [[escape(model), text(GAP_ROW), *gaps], ["", text(P_ROW), *ps]]
     return rows
@@ -171,6 +182,8 @@ def table_to_latex(table: ReportTable) -> str:
     if table.per_question and len(table.langs) > 1:
         caption += " " + text(gaps_note(table))
     caption += "".join(" " + text(note.rstrip(".") + ".") for note in cell_notes(table))
+    if shows_paired_n(table):
+        caption += " " + text(f"{PAIRED_MARK}: {PAIRED_MEANING}.")
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]
     return "\n".join(lines)
 

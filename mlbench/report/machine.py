@@ -23,10 +23,11 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mlbench.records.jsontypes import JsonObject
+from mlbench.report.alignment import ALIGNED_TASK, is_aligned
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
 from mlbench.report.gaps import Gap
@@ -62,6 +63,10 @@ FIELDS = {
     "value, ci_low, ci_high": "the language's mean with its 95% bootstrap CI",
     "value_note": "why value is null: the metric could not be computed for the language",
     "gap": "language minus the reference language (mean difference)",
+    "gap_n": "the questions the gap was computed on: paired, those both languages answered; unpaired, both samples",
+    "ref_lang, ref_langs": (
+        "each table's reference; where the models' references differ (report --align), each model's in ref_langs"
+    ),
     "gap_ci95_unadjusted_low, gap_ci95_unadjusted_high": (
         "95% bootstrap CI of the mean difference (paired unless paired is false), not adjusted for multiplicity"
     ),
@@ -164,7 +169,7 @@ def to_csv(tables: list[ReportTable], pairs: Sequence[PairTable] = ()) -> str:
     for table in tables:
         for model, cells in table.rows.items():
             for lang, cell in cells.items():
-                where = {"task": table.task, "metric": table.metric, "model": model, "lang": lang}
+                where = {"task": _task(table.task), "metric": table.metric, "model": model, "lang": lang}
                 row = {**where, "ref_lang": table.ref_lang, **cell_record(cell)}
                 writer.writerow({k: "" if v is None else _csv_cell(v) for k, v in row.items()})
     for pair_table in pairs:
@@ -205,21 +210,27 @@ def to_json(
     resamples: int,
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
+    ref_langs: Mapping[str, str] | None = None,
 ) -> JsonObject:
-    """Every table; with ``pairs`` (models compared), also ``ref_model``, ``model_pairs``
-    and ``model_pairs_fields`` (none of them in a report of one model)."""
+    """Every table, each with its reference (``ref_lang``); with ``pairs`` (models
+    compared), also ``ref_model``, ``model_pairs`` and ``model_pairs_fields`` (none of them
+    in a report of one model); ``ref_langs``, each model's reference, where they differ
+    (the top-level ``ref_lang`` then the language asked for)."""
     compared: JsonObject = (
         {"ref_model": ref_model, "model_pairs_fields": PAIR_FIELDS, "model_pairs": pairs_json(pairs)} if pairs else {}
     )
+    per_model: JsonObject = {"ref_langs": dict(ref_langs)} if ref_langs and len(set(ref_langs.values())) > 1 else {}
     return {
         "ref_lang": ref_lang,
+        **per_model,
         "fields": FIELDS,
         "seed": seed,
         "resamples": resamples,
         "tables": [
             {
-                "task": t.task,
+                "task": _task(t.task),
                 "metric": t.metric,
+                "ref_lang": t.ref_lang,
                 "langs": t.langs,
                 "low_resource": [lang for lang in t.langs if language_label(lang) != lang],
                 "per_question": t.per_question,
@@ -238,3 +249,9 @@ def to_json(
         ],
         "notes": collection.notes,
     }
+
+
+def _task(task: str) -> str:
+    """A table's task as a program reads it: an aligned table is ``aligned by tqa_index``
+    whichever reference its title names (``alignment.by_reference``), which ``ref_lang`` gives."""
+    return ALIGNED_TASK if is_aligned(task) else task

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from mlbench.report import pair_cells as pc
 from mlbench.report.build import ReportTable
-from mlbench.report.cells import P_ROW, gap_definition, gap_text, lang_label, p_cell
+from mlbench.report.cells import P_ROW, gap_definition, gap_text, lang_label, p_cell, reference_line
 from mlbench.report.layout import joined, languages_down, transposed
 from mlbench.report.notes import Notes
 from mlbench.report.pairs import PairTable
@@ -63,8 +63,9 @@ def _pair_section(pairs: Sequence[PairTable], ref_model: str | None, notes: Note
     return lines
 
 
-def _task_section(rows: TaskRows, ref_lang: str, notes: Notes, plots: Mapping[str, list[str]]) -> list[str]:
-    """A task's scores, its gaps, what was not tested and its figures."""
+def _task_section(rows: TaskRows, notes: Notes, plots: Mapping[str, list[str]]) -> list[str]:
+    """A task's scores, its gaps to its tables' reference, what was not tested and its figures."""
+    ref_lang = rows.ref_lang
     lines = [f"## {md_text(rows.task)}", ""]
     models = "" if len(rows.models) > 1 else f"{md_text(rows.models[0])}; " if rows.models else ""
     each = f"n={rows.n} per cell unless shown" if rows.n is not None else "n per cell"
@@ -98,22 +99,24 @@ def to_markdown(
     pairs: Sequence[PairTable] = (),
     ref_model: str | None = None,
     usage: tuple[list[str], list[list[str]]] = ([], []),
+    ref_langs: Mapping[str, str] | None = None,
 ) -> str:
     """``notes``: the collection's (merged runs, mixed settings), listed with the tables'
     own; ``plots`` maps a table's title to the image files drawn for it (shown under its
     task's tables); ``pairs``: the model-against-model tables (none: no such section);
-    ``usage``: the API usage table's header and rows (report/usage.py; no rows: no table)."""
+    ``usage``: the API usage table's header and rows (report/usage.py; no rows: no table);
+    ``ref_langs``: each model's reference where they differ (``Report.ref_langs``)."""
     defined = Notes()
     lines = [
         "# mlbench report",
         "",
-        f"Reference language: **{ref_lang}**. Values are means with bootstrap 95% CIs; "
-        "each [n] refers to the Notes at the end.",
+        f"Reference language: **{md_text(reference_line(ref_lang, ref_langs))}**. Values are means with "
+        "bootstrap 95% CIs; each [n] refers to the Notes at the end.",
         "",
         *([USAGE_INTRO, "", *md_table(*usage), ""] if usage[1] else []),  # where runs counted tokens
     ]
     for rows in task_rows(tables, defined):
-        lines += _task_section(rows, ref_lang, defined, plots or {})
+        lines += _task_section(rows, defined, plots or {})
     if pairs:
         lines += _pair_section(pairs, ref_model, defined)
     if defined or notes:

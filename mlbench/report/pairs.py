@@ -28,7 +28,7 @@ from itertools import combinations
 
 import numpy as np
 
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.metrics.descriptor import Metric
 from mlbench.report.build import ReportTable
 from mlbench.report.collect import Collection, LanguageEntry, ModelTask, model_label
@@ -95,9 +95,10 @@ def resolve_ref_model(collection: Collection, name: str) -> str:
     if len(named) == 1:
         return named.pop()
     if named:
-        raise MlbenchError(f"--ref-model {name} names {len(named)} models; give one of {', '.join(sorted(named))}")
+        given = clipped(name)
+        raise MlbenchError(f"--ref-model {given} names {len(named)} models; give one of {', '.join(sorted(named))}")
     hint = did_you_mean(name, labels)
-    raise MlbenchError(f"--ref-model {name}: no such model in the runs{hint}; models: {', '.join(labels)}")
+    raise MlbenchError(f"--ref-model {clipped(name)}: no such model in the runs{hint}; models: {', '.join(labels)}")
 
 
 def build_pairs(

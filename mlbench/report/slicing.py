@@ -15,7 +15,7 @@ import numpy as np
 
 from mlbench.data.alignment import ALIGN_LABELS
 from mlbench.data.source import QUESTION_LABEL
-from mlbench.errors import MlbenchError, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.records import LanguageResult
 from mlbench.report.collect import Collection, LanguageEntry, ModelTask, run_seed
 from mlbench.report.questions import QuestionValues
@@ -57,7 +57,7 @@ def slice_collection(collection: Collection, field: str, slices: SliceFile | Non
     (and counted in a note). One line naming the fields there are when none has ``field``."""
     known = available_fields(collection, slices)
     if field not in known:
-        hint = did_you_mean(field, known)
+        hint, field = did_you_mean(field, known), clipped(field)
         raise MlbenchError(f"--by {field}: no question has that label{hint}; labels: {', '.join(known) or 'none'}")
     runs: list[ModelTask] = []
     notes = list(collection.notes)
@@ -80,7 +80,7 @@ def slice_collection(collection: Collection, field: str, slices: SliceFile | Non
             runs.append(ModelTask(run.model, task, languages, run.configs, run.descriptors, run.recorded))
     if not runs:
         source = "the --slices file" if slices is not None else "the data"
-        raise MlbenchError(f"--by {field}: no question of these runs has a label from {source}")
+        raise MlbenchError(f"--by {clipped(field)}: no question of these runs has a label from {source}")
     return Collection(runs, notes)
 
 

@@ -16,14 +16,18 @@ from dataclasses import dataclass, field
 
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import (
+    PAIRED_MARK,
+    PAIRED_MEANING,
     define_test,
     gap_cell,
     gap_definition,
     lang_label,
     metric_heading,
+    paired_n,
     untested_reason,
     used_tests,
     value_text,
+    with_paired_n,
 )
 from mlbench.report.gaps import TEST_NAMES
 from mlbench.report.notes import Notes
@@ -52,6 +56,7 @@ class TaskRows:
     untested: list[str] = field(default_factory=list)  # "metric (why)" of rows with no gap
     tables: list[ReportTable] = field(default_factory=list)
     others: list[str] = field(default_factory=list)  # the gaps' languages: all but the reference
+    ref_lang: str = ""  # the reference of the task's tables
 
 
 def task_rows(tables: list[ReportTable], notes: Notes) -> list[TaskRows]:
@@ -110,7 +115,7 @@ def _rows(task: str, tables: list[ReportTable], notes: Notes) -> TaskRows:
             gapped = table.metric
     head = ["metric", *(["model"] if several else [])]
     gap_head = [*head, "test"]
-    return TaskRows(task, langs, models, n, head, values, gap_head, gaps, untested, tables, others)
+    return TaskRows(task, langs, models, n, head, values, gap_head, gaps, untested, tables, others, ref_lang)
 
 
 def _value(table: ReportTable, model: str, lang: str, n: int | None, notes: Notes) -> str:
@@ -126,4 +131,6 @@ def _value(table: ReportTable, model: str, lang: str, n: int | None, notes: Note
 def _gap(table: ReportTable, model: str, lang: str, notes: Notes) -> str:
     if table.cell(model, lang) is None:
         return notes.mark(ABSENT, ABSENT_NOTE)
-    return gap_cell(table.descriptor, table.gap(model, lang))
+    if paired_n(table, table.cell(model, lang)):
+        notes.mark(PAIRED_MARK, PAIRED_MEANING)
+    return with_paired_n(gap_cell(table.descriptor, table.gap(model, lang)), table, table.cell(model, lang))

@@ -21,7 +21,19 @@ from rich.table import Table
 
 from mlbench.metrics.catalog import column_heading
 from mlbench.report.build import ReportTable
-from mlbench.report.cells import INTERVAL_LABEL, cell_notes, digits, is_missing, lang_label, signed, stars
+from mlbench.report.cells import (
+    INTERVAL_LABEL,
+    PAIRED_MARK,
+    PAIRED_MEANING,
+    cell_notes,
+    digits,
+    is_missing,
+    lang_label,
+    paired_n,
+    shows_paired_n,
+    signed,
+    stars,
+)
 from mlbench.report.layout import fits
 from mlbench.report.pair_cells import mdd_number, which_pairs
 from mlbench.report.pairs import ModelPair, PairTable
@@ -57,7 +69,8 @@ def _cell_text(table: ReportTable, model: str, lang: str) -> str:
     marker = stars(gap.p_holm) if gap else ""
     if gap is not None and marker and not gap.paired:
         marker += "u"
-    return f"{format_number(table.descriptor, cell.value.value)}{marker}"
+    paired = paired_n(table, cell)  # an aligned gap on fewer questions than the row's n
+    return f"{format_number(table.descriptor, cell.value.value)}{marker}" + (f" {paired}" if paired else "")
 
 
 # Where the rest is: the formats that write every metric with its interval, gap and p.
@@ -70,13 +83,19 @@ def caption(tables: list[ReportTable], ref_lang: str, width: int = 80, written: 
     ``written``; else how to write them), and the notes of the cells shown (n/a, †)."""
     shown = [t for t in tables if t.headline]
     notes = list(dict.fromkeys(note for t in shown for note in cell_notes(t)))
-    left_out = len(tables) - len(_shown_per_task(tables, width))
+    drawn = _shown_per_task(tables, width)
+    left_out = len(tables) - len(drawn)
+    # Models measured from different references (report --align): each table's title names its own.
+    one = len({t.ref_lang for t in tables}) < 2
+    vs = _plain(shortened(ref_lang, TITLE_MAX)) if one else "each model's reference (in its table's title)"
     lines = [
-        f"Means. * gap vs {ref_lang} significant (McNemar for yes/no outcomes, Wilcoxon signed-rank otherwise; "
+        f"Means. * gap vs {vs} significant (McNemar for yes/no outcomes, Wilcoxon signed-rank otherwise; "
         "Holm over languages).",
         "** p<0.01, *** p<0.001; u: unpaired.",
         f"A star can disagree with the gap's {INTERVAL_LABEL}: they measure different things.",
     ]
+    if any(shows_paired_n(t) for t in drawn):
+        lines.append(f"{PAIRED_MARK}: {PAIRED_MEANING}.")
     where = "the report files written" if written else f"the report files ({FORMATS_HINT})"
     rest = "intervals, gaps and Holm-adjusted p"
     if left_out:

@@ -8,7 +8,9 @@ add a table column, run a tag or recolour a terminal in one format and not anoth
 character written as a visible escape, as Python writes it (a line break is ``\n``, the
 terminal's escape character ``\x1b``): the reader sees that something was there, and
 nothing acts on it. A literal backslash is left as it is, so ``\n`` written in the data
-reads the same as a line break: a label is shown, never parsed back. Then each format adds
+reads the same as a line break: a label is shown, never parsed back. It is defined once,
+in ``mlbench.errors`` beside ``terminal_text`` (the same, cut short: what the commands
+print in the terminal), and used from here by the report's formats. Then each format adds
 its own: ``md_text`` for Markdown, ``shortened`` where there is room for little (a figure's
 title, the terminal's); LaTeX's specials are ``latex.escape``'s, HTML's ``html.escape``'s.
 JSON keeps the text as it was: ``json.dumps`` escapes the controls, and a program reads it.
@@ -25,11 +27,7 @@ from __future__ import annotations
 
 import re
 
-# What would end a line, move a terminal's cursor or recolour it, or turn the direction of
-# the text around it: the C0 and C1 controls and DEL, Unicode's line and paragraph
-# separators, and the bidirectional embeddings, overrides and isolates.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+from mlbench.errors import ELLIPSIS, one_line
 
 # Where a tag, a comment or an autolink would begin in Markdown: "<" before a letter, "/",
 # "!" or "?". Not before a digit or a space, so that "<0.001" reads as it did.
@@ -38,23 +36,6 @@ _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 # The most characters of data a figure draws in one title, tick or legend entry: a longer
 # one took minutes to lay out (100 kB: 200 s) and would not be read whole anyway.
 SHORT = 80
-ELLIPSIS = "…"
-
-
-def _visible(match: re.Match[str]) -> str:
-    char = match.group()
-    named = _NAMED.get(char)
-    if named is not None:
-        return named
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line, each control character (C0, C1, DEL, line and paragraph
-    separators, bidirectional controls) written as a visible escape: ``\\n``, ``\\r``,
-    ``\\t``, else ``\\xNN`` or ``\\uNNNN``."""
-    return _UNSAFE.sub(_visible, text)
 
 
 def md_text(text: str) -> str:

@@ -20,15 +20,20 @@ TITLE = "Translations"
 INTRO = (
     "Each language run under two or more translations of TruthfulQA, on the questions every "
     "translation of it answered (paired by TruthfulQA's row, `tqa_index`): each translation's "
-    "score, their spread, its gap to the reference language (paired, Holm over the model's "
-    "gaps in this section) and under how many translations that gap is significant. Then each "
-    "pair of translations, question by question (McNemar for a 0/1 metric, else Wilcoxon "
-    "signed-rank; Holm over the language's pairs), with the TruthfulQA-Multi authors' own test "
-    "beside it for a 0/1 metric: a chi-square of one translation's yes/no counts against the "
-    "other's (the first by name is expected), unpaired and unadjusted, as they ran it."
+    "score, their spread, its gap to the model's reference (paired on the questions both "
+    "answered, gap n of them; Holm over the model's gaps in this section) and under how many "
+    "translations that gap is significant. Then each pair of translations, question by "
+    "question on the n questions every translation of the language answered (McNemar for a 0/1 "
+    "metric, else Wilcoxon signed-rank; Holm over the language's pairs), with the TruthfulQA-Multi "
+    "authors' own test beside it for a 0/1 metric, on the same n: a chi-square of one "
+    "translation's yes/no counts against the expected side's, named in its column's head (the "
+    "benchmark of a --ref-lang column named in full, else the human translation, else the "
+    "reference's benchmark; no chi-square for a pair without it), unpaired and unadjusted, as "
+    "they ran it."
 )
-SCORES_HEADER = ["lang", "translation", "n", "score", "gap [95% CI]", "p (Holm)"]
-PAIRS_HEADER = ["lang", "translations", "n", "difference [95% CI]", "test", "p (Holm)", "authors' χ² p"]
+SCORES_HEADER = ["lang", "translation", "n", "score", "gap [95% CI]", "gap n", "p (Holm)"]
+PAIRS_HEADER = ["lang", "translations", "n", "difference [95% CI]", "test", "p (Holm)"]
+CHI_HEADER = "authors' χ² p"
 
 
 def _robustness(row: TranslationRow) -> str:
@@ -48,18 +53,35 @@ def scores_grid(rows: list[TranslationRow]) -> list[list[str]]:
             gap = gaps.get(task)
             reference = f"{row.lang} ({task})" == row.reference
             gap_cell = "reference" if reference else gap_text(row.metric, gap) if gap is not None else "n/a"
-            grid.append([lang_label(row.lang), task, str(row.n), f"{score:.3f}", gap_cell, p_cell(gap)])
+            gap_n = "" if gap is None else str(gap.n)
+            grid.append([lang_label(row.lang), task, str(row.n), f"{score:.3f}", gap_cell, gap_n, p_cell(gap)])
         low, high, sd = row.spread
-        grid.append([lang_label(row.lang), "spread", "", f"{low:.3f}–{high:.3f}, SD {sd:.3f}", _robustness(row), ""])
+        spread = f"{low:.3f}–{high:.3f}, SD {sd:.3f}"
+        grid.append([lang_label(row.lang), "spread", "", spread, _robustness(row), "", ""])
     return grid
 
 
+def _expected(rows: list[TranslationRow]) -> list[str]:
+    """The expected sides of the rows' chi-squares, in order of first use."""
+    return list(dict.fromkeys(pair.expected for row in rows for pair in row.pairs if pair.expected))
+
+
+def pairs_header(rows: list[TranslationRow]) -> list[str]:
+    """``PAIRS_HEADER`` and the chi-square's column, which names its expected side
+    (``authors' χ² p (expected: truthfulqa_multi)``; per cell where the languages differ)."""
+    expected = _expected(rows)
+    return [*PAIRS_HEADER, f"{CHI_HEADER} (expected: {expected[0]})" if len(expected) == 1 else CHI_HEADER]
+
+
 def pairs_grid(rows: list[TranslationRow]) -> list[list[str]]:
+    several = len(_expected(rows)) > 1
     grid = []
     for row in rows:
         for pair in row.pairs:
             chi = pair.chi_square
             chi_cell = "—" if chi is None else p_text(chi.p) if chi.p is not None else f"n/a ({chi.note})"
+            if several and chi is not None and chi.p is not None:
+                chi_cell += f" (expected: {pair.expected})"
             grid.append([
                 lang_label(row.lang), f"{pair.second} − {pair.first}", str(pair.gap.n),
                 gap_text(row.metric, pair.gap), test_label(pair.gap), p_cell(pair.gap), chi_cell,
@@ -83,7 +105,7 @@ def _groups(rows: list[TranslationRow]) -> list[tuple[tuple[str, str], list[Tran
 
 
 def _heading(metric: str, model: str, rows: list[TranslationRow]) -> str:
-    reference = rows[0].reference or "none (no run has the reference language)"
+    reference = rows[0].reference or "none (no aligned run of this model has the reference language)"
     return f"{metric} · {model} · gaps to {reference}"
 
 
@@ -98,7 +120,7 @@ def markdown_lines(rows: list[TranslationRow]) -> list[str]:
             *md_table(SCORES_HEADER, scores_grid(group)),
             "",
         ]
-        lines += [*md_table(PAIRS_HEADER, pairs_grid(group)), ""]
+        lines += [*md_table(pairs_header(group), pairs_grid(group)), ""]
     return lines
 
 
@@ -117,7 +139,7 @@ def html_parts(rows: list[TranslationRow]) -> list[str]:
         parts += [
             f"<h3>{escape(one_line(_heading(metric, model, group)))}</h3>",
             _html_table(SCORES_HEADER, scores_grid(group)),
-            _html_table(PAIRS_HEADER, pairs_grid(group)),
+            _html_table(pairs_header(group), pairs_grid(group)),
         ]
     return parts
 
@@ -140,8 +162,10 @@ def json_records(rows: list[TranslationRow]) -> list[JsonObject]:
             chi = pair.chi_square
             pairs.append({
                 "first": pair.first, "second": pair.second, **_pair_gap(pair.gap),
-                "authors_chi_square": None if chi is None else {"statistic": chi.statistic, "p": chi.p,
-                                                                 "note": chi.note or None},
+                "authors_chi_square": None if chi is None else {
+                    "expected": pair.expected or None, "observed": pair.second if pair.expected else None,
+                    "n": chi.n or None, "statistic": chi.statistic, "p": chi.p, "note": chi.note or None,
+                },
             })  # fmt: skip
         records.append({
             "model": row.model, "metric": row.metric, "lang": row.lang, "n": row.n,

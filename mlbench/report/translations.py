@@ -6,28 +6,36 @@ Questions are paired across benchmarks by TruthfulQA's row (``alignment.py``). P
 metric and language, on the questions every translation of the language answered:
 
 - each translation's score, their spread (min, max, SD with n − 1);
-- each translation's gap to the reference language (paired on the questions both
-  answered; Holm over every gap of the model and metric), and whether it is significant
-  under every translation, some or none, and whether its sign changes;
+- each translation's gap to the model's reference column (``alignment.references``;
+  paired on the questions both answered, its own n; Holm over every gap of the model and
+  metric), and whether it is significant under every translation, some or none, and
+  whether its sign changes;
 - each pair of translations compared, question by question: McNemar's test for a metric
   that is 0 or 1 per sample (MC1, a judge's yes/no), Wilcoxon's signed-rank test
   otherwise (Holm over the language's pairs); beside it, for a 0/1 metric, the
   TruthfulQA-Multi authors' own test, a chi-square of one translation's yes/no counts
   against the other's (``stats/goodness_of_fit.py``), named as theirs.
+
+The authors' test is not symmetric: one side's counts are the expected ones (theirs: the
+human translation's). The expected side is named, and chosen in this order: the benchmark
+of the column ``--ref-lang`` named in full; the human translation, where a language's
+runs mark exactly one (results.json's ``translation``, from ``Alignment.translation``);
+the benchmark of the model's reference column, then of the report's. A pair that holds
+none of them gets no chi-square, and its note says why; never the first by name.
 """
 
 from __future__ import annotations
 
 import itertools
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from mlbench.metrics.descriptor import Metric
 from mlbench.metrics.names import base_name
-from mlbench.report.alignment import aligned_runs, column_name, parse_column, reference_column
+from mlbench.report.alignment import column_name, parse_column, shared_reference, translation_of
 from mlbench.report.build import described, saved_descriptors
 from mlbench.report.collect import Collection, ModelTask
 from mlbench.report.gaps import Gap, compare_columns, with_holm
@@ -39,12 +47,14 @@ from mlbench.stats.intervals import DEFAULT_RESAMPLES
 @dataclass(frozen=True)
 class TranslationPair:
     """``second`` − ``first`` on the shared questions; ``chi_square`` the authors' test
-    (``second``'s counts observed, ``first``'s expected), for a 0/1 metric only."""
+    (``second``'s counts observed, ``first``'s expected, ``first`` being then ``expected``,
+    the reference benchmark; none, with its note, where neither is), for a 0/1 metric only."""
 
     first: str
     second: str
     gap: Gap
     chi_square: ChiSquare | None
+    expected: str = ""  # the benchmark whose counts are the expected ones; "" where neither is
 
 
 @dataclass(frozen=True)
@@ -86,26 +96,27 @@ class TranslationRow:
 @dataclass
 class Translations:
     rows: list[TranslationRow]
-    notes: list[str]  # what of the aligned runs was left out, for the report's notes
-    reference: str  # the aligned column the gaps were measured from; "" where no run has it
+    notes: list[str]  # the languages with no question in common, for the report's notes
 
 
 def translation_rows(
-    collection: Collection,
-    ref_lang: str,
+    aligned: Collection,
+    chosen: Mapping[str, str | None],
     seed: int = 0,
     resamples: int = DEFAULT_RESAMPLES,
     metrics: Iterable[str] = (),
+    named: str = "",
 ) -> Translations:
-    """A row per (model, metric, language) run under two or more aligned benchmarks
-    (only ``metrics``, by name or base name, when given). ``ref_lang``: a language, or
-    an aligned column (``en (truthfulqa_multi)``), as ``alignment.reference_column`` takes it."""
-    aligned = aligned_runs(collection, unlabelled_notes=False)
-    reference = reference_column(aligned, ref_lang) or ""
+    """A row per (model, metric, language) run under two or more benchmarks of ``aligned``
+    (``alignment.aligned_runs``; only ``metrics``, by name or base name, when given).
+    ``chosen``: each model's reference column (``alignment.references``); ``named``: the
+    column ``--ref-lang`` named in full, "" where it gave a language."""
+    shared = shared_reference(chosen) or ""
     wanted = set(metrics)
     rows: list[TranslationRow] = []
-    notes = aligned.notes[len(collection.notes) :]
+    notes: list[str] = []
     for run in aligned.runs:
+        reference = chosen.get(run.model) or ""
         groups = _groups(run)
         for metric in _metrics(run, groups):
             if wanted and not {metric, base_name(metric)} & wanted:
@@ -115,20 +126,30 @@ def translation_rows(
             for lang, tasks in groups.items():
                 if not all(metric in run.languages[column_name(lang, task)].values for task in tasks):
                     continue  # a metric one of its translations did not measure
-                row = _row(run, metric, about, lang, tasks, reference, seed, resamples)
+                expected = _expected_sides(run, lang, tasks, named, (reference, shared))
+                row = _row(run, metric, about, lang, tasks, (reference, expected), seed, resamples)
                 if row is None:
                     notes.append(f"{run.model} · {metric} · {lang}: no question has a value in every translation")
                 else:
                     found.append(row)
             rows += _holm_over_gaps(found)
-    return Translations(rows, notes, reference)
+    return Translations(rows, notes)
+
+
+def _expected_sides(run: ModelTask, lang: str, tasks: list[str], named: str, references: tuple[str, str]) -> list[str]:
+    """The benchmarks that may be the authors' expected side of ``lang``'s pairs, in order:
+    that of the column ``--ref-lang`` named in full; the one of ``tasks`` whose run says it
+    is a human translation, where one is; then that of the model's reference column and of
+    the report's (``references``)."""
+    humans = [task for task in tasks if translation_of(run, column_name(lang, task)) == "human"]
+    columns = [parse_column(name) for name in (named, *references) if name]
+    benchmarks = [column.task for column in columns if column is not None]
+    return list(dict.fromkeys([*benchmarks[: 1 if named else 0], *(humans if len(humans) == 1 else []), *benchmarks]))
 
 
 def _groups(run: ModelTask) -> dict[str, list[str]]:
-    """Language → its benchmarks, where it has two or more, by name: the first is the one
-    the others are compared with (its counts the expected ones of the authors' test), the
-    same whichever language is the reference (truthfulqa_multi, the human translation,
-    before truthfulqa_multi_mt, as the authors compared them)."""
+    """Language → its benchmarks, where it has two or more, by name (the order of the
+    scores; the pairs put the expected side first, ``_pairs``)."""
     groups: dict[str, list[str]] = {}
     for name in run.languages:
         column = parse_column(name)
@@ -152,10 +173,13 @@ def _row(
     about: Metric,
     lang: str,
     tasks: list[str],
-    reference: str,
+    references: tuple[str, list[str]],
     seed: int,
     resamples: int,
 ) -> TranslationRow | None:
+    """``references``: the model's reference column, and the benchmarks that may be the
+    authors' expected side (``_expected_sides``)."""
+    reference, expected = references
     columns = [run.languages[column_name(lang, task)].values for task in tasks]
     shared = _shared(columns, metric)
     if len(shared.ids) < 1:
@@ -176,7 +200,7 @@ def _row(
             seed=seed, resamples=resamples, paired_only=True,
         )  # fmt: skip
         gaps.append((task, gap))
-    pairs = _pairs(tasks, values, shared.ids, about.binary, seed, resamples)
+    pairs = _pairs(tasks, values, shared.ids, about.binary, expected, seed, resamples)
     return TranslationRow(run.model, metric, lang, len(shared.ids), scores, tuple(gaps), pairs, reference)
 
 
@@ -196,19 +220,37 @@ def _shared(columns: list[QuestionValues], metric: str) -> QuestionValues:
 
 
 def _pairs(
-    tasks: list[str], values: dict[str, np.ndarray], ids: list[str], binary: bool, seed: int, resamples: int
+    tasks: list[str],
+    values: dict[str, np.ndarray],
+    ids: list[str],
+    binary: bool,
+    candidates: list[str],
+    seed: int,
+    resamples: int,
 ) -> tuple[TranslationPair, ...]:
-    """Every pair of translations, tested on the shared questions; Holm over the pairs."""
+    """Every pair of translations, tested on the shared questions; Holm over the pairs.
+    The expected side (the first of ``candidates`` the language has) first in each of its
+    pairs, the others by name; a pair without it has no chi-square."""
+    expected = next((task for task in candidates if task in tasks), "")
+    order = [task for task in tasks if task == expected] + [task for task in tasks if task != expected]
     found = []
     rows = np.arange(len(ids)), np.arange(len(ids))
-    for first, second in itertools.combinations(tasks, 2):
+    for first, second in itertools.combinations(order, 2):
         a, b = values[first], values[second]
         gap = compare_columns(second, a, b, rows, binary=binary, seed=seed, resamples=resamples, paired_only=True)
-        binary_here = binary and gap.test == "mcnemar"  # not a 0/1 column after all: no counts to compare
-        chi = _chi_square(a, b) if binary_here else None
-        found.append(TranslationPair(first, second, gap, chi))
+        chi = None
+        if binary and gap.test == "mcnemar":  # a 0/1 column after all: counts to compare
+            chi = _chi_square(a, b) if first == expected else ChiSquare(None, None, _no_expected(candidates))
+        found.append(TranslationPair(first, second, gap, chi, expected if first == expected else ""))
     adjusted = with_holm([pair.gap for pair in found])
     return tuple(replace(pair, gap=gap) for pair, gap in zip(found, adjusted))
+
+
+def _no_expected(candidates: list[str]) -> str:
+    if not candidates:
+        return "no expected side: no model has the reference language and no translation is marked human"
+    held = ", ".join(candidates)
+    return f"no expected side: the pair holds neither the human translation nor the reference's benchmark ({held})"
 
 
 def _chi_square(expected: np.ndarray, observed: np.ndarray) -> ChiSquare:

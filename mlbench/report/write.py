@@ -7,7 +7,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
@@ -109,7 +109,7 @@ def write_report(
         check_output_file(path)
         text = _render(
             fmt, tables, collection, ref_lang, seed, resamples, figures, links, *compared, explorer,
-            report.per_template, report.per_translation,
+            report.per_template, report.per_translation, report.ref_langs,
         )  # fmt: skip
         path.write_text(text, encoding="utf-8")
         written.append(path)
@@ -130,11 +130,13 @@ def _render(
     explorer: str | None = None,
     robustness: Sequence[TemplateRow] = (),
     translated: Sequence[TranslationRow] = (),
+    ref_langs: Mapping[str, str] | None = None,
 ) -> str:
     """One file's text; ``pairs``: the models compared (none in a report of one model);
     ``explorer``: the explorer page beside it, which report.html's gaps link to;
     ``robustness``: each language's score per prompt template (runs under several);
-    ``translated``: each language's score per translation (run under several)."""
+    ``translated``: each language's score per translation (run under several);
+    ``ref_langs``: each model's reference (``Report.ref_langs``)."""
     from mlbench.report import templates, translation_tables
 
     robustness, translated = list(robustness), list(translated)
@@ -142,7 +144,8 @@ def _render(
         from mlbench.report.markdown import to_markdown
         from mlbench.report.usage import usage_table
 
-        text = to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model, usage_table(collection))
+        usage = usage_table(collection)
+        text = to_markdown(tables, collection.notes, ref_lang, links, pairs, ref_model, usage, ref_langs)
         sections = [*templates.markdown_lines(robustness), *translation_tables.markdown_lines(translated)]
         return text + ("\n" + "\n".join(sections) if sections else "")
     if fmt == "latex":
@@ -157,8 +160,9 @@ def _render(
         from mlbench.report.machine import to_json
 
         payload = to_json(
-            tables, collection, ref_lang=ref_lang, seed=seed, resamples=resamples, pairs=pairs, ref_model=ref_model
-        )
+            tables, collection, ref_lang=ref_lang, seed=seed, resamples=resamples, pairs=pairs, ref_model=ref_model,
+            ref_langs=ref_langs,
+        )  # fmt: skip
         if robustness:
             payload["prompt_templates"] = templates.json_records(robustness)
         if translated:
@@ -169,5 +173,5 @@ def _render(
     images = {title: list(files.values()) for title, files in figures.items()}
     return to_html(
         tables, collection, ref_lang=ref_lang, figures=images, pairs=pairs, ref_model=ref_model, explorer=explorer,
-        sections=[*templates.html_parts(robustness), *translation_tables.html_parts(translated)],
+        sections=[*templates.html_parts(robustness), *translation_tables.html_parts(translated)], ref_langs=ref_langs,
     )  # fmt: skip

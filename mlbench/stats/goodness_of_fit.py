@@ -21,17 +21,19 @@ class ChiSquare:
     statistic: float | None
     p: float | None
     note: str = ""  # why there is no statistic
+    n: int = 0  # the answers counted on the observed side (its yes + no)
 
 
 def authors_chi_square(*, observed: tuple[int, int], expected: tuple[int, int]) -> ChiSquare:
     """Σ (observed − expected)² / expected over [yes, no], against χ² with 1 degree of
     freedom. The two totals must agree, as scipy requires; an expected count of 0 (every
     answer yes in one translation) leaves the statistic undefined."""
-    if sum(observed) != sum(expected):
-        return ChiSquare(None, None, f"counts of {sum(observed)} and {sum(expected)} answers: totals differ")
+    n = sum(observed)
+    if n != sum(expected):
+        return ChiSquare(None, None, f"counts of {n} and {sum(expected)} answers: totals differ", n)
     if 0 in expected:
-        return ChiSquare(None, None, "an expected count of 0")
+        return ChiSquare(None, None, "an expected count of 0", n)
     from scipy.stats import chi2  # scipy takes half a second to import: only when asked
 
     statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected))
-    return ChiSquare(float(statistic), float(chi2.sf(statistic, df=1)))
+    return ChiSquare(float(statistic), float(chi2.sf(statistic, df=1)), n=n)

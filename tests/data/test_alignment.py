@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mlbench.data.alignment import TRUTHFULQA_ROWS, tqa_index
+from mlbench.data.alignment import TRUTHFULQA_ROWS, check_rows_once, realign, tqa_index
 from mlbench.errors import MlbenchError
+from mlbench.records import SampleRecord
 
 
 @pytest.mark.parametrize(
@@ -40,3 +41,33 @@ def test_what_is_no_row_is_one_line_naming_the_row(value, offset, said):
 
 def test_truthfulqa_has_817_rows():
     assert TRUTHFULQA_ROWS == 817
+
+
+def test_a_row_named_by_two_questions_is_refused_naming_both_and_the_row():
+    check_rows_once([("1", "0"), ("2", "1"), ("1@p1", "5")], "x de")  # distinct rows pass
+    with pytest.raises(MlbenchError) as caught:
+        check_rows_once([("q1", "4"), ("q2", "7"), ("q9", "4")], "mine de")
+    assert str(caught.value) == (
+        "mine de: questions 'q1' and 'q9' both name TruthfulQA row 4 (tqa_index); "
+        "a row is one question, so fix the data or its [align] rule"
+    )
+    with pytest.raises(MlbenchError) as caught:  # an id from a file is shown cut short, escaped
+        check_rows_once([("a" * 5000, "1"), ("b\x1b[2J", "1")], "mine de")
+    assert len(str(caught.value)) < 300 and "\x1b" not in str(caught.value)
+
+
+def _record(sample_id: str, **labels: str) -> SampleRecord:
+    return SampleRecord(id=sample_id, metrics={"mc1": 1.0}, labels=labels)
+
+
+def test_saved_samples_take_the_rows_the_data_gives_now():
+    saved = {"q1": _record("q1", category="Law", tqa_index="1"), "q2": _record("q2", tqa_index="2"),
+             "q3": _record("q3"), "q4": _record("q4", tqa_index="9")}  # fmt: skip
+    derived = {"q1": {"tqa_index": "0"}, "q2": {"tqa_index": "2"}, "q3": {"tqa_index": "3"}, "q4": {}, "q5": {}}
+    done = realign(saved, derived)
+    assert (done.moved, done.labelled, done.example) == (2, 1, "'q1': row 1, now 0")
+    assert saved["q1"].labels == {"category": "Law", "tqa_index": "0"}  # other labels kept
+    assert [saved[i].labels.get("tqa_index") for i in ("q2", "q3", "q4")] == ["2", "3", None]
+    assert all(r.metrics == {"mc1": 1.0} for r in saved.values())
+    assert not realign(saved, derived)  # done once: nothing more to say
+    assert done.line("t de").startswith("t de: 2 saved sample(s) named other TruthfulQA rows than the data now gives")

@@ -49,20 +49,21 @@ def write_records(
     config_hash: str = "synthetic",
     samples: bool = False,
     langs: tuple[str, ...] = LANGS,
+    settings: dict[str, str] | None = None,
 ) -> Path:
     """Each language's ``records`` written as a run writes them (metrics in ``order``);
-    with ``samples``, also its samples file."""
+    with ``samples``, also its samples file; ``settings``: more of what results.json records."""
     run_dir = root / model_slug(model) / task
     run_dir.mkdir(parents=True, exist_ok=True)
     for lang, written in records.items():
         for record in written:
             record.config_hash = config_hash
-        config = {"seed": 0, "timings_s": {lang: 0.5}, "fewshot": 6}
+        config = {"seed": 0, "timings_s": {lang: 0.5}, "fewshot": 6, **(settings or {})}
         write_language(run_dir, aggregate(lang, written, order, 0), config, config_hash, [r.id for r in written])
         if samples:
             lines = [json.dumps(r.to_json()) for r in written]
             (run_dir / f"samples_{lang}.jsonl").write_text("\n".join(lines) + "\n")
-    merge_run(run_dir, RunResult(model, task, {"seed": 0}, {}), config_hash, order, langs)
+    merge_run(run_dir, RunResult(model, task, {"seed": 0, **(settings or {})}, {}), config_hash, order, langs)
     return run_dir
 
 

@@ -8,9 +8,11 @@ import json
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
+from mlbench.cli.main import app
 from mlbench.errors import MlbenchError
-from mlbench.report.alignment import ALIGNED_TASK, aligned_collection, column_name, parse_column
+from mlbench.report.alignment import ALIGNED_TASK, aligned_runs, column_name, nonempty, parse_column
 from mlbench.report.collect import collect
 from mlbench.report.make import make_report
 from mlbench.report.slicing import available_fields, slice_collection
@@ -114,7 +116,7 @@ def test_two_questions_under_one_row_leave_the_language_out(tmp_path):
     entry = collection.runs[0].languages["en"]
     entry.result.per_question.labels["tqa_index"][1] = entry.result.per_question.labels["tqa_index"][0]
     with pytest.raises(MlbenchError, match="no question of these runs"):
-        aligned_collection(collection)
+        nonempty(aligned_runs(collection), collection)
 
 
 def test_align_and_by_do_not_go_together_and_the_row_is_no_slice(runs):
@@ -143,3 +145,44 @@ def test_the_command_writes_every_format_with_the_benchmarks_named(runs, tmp_pat
     assert table["task"] == ALIGNED_TASK and payload["ref_lang"] == "en (truthfulqa_multi)"
     for name in ("report.md", "report.csv", "report.tex", "report.html"):
         assert "de (truthfulqax)" in (out / name).read_text(encoding="utf-8"), name
+
+
+def test_a_row_named_by_two_questions_of_an_older_run_is_noted_once_everywhere(tmp_path):
+    """A run from before `mlbench run` refused such data: two Spanish questions under one
+    row. The language is left out of the aligned tables and the Translations section, and
+    the note saying so is printed once in the terminal and written once in every file."""
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi", {"en": {"mc1": EN}, "es": {"mc1": EN}})
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi_mt", {"es": {"mc1": EN}}, relabel={1: 0})
+    out = tmp_path / "report"
+    result = run_cli("report", tmp_path, "--align", "tqa_index", "--format", "md,html,json", "--out", out)
+    assert result.exit_code == 0, result.output
+    note = "tiny · truthfulqa_multi_mt · es: 1 tqa_index value(s) name two questions"
+    assert result.stderr.count(note) == 1, result.stderr
+    assert "run again by this version" in result.stderr
+    for name in ("report.md", "report.html"):
+        assert (out / name).read_text(encoding="utf-8").count(note) == 1, name
+    notes = json.loads((out / "report.json").read_text(encoding="utf-8"))["notes"]
+    assert sum(note in n for n in notes) == 1 and len(notes) == len(set(notes))
+    assert "es (truthfulqa_multi_mt)" not in json.loads((out / "report.json").read_text())["tables"][0]["langs"]
+
+
+def test_an_aligned_gap_on_fewer_questions_than_its_column_shows_its_n_in_every_format(tmp_path):
+    """English answered rows 0-19, German rows 10-29: each column has n = 20, the gap is
+    on the 10 rows both hold, and every format says so beside the gap."""
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi", {"en": {"mc1": {r: EN[r] for r in range(20)}}})
+    write_aligned_run(tmp_path, "tiny", "truthfulqax", {"de": {"mc1": planted(9, range(10, 30), 0.5)}})
+    out = tmp_path / "report"
+    args = ("report", tmp_path, "--align", "tqa_index", "--format", "md,csv,latex,json,html", "--out", out)
+    result = CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    (de,) = [line for line in result.stdout.splitlines() if line.strip().startswith("de (truthfulqax)")]
+    assert "20" in de.split() and "(gap on 10)" in de
+    assert max(len(line) for line in result.stdout.splitlines() if not line.startswith("wrote ")) <= 80
+    assert "(gap on N): the gap's n" in " ".join(result.stdout.split())
+    for name in ("report.md", "report.html", "report.tex"):
+        assert "(gap on 10)" in (out / name).read_text(encoding="utf-8"), name
+    payload = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    cell = payload["tables"][0]["rows"][0]["cells"]["de (truthfulqax)"]
+    assert (cell["n"], cell["gap_n"]) == (20, 10)
+    csv_row = next(line for line in (out / "report.csv").read_text().splitlines() if "de (truthfulqax)" in line)
+    assert ",20," in csv_row and ",10," in csv_row

@@ -139,9 +139,10 @@ def test_a_metric_one_translation_of_a_language_lacks_leaves_that_language_out_o
     assert [(row.metric, row.lang) for row in make_report(tmp_path, metrics=["mc2"]).per_translation] == [("mc2", "es")]
 
 
-def test_the_reference_named_in_full_is_the_sections_and_the_order_of_translations_is_not(tmp_path):
-    """The first translation (the authors' expected counts) is by name, whichever
-    benchmark holds the reference language."""
+def test_the_expected_side_is_the_column_named_in_full_else_the_human_translation(tmp_path):
+    """The first translation of each pair (the authors' expected counts): the benchmark of
+    a reference column named in full, whichever it is; else the human translation, even
+    where the machine one answered more English questions and is the gaps' reference."""
     write_aligned_run(
         tmp_path, "tiny", "truthfulqa_multi", {"en": {"mc1": {r: EN[r] for r in range(400)}}, "es": {"mc1": HUMAN}}
     )
@@ -151,11 +152,16 @@ def test_the_reference_named_in_full_is_the_sections_and_the_order_of_translatio
     assert dict(en.gaps)["truthfulqa_multi_mt"] is None  # the reference itself
     assert row.reference == "en (truthfulqa_multi_mt)"  # the most questions in English
     assert (row.pairs[0].first, row.pairs[0].second) == ("truthfulqa_multi", "truthfulqa_multi_mt")
+    assert row.pairs[0].expected == "truthfulqa_multi"  # the human translation, as the authors compared
     for align in (None, "tqa_index"):
         report = make_report(tmp_path, ref_lang="EN (truthfulqa_multi)", align=align)
         _, row = report.per_translation
         assert row.reference == "en (truthfulqa_multi)"
+        assert (row.pairs[0].first, row.pairs[0].expected) == ("truthfulqa_multi", "truthfulqa_multi")
         assert report.ref_lang == ("en" if align is None else "en (truthfulqa_multi)")
+        report = make_report(tmp_path, ref_lang="en (truthfulqa_multi_mt)", align=align)
+        _, row = report.per_translation  # named in full: the user's choice, even of the machine one
+        assert (row.pairs[0].first, row.pairs[0].expected) == ("truthfulqa_multi_mt", "truthfulqa_multi_mt")
     with pytest.raises(MlbenchError, match=r"--ref-lang en \(truthfulqax\): no run of that benchmark has en"):
         make_report(tmp_path, ref_lang="en (truthfulqax)")
 
@@ -184,3 +190,89 @@ def test_a_run_under_several_templates_is_compared_on_its_questions_means_whatev
     for by in (None, "template"):
         (row,) = make_report(tmp_path, by=by).per_translation
         assert row.n == 100 and dict(row.scores)["truthfulqax"] == pytest.approx(0.75)
+
+
+def _md_rows(md: str, first: str) -> list[list[str]]:
+    section = md[md.index("## Translations") :]
+    return [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith(first)]
+
+
+def test_each_gap_and_test_shows_the_n_it_was_computed_on(tmp_path):
+    """Both translations of Spanish answered the 817 rows, English only 400 of them: the
+    scores are over 817 questions, each gap over the 400 it pairs with English."""
+    write_aligned_run(
+        tmp_path, "tiny", "truthfulqa_multi", {"en": {"mc1": {r: EN[r] for r in range(400)}}, "es": {"mc1": HUMAN}}
+    )
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi_mt", {"es": {"mc1": planted(5, range(817), 0.4)}})
+    out = tmp_path / "report"
+    assert run_cli("report", tmp_path, "--format", "md,html,json", "--out", out).exit_code == 0
+    md = (out / "report.md").read_text(encoding="utf-8")
+    (header,) = _md_rows(md, "| lang | translation |")
+    rows = [row for row in _md_rows(md, "| es |") if row[1] in ("truthfulqa_multi", "truthfulqa_multi_mt")]
+    gap_n = header.index("gap n")
+    assert [(row[header.index("n")], row[gap_n]) for row in rows] == [("817", "400"), ("817", "400")]
+    assert "<th>gap n</th>" in (out / "report.html").read_text(encoding="utf-8")
+    (record,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["translations"]
+    assert record["n"] == 817 and {gap["n"] for gap in record["gaps"].values()} == {400}
+    (pair,) = record["pairs"]
+    assert pair["n"] == 817 and pair["authors_chi_square"]["n"] == 817
+
+
+def test_the_authors_expected_side_is_the_reference_benchmark_never_the_first_by_name(tmp_path):
+    """A benchmark of the user's named to sort first (``aaa_mine``) is still the observed
+    side: the expected counts are the reference's benchmark's, TruthfulQA-Multi's."""
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi", {"en": {"mc1": EN}, "es": {"mc1": HUMAN}})
+    mine = planted(6, range(817), 0.3)
+    write_aligned_run(tmp_path, "tiny", "aaa_mine", {"es": {"mc1": mine}})
+    (row,) = make_report(tmp_path).per_translation
+    (pair,) = row.pairs
+    assert (pair.first, pair.second, pair.expected) == ("truthfulqa_multi", "aaa_mine", "truthfulqa_multi")
+    human, observed = (np.array([d[r] for r in range(817)]) for d in (HUMAN, mine))
+    theirs = chisquare([observed.sum(), 817 - observed.sum()], [human.sum(), 817 - human.sum()])
+    assert pair.chi_square.statistic == pytest.approx(theirs.statistic) and pair.chi_square.p == pytest.approx(
+        theirs.pvalue
+    )
+    out = tmp_path / "report"
+    assert run_cli("report", tmp_path, "--format", "md,html,json", "--out", out).exit_code == 0
+    (header,) = _md_rows((out / "report.md").read_text(encoding="utf-8"), "| lang | translations |")
+    assert header[-1] == "authors' χ² p (expected: truthfulqa_multi)"
+    assert "authors&#x27; χ² p (expected: truthfulqa_multi)" in (out / "report.html").read_text(encoding="utf-8")
+    (record,) = json.loads((out / "report.json").read_text(encoding="utf-8"))["translations"]
+    chi = record["pairs"][0]["authors_chi_square"]
+    assert (chi["expected"], chi["observed"]) == ("truthfulqa_multi", "aaa_mine")
+
+
+def test_no_chi_square_where_neither_translation_is_the_references_benchmark(tmp_path):
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi", {"en": {"mc1": EN}})
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi_mt", {"es": {"mc1": HUMAN}})
+    write_aligned_run(tmp_path, "tiny", "truthfulqax", {"es": {"mc1": MACHINE}})
+    (row,) = make_report(tmp_path).per_translation
+    (pair,) = row.pairs
+    assert pair.gap.test == "mcnemar" and pair.expected == ""
+    assert pair.chi_square.p is None
+    assert pair.chi_square.note == (
+        "no expected side: the pair holds neither the human translation nor the reference's benchmark "
+        "(truthfulqa_multi)"
+    )
+
+
+def test_a_tie_in_the_reference_language_goes_to_the_human_translation_never_to_the_name(tmp_path):
+    """``aaa_mine`` answered as many English questions as TruthfulQA-Multi and sorts first;
+    TruthfulQA-Multi's run says it is a human translation, so it is the gaps' reference and
+    the chi-square's expected side. Runs that say nothing of their translation (before it
+    was recorded) fall back to the reference's benchmark, still not to the name."""
+    mine = planted(6, range(817), 0.3)
+    write_aligned_run(tmp_path, "tiny", "truthfulqa_multi", {"en": {"mc1": EN}, "es": {"mc1": HUMAN}})
+    write_aligned_run(tmp_path, "tiny", "aaa_mine", {"en": {"mc1": EN}, "es": {"mc1": mine}})
+    for align in (None, "tqa_index"):
+        report = make_report(tmp_path, align=align)
+        for row in report.per_translation:
+            assert row.reference == "en (truthfulqa_multi)"
+            assert [(p.first, p.second, p.expected) for p in row.pairs] == [
+                ("truthfulqa_multi", "aaa_mine", "truthfulqa_multi")
+            ]
+    older = tmp_path / "older"
+    write_aligned_run(older, "tiny", "truthfulqa_multi", {"en": {"mc1": EN}, "es": {"mc1": HUMAN}}, translation="")
+    write_aligned_run(older, "tiny", "aaa_mine", {"es": {"mc1": mine}})
+    (row,) = make_report(older).per_translation
+    assert (row.pairs[0].first, row.pairs[0].expected) == ("truthfulqa_multi", "truthfulqa_multi")

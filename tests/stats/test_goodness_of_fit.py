@@ -25,6 +25,7 @@ def test_by_hand():
     # (60-50)²/50 + (40-50)²/50 = 4; P(χ²₁ > 4) = 0.0455
     result = authors_chi_square(observed=(60, 40), expected=(50, 50))
     assert result.statistic == pytest.approx(4.0) and result.p == pytest.approx(0.04550026, abs=1e-8)
+    assert result.n == 100  # the answers counted, which the report shows beside the p
 
 
 def test_not_symmetric_the_expected_side_matters():

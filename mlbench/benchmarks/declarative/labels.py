@@ -12,6 +12,9 @@ or, for a translation of TruthfulQA whose rows cannot be matched to it,
     [align]
     unaligned = "why, in one sentence"
 
+and, either way, ``translation = "human"`` or ``"machine"`` where the authors say how the
+rows were translated (the TruthfulQA-Multi authors' chi-square expects a human one's counts).
+
 which ``mlbench tasks NAME`` shows, so that nobody looks for an alignment that is not there.
 """
 
@@ -22,12 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlbench.benchmarks.declarative.fields import known, text
-from mlbench.data.alignment import TQA_INDEX_LABEL, TRUTHFULQA_ROWS, Alignment, tqa_index
+from mlbench.data.alignment import TQA_INDEX_LABEL, TRANSLATIONS, TRUTHFULQA_ROWS, Alignment, tqa_index
 from mlbench.data.tabular import column_value
 from mlbench.errors import MlbenchError
 from mlbench.records.jsontypes import JsonObject
 
-KEYS = (TQA_INDEX_LABEL, "offset", "unaligned")
+KEYS = (TQA_INDEX_LABEL, "offset", "unaligned", "translation")
 _LABEL = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -36,13 +39,14 @@ class AlignRule:
     column: str = ""  # the column of TruthfulQA's row; empty: the rows are not aligned
     offset: int = 0
     unaligned: str = ""  # why they cannot be, for ``mlbench tasks``
+    translation: str = ""  # "human" or "machine", where the file says (``Alignment.translation``)
 
     @property
     def alignment(self) -> Alignment:
         if not self.column:
-            return Alignment(f"cannot be aligned: {self.unaligned}", aligned=False)
+            return Alignment(f"cannot be aligned: {self.unaligned}", aligned=False, translation=self.translation)
         shift = f" {'+' if self.offset > 0 else '-'} {abs(self.offset)}" if self.offset else ""
-        return Alignment(f"TruthfulQA's row = the column {self.column}{shift}")
+        return Alignment(f"TruthfulQA's row = the column {self.column}{shift}", translation=self.translation)
 
     def label(self, row: JsonObject, where: str) -> dict[str, str]:
         """The row's ``tqa_index`` label; a row without the column is refused (its
@@ -71,11 +75,16 @@ def read_align(path: Path, table: dict[str, object]) -> AlignRule | None:
     known(path, "align", table, KEYS)
     if ("unaligned" in table) == (TQA_INDEX_LABEL in table):
         raise MlbenchError(f"{path}: [align] takes either tqa_index (a column) or unaligned (why not), one of them")
+    translation = table.get("translation", "")
+    if "translation" in table and translation not in TRANSLATIONS:
+        raise MlbenchError(
+            f"{path}: align.translation is one of {', '.join(TRANSLATIONS)} (how the rows were translated)"
+        )
     if "unaligned" in table:
         if "offset" in table:
             raise MlbenchError(f"{path}: align.offset goes with align.tqa_index, not with unaligned")
-        return AlignRule(unaligned=text(path, "align.unaligned", table["unaligned"]))
+        return AlignRule(unaligned=text(path, "align.unaligned", table["unaligned"]), translation=str(translation))
     offset = table.get("offset", 0)
     if isinstance(offset, bool) or not isinstance(offset, int) or abs(offset) >= TRUTHFULQA_ROWS:
         raise MlbenchError(f"{path}: align.offset must be a whole number between -816 and 816")
-    return AlignRule(text(path, "align.tqa_index", table[TQA_INDEX_LABEL]), offset)
+    return AlignRule(text(path, "align.tqa_index", table[TQA_INDEX_LABEL]), offset, translation=str(translation))

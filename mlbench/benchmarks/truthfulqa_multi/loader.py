@@ -36,7 +36,9 @@ CACHE_SOURCES = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}  # ml
 # them at id - 1 with the same source URL and category, 817 of 817.
 RELEASE_ID_OFFSET = -1
 RowIds = Literal["release", "copy", "own"]
-ALIGNMENT = Alignment("TruthfulQA's row = id - 1 (the release's ids count its 817 rows from 1; 817 of 817 align)")
+ALIGNMENT = Alignment(
+    "TruthfulQA's row = id - 1 (the release's ids count its 817 rows from 1; 817 of 817 align)", translation="human"
+)
 ROW_FIELDS = (
     "id",
     "question",

@@ -137,6 +137,7 @@ class TruthfulQAMultiMT(TruthfulQAMulti):
     variant = "mt"
     lm_eval_tasks = ()  # lm-eval has no tasks over the machine translations
     prompt_dir = TruthfulQAMulti.prompt_dir  # the same prompts; only the translations differ
+    alignment = replace(ALIGNMENT, translation="machine")
 
 
 def with_mc_targets(samples: list[Sample]) -> list[Sample]:

@@ -104,3 +104,21 @@ def test_mlbench_tasks_shows_it_and_its_json_carries_it():
     listed = json.loads(run_cli("tasks", "truthfulqa_multi", "--json").output)["task"]
     assert listed["alignment"]["aligned"] is True and "id - 1" in listed["alignment"]["how"]
     assert json.loads(run_cli("tasks", "veritasqa", "--json").output)["task"]["alignment"] is None
+
+
+def test_a_benchmark_says_how_it_was_translated_and_mlbench_tasks_shows_it(tmp_path):
+    """What the authors' chi-square takes as its expected side (a human translation), where a
+    benchmark says: TruthfulQA-Multi's human one, its MT twin's and TruthfulQA-X's machine ones."""
+    kinds = {name: get_task(name).alignment.translation for name in
+             ("truthfulqa_multi", "truthfulqa_multi_mt", "truthfulqax", "truthfulqax_gen", "m_truthfulqa")}  # fmt: skip
+    assert kinds == {"truthfulqa_multi": "human", "truthfulqa_multi_mt": "machine", "truthfulqax": "machine",
+                     "truthfulqax_gen": "machine", "m_truthfulqa": ""}  # fmt: skip
+    toml = _benchmark(tmp_path, '[align]\ntqa_index = "id"\ntranslation = "human"\n', [_row(1)])
+    assert read_spec(toml).align.alignment.translation == "human"
+    toml = _benchmark(tmp_path, '[align]\ntqa_index = "id"\ntranslation = "deepl"\n', [_row(1)])
+    with pytest.raises(MlbenchError, match=r"align\.translation is one of human, machine"):
+        read_spec(toml)
+    shown = " ".join(run_cli("tasks", "truthfulqa_multi_mt").output.split())
+    assert "translation: machine" in shown
+    listed = json.loads(run_cli("tasks", "truthfulqa_multi", "--json").output)["task"]
+    assert listed["alignment"]["translation"] == "human"
