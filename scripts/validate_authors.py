@@ -68,7 +68,7 @@ def main() -> int:
         totals: dict[str, int] = defaultdict(int)
         for path in files:
             log = read_samples_log(path)
-            task, lang, _ = benchmark_of(log.task)  # type: ignore[misc]
+            task, lang, _, _ = benchmark_of(log.task)  # type: ignore[misc]  # a gen file: known above
             records = read_samples(samples_path(Path(out) / model_slug(log.info.model) / task.name, lang))
             logged = logged_metrics(path)
             ours = {sample.id: sample for sample in task.load(lang, options).samples}
