@@ -51,8 +51,9 @@ def tqa_index(value: object, offset: int, where: str) -> str:
         raise MlbenchError(f"{where}: TruthfulQA's row cannot be read from {text[:40]!r} (a whole number)")
     index = int(text) + offset
     if not 0 <= index < TRUTHFULQA_ROWS:
+        shifted = f"{text} {'+' if offset > 0 else '-'} {abs(offset)} = {index}" if offset else text
         raise MlbenchError(
-            f"{where}: {text} is no TruthfulQA row (rows 0-{TRUTHFULQA_ROWS - 1} after an offset of {offset})"
+            f"{where}: {shifted} is no TruthfulQA row (rows 0-{TRUTHFULQA_ROWS - 1}, the value plus its offset)"
         )
     return str(index)
 

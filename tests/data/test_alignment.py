@@ -21,7 +21,8 @@ def test_the_row_is_the_id_at_its_offset(value, offset, row):
 @pytest.mark.parametrize(
     ("value", "offset", "said"),
     [
-        (0, -1, "0 is no TruthfulQA row (rows 0-816 after an offset of -1)"),
+        (0, -1, "0 - 1 = -1 is no TruthfulQA row (rows 0-816, the value plus its offset)"),
+        (818, -1, "818 - 1 = 817 is no TruthfulQA row"),
         (817, 0, "817 is no TruthfulQA row"),
         (True, 0, "cannot be read from bool True"),
         (3.0, 0, "cannot be read from float 3.0"),

@@ -56,7 +56,7 @@ def test_a_copy_whose_ids_are_not_truthfulqas_rows_runs_unlabelled(fixture_datas
 
 
 @pytest.mark.parametrize(
-    ("ids", "said"), [([1, 0], "row 2: 0 is no TruthfulQA row"), ([818], "818 is no TruthfulQA row")]
+    ("ids", "said"), [([1, 0], "row 2: 0 - 1 = -1 is no TruthfulQA row"), ([818], "818 - 1 = 817 is no TruthfulQA row")]
 )
 def test_the_release_with_an_id_that_is_no_row_is_refused(ids, said):
     targets = {"choices": ["Yes.", "No."], "labels": [1, 0]}
