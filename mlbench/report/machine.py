@@ -219,7 +219,8 @@ def to_json(
     compared: JsonObject = (
         {"ref_model": ref_model, "model_pairs_fields": PAIR_FIELDS, "model_pairs": pairs_json(pairs)} if pairs else {}
     )
-    per_model: JsonObject = {"ref_langs": dict(ref_langs)} if ref_langs and len(set(ref_langs.values())) > 1 else {}
+    by_model: JsonObject = dict(ref_langs or {})
+    per_model: JsonObject = {"ref_langs": by_model} if len(set(by_model.values())) > 1 else {}
     return {
         "ref_lang": ref_lang,
         **per_model,

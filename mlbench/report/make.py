@@ -103,7 +103,7 @@ def make_report(
         raise MlbenchError(f"{wanted} (or give the language alone: --ref-lang {reference})")
     if by != TEMPLATE_LABEL:
         collection = averaged
-    unsplit, ref_langs = collection, {}
+    unsplit, ref_langs = collection, dict[str, str]()
     if align is not None:
         unsplit = nonempty(aligned, averaged, align)
         found = sorted({name for run in unsplit.runs for name in run.languages})
