@@ -13,21 +13,31 @@ from tests.cli.test_cli import run_cli, run_model
 from tests.upstream_pins import pin_fixture_copies
 
 
+def _run_both(model: Path, out: Path, *runs: tuple[str, Path]) -> None:
+    """Each (flags, --data-dir) run of ``model`` into ``out``, each ending well."""
+    for flags, data in runs:
+        result = run_model(model, out, flags, "--data-dir", data)
+        assert result.exit_code == 0, result.output
+
+
+def _aligned_report(out: Path, folder: Path) -> dict:
+    """``mlbench report OUT --align tqa_index``'s report.json."""
+    report = run_cli("report", out, "--align", "tqa_index", "--format", "json", "--out", folder)
+    assert report.exit_code == 0, report.output
+    return json.loads((folder / "report.json").read_text(encoding="utf-8"))
+
+
 def test_german_of_truthfulqax_against_english_of_truthfulqa_multi(tiny_model, fixture_datasets, tmp_path, monkeypatch):
     copy = write_template_copy(tmp_path / "copy")
     pin_fixture_copies(monkeypatch, copy)
     out = tmp_path / "out"
     common = "--backend hf --no-cache --mode mc"
-    english = run_model(tiny_model, out, f"--task truthfulqa_multi --lang en {common}", "--data-dir", fixture_datasets)
-    assert english.exit_code == 0, english.output
-    german = run_model(tiny_model, out, f"--task truthfulqax --lang de {common}", "--data-dir", copy)
-    assert german.exit_code == 0, german.output
+    _run_both(tiny_model, out, (f"--task truthfulqa_multi --lang en {common}", fixture_datasets),
+              (f"--task truthfulqax --lang de {common}", copy))  # fmt: skip
     lines = (out / tiny_model.name / "truthfulqax" / "samples_de.jsonl").read_text(encoding="utf-8").splitlines()
     samples = [json.loads(line) for line in lines]
     assert sorted(s["labels"]["tqa_index"] for s in samples) == ["0", "1"]
-    report = run_cli("report", out, "--align", "tqa_index", "--format", "json", "--out", tmp_path / "r")
-    assert report.exit_code == 0, report.output
-    payload = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    payload = _aligned_report(out, tmp_path / "r")
     assert payload["ref_lang"] == "en (truthfulqa_multi)"
     mc1 = next(t for t in payload["tables"] if t["metric"] == "mc1")
     de = mc1["rows"][0]["cells"]["de (truthfulqax)"]
@@ -60,18 +70,14 @@ def test_runs_limited_alike_answer_the_same_rows_and_the_gap_says_its_n(tiny_mod
     pin_fixture_copies(monkeypatch, x)
     out = tmp_path / "out"
     common = "--backend hf --no-cache --limit 20"
-    english = run_model(tiny_model, out, f"--task truthfulqa_multi --mode gen --lang en {common}", "--data-dir", multi)
-    assert english.exit_code == 0, english.output
-    german = run_model(tiny_model, out, f"--task truthfulqax_gen --lang de {common}", "--data-dir", x)
-    assert german.exit_code == 0, german.output
+    _run_both(tiny_model, out, (f"--task truthfulqa_multi --mode gen --lang en {common}", multi),
+              (f"--task truthfulqax_gen --lang de {common}", x))  # fmt: skip
     rows = {}
     for task, lang in (("truthfulqa_multi", "en"), ("truthfulqax_gen", "de")):
         lines = (out / tiny_model.name / task / f"samples_{lang}.jsonl").read_text(encoding="utf-8").splitlines()
         rows[task] = {json.loads(line)["labels"]["tqa_index"] for line in lines}
     assert len(rows["truthfulqa_multi"]) == 20 and rows["truthfulqa_multi"] == rows["truthfulqax_gen"]
-    report = run_cli("report", out, "--align", "tqa_index", "--format", "json", "--out", tmp_path / "r")
-    assert report.exit_code == 0, report.output
-    payload = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    payload = _aligned_report(out, tmp_path / "r")
     bleu = next(t for t in payload["tables"] if t["metric"] == "bleu_acc")
     de = bleu["rows"][0]["cells"]["de (truthfulqax_gen)"]
     assert de["n"] == 20 and de["gap_n"] == 20 and de["paired"] is True and de["test"] == "mcnemar"
