@@ -167,6 +167,12 @@ def shared_reference(chosen: Mapping[str, str | None]) -> str | None:
     return min(counts, key=lambda name: (-counts[name], name)) if counts else None
 
 
+def references_differ(chosen: Mapping[str, str | None]) -> bool:
+    """Whether the models' reference columns (of those that have one) are not all one: then
+    each reference has tables of its own (``by_reference``), and every format names each."""
+    return len(set(chosen.values()) - {None}) > 1
+
+
 def aligned_task(reference: str) -> str:
     """The aligned task of the models measured from ``reference``, where models differ."""
     return f"{ALIGNED_TASK}{SEPARATOR}gaps to {reference}"
@@ -184,7 +190,7 @@ def by_reference(aligned: Collection, chosen: Mapping[str, str | None]) -> tuple
     shared = shared_reference(chosen)
     if shared is None:
         return aligned, {}
-    split = len(set(chosen.values()) - {None}) > 1
+    split = references_differ(chosen)
     runs, tasks = [], {}
     for run in aligned.runs:
         reference = chosen.get(run.model)

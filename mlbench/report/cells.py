@@ -28,6 +28,7 @@ from collections.abc import Mapping
 
 from mlbench.metrics.catalog import describe
 from mlbench.metrics.descriptor import Metric
+from mlbench.report.alignment import references_differ
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.gaps import TEST_NAMES, Gap
 from mlbench.report.slices import base_task
@@ -163,7 +164,7 @@ def metric_heading(table: ReportTable) -> str:
 def reference_line(ref_lang: str, ref_langs: Mapping[str, str] | None) -> str:
     """``en``; where the models' references differ, each model's: ``en, per model: a: en
     (truthfulqa_multi), b: en (truthfulqa_multi_mt)``."""
-    if not ref_langs or len(set(ref_langs.values())) < 2:
+    if not ref_langs or not references_differ(ref_langs):
         return ref_lang
     return f"{ref_lang}, per model: " + ", ".join(f"{model}: {name}" for model, name in ref_langs.items())
 

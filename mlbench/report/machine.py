@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mlbench.records.jsontypes import JsonObject
-from mlbench.report.alignment import ALIGNED_TASK, is_aligned
+from mlbench.report.alignment import ALIGNED_TASK, is_aligned, references_differ
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
 from mlbench.report.gaps import Gap
@@ -220,7 +220,7 @@ def to_json(
         {"ref_model": ref_model, "model_pairs_fields": PAIR_FIELDS, "model_pairs": pairs_json(pairs)} if pairs else {}
     )
     by_model: JsonObject = dict(ref_langs or {})
-    per_model: JsonObject = {"ref_langs": by_model} if len(set(by_model.values())) > 1 else {}
+    per_model: JsonObject = {"ref_langs": by_model} if references_differ(dict(ref_langs or {})) else {}
     return {
         "ref_lang": ref_lang,
         **per_model,
