@@ -1,19 +1,23 @@
 """The nouns of mlbench, typed.
 
 Everything that crosses a room boundary (loader → task → backend → results) is one of
-these. They are plain dataclasses so that metrics/ and stats/ can depend on them without
-pulling in anything heavy.
+these. They are plain dataclasses, cheap to make; those a run writes to its files declare
+their shape in their annotations, which pydantic reads to check them when read back, to
+write them and to publish their JSON Schema (``records.shape``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StrictStr
 
 from mlbench.metrics.descriptor import MetricsBlock
 from mlbench.records.jsontypes import JsonObject, Tables
+from mlbench.records.sample_record import SampleRecord as SampleRecord
+from mlbench.records.shape import IdText, Number, dumped
 from mlbench.records.usage import Usage
-from mlbench.records.version import SCHEMA_VERSION, check_version
 
 Role = Literal["system", "user", "assistant"]
 
@@ -127,166 +131,6 @@ class Generation:
     usage: Usage | None = field(default=None, compare=False)
 
 
-# The keys of a samples line, in the order they are written; a record read from a file
-# keeps its own order (and any key this version does not know), so that rewriting a file
-# after judging changes only what judging changed.
-_RECORD_KEYS = (
-    "id",
-    "lang",
-    "question",
-    "reference",
-    "prompt",
-    "rendered_prompt",
-    "outputs",
-    "metrics",
-    "config_hash",
-    "data_hash",
-    "surface",
-    "group",
-    "labels",
-    "judges",
-    "usage",
-    "judge_usage",
-)
-# Written on every fresh line even when empty (the others only once they hold something).
-_ALWAYS_WRITTEN = frozenset(_RECORD_KEYS[:5] + _RECORD_KEYS[6:9])
-_DEFAULTS: JsonObject = {
-    "lang": "",
-    "question": "",
-    "reference": "",
-    "prompt": None,
-    "rendered_prompt": None,
-    "outputs": {},
-    "metrics": {},
-    "config_hash": "",
-    "data_hash": "",
-    "surface": None,
-    "group": None,
-    "labels": {},
-    "judges": {},
-    "usage": None,
-    "judge_usage": {},
-}
-
-
-@dataclass
-class SampleRecord:
-    """One line of ``samples_<lang>.jsonl``: one question's prompt, outputs and metrics,
-    from scoring through judging (``judges``) to the language's summary.
-
-    Mutable: a task's ``finish_language`` and the judges add to finished records.
-    ``to_json``/``from_json`` round-trip a line exactly (key order and unknown keys
-    included), so a file rewritten after judging, or continued with ``--resume``, keeps
-    every line it did not change byte for byte."""
-
-    id: str
-    lang: str = ""
-    prompt: Any = None
-    outputs: JsonObject = field(default_factory=dict)
-    metrics: dict[str, float] = field(default_factory=dict)
-    config_hash: str = ""
-    # The content of the language's data the sample was scored from (engine/plan.py's
-    # ``language_data_hash``): --resume refuses to continue over changed data. "": a line
-    # written before it was recorded.
-    data_hash: str = ""
-    # Kept so that a judge can read a sample without the dataset (a judging job may run
-    # on another machine): the bare question and the reference answer.
-    question: str = ""
-    reference: str = ""
-    # Wrong language, repetition and markers of the generated answer (metrics/surface.py).
-    surface: JsonObject | None = None
-    # The subset a question belongs to, for per-group tables (CaLMQA: its kind).
-    group: str | None = None
-    # The question's labels from the data (its benchmark's ``slice_fields``: category,
-    # type, topic, …), for per-slice tables.
-    labels: dict[str, str] = field(default_factory=dict)
-    # Verdicts by judge kind (``judges.<kind>``), added by ``mlbench judge``.
-    judges: dict[str, JsonObject] = field(default_factory=dict)
-    # The API tokens the sample's requests cost (None: none counted), and each judge kind's.
-    usage: Usage | None = None
-    judge_usage: dict[str, Usage] = field(default_factory=dict)
-    # The text the model read, when a chat template made it from ``prompt``'s turns
-    # (written after ``prompt``; a field of its own here so positional calls keep working).
-    rendered_prompt: str | None = None
-    # Keys this version does not know (a newer version's, a user's tool's), kept as they were.
-    extra: JsonObject = field(default_factory=dict)
-    # The keys of the line this record was read from, in their order (None: a new record).
-    _line_keys: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
-
-    @property
-    def error(self) -> str | None:
-        """Why the backend could not answer this sample (None: it was scored)."""
-        error = self.outputs.get("error")
-        return str(error) if error else None
-
-    def to_json(self) -> JsonObject:
-        values = {name: getattr(self, name) for name in _RECORD_KEYS}
-        values["usage"] = self.usage.to_json() if self.usage is not None else None
-        values["judge_usage"] = {kind: usage.to_json() for kind, usage in self.judge_usage.items()}
-        if self._line_keys is None:
-            shown = [k for k in _RECORD_KEYS if k in _ALWAYS_WRITTEN or values[k] != _DEFAULTS[k]]
-            return {**{k: values[k] for k in shown}, **self.extra, "schema_version": SCHEMA_VERSION}
-        line: JsonObject = {}
-        for key in self._line_keys:
-            if key in values:
-                line[key] = values[key]
-            elif key == "schema_version":
-                line[key] = SCHEMA_VERSION
-            elif key in self.extra:
-                line[key] = self.extra[key]
-        for key in _RECORD_KEYS:  # what was added since the line was read (a judge's verdicts)
-            if key not in line and (key == "id" or values[key] != _DEFAULTS[key]):
-                line[key] = values[key]
-        return {**line, **{k: v for k, v in self.extra.items() if k not in line}}
-
-    @classmethod
-    def from_json(cls, line: Any) -> SampleRecord:
-        """The record of one parsed line; ValueError saying what is wrong with its shape.
-        Only ``id`` is required: lines of older versions lack the rest."""
-        if not isinstance(line, dict):
-            raise ValueError(f"a JSON {type(line).__name__}, not an object")
-        if "id" not in line:
-            raise ValueError("no id")
-        sample_id = line["id"]
-        if isinstance(sample_id, bool) or not isinstance(sample_id, str | int):
-            raise ValueError("its id is not a string")
-        for key, (kind, name) in _SHAPES.items():
-            if key in line and not isinstance(line[key], kind):
-                raise ValueError(f"{key} is not {name}")
-        if any(isinstance(v, bool) or not isinstance(v, int | float) for v in line.get("metrics", {}).values()):
-            raise ValueError("metrics holds a value that is not a number")
-        if any(not isinstance(entry, dict) for entry in line.get("judges", {}).values()):
-            raise ValueError("judges holds a verdict that is not an object")
-        check_version(line, "this line")
-        known = {k: line[k] for k in _RECORD_KEYS[1:] if k in line}
-        if known.get("usage") is not None:
-            known["usage"] = Usage.from_json(known["usage"])
-        known["judge_usage"] = {kind: Usage.from_json(u) for kind, u in known.get("judge_usage", {}).items()}
-        unknown = {k: v for k, v in line.items() if k not in _RECORD_KEYS and k != "schema_version"}
-        record = cls(str(sample_id), **known, extra=unknown)
-        record._line_keys = tuple(line)
-        return record
-
-
-# What each key of a line must hold, and how an error names it.
-_SHAPES: dict[str, tuple[Any, str]] = {
-    "lang": (str, "a string"),
-    "question": (str, "a string"),
-    "reference": (str, "a string"),
-    "rendered_prompt": (str | None, "a string or null"),
-    "outputs": (dict, "an object"),
-    "metrics": (dict, "an object"),
-    "config_hash": (str, "a string"),
-    "data_hash": (str, "a string"),
-    "surface": (dict | None, "an object or null"),
-    "group": (str | None, "a string or null"),
-    "labels": (dict, "an object"),
-    "judges": (dict, "an object"),
-    "usage": (dict | None, "an object or null"),
-    "judge_usage": (dict, "an object"),
-}
-
-
 @dataclass(frozen=True)
 class JudgeItem:
     """What a judge reads of one sample (``claim``: one claim of the answer, for
@@ -309,32 +153,27 @@ class Verdict:
     label: str | None = None
     score: float | None = None
     output: str | None = None
+    # Written as ``judge_error`` (beside the judge's own keys of an entry), before ``claims``.
+    error: Annotated[str | None, Field(serialization_alias="judge_error")] = None
     claims: tuple[str, ...] | None = None
-    error: str | None = None
     # What the judge's requests for this item cost (kept beside the verdict, not in it).
-    usage: Usage | None = field(default=None, compare=False)
+    usage: Annotated[Usage | None, Field(exclude=True)] = field(default=None, compare=False)
 
     def to_json(self) -> JsonObject:
-        fields = {"label": self.label, "score": self.score, "output": self.output, "judge_error": self.error}
-        if self.claims is not None:
-            fields["claims"] = list(self.claims)
-        return {k: v for k, v in fields.items() if v is not None}
+        return {k: v for k, v in dumped(Verdict, self).items() if v is not None}
 
 
 @dataclass(frozen=True)
 class MetricValue:
-    value: float
-    ci_low: float
-    ci_high: float
-    stderr: float
+    """A metric's value over the questions, its confidence interval and standard error."""
 
-    def to_json(self) -> dict[str, float]:
-        return {
-            "value": self.value,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "stderr": self.stderr,
-        }
+    value: Number
+    ci_low: Number
+    ci_high: Number
+    stderr: Number
+
+    def to_json(self) -> JsonObject:
+        return dumped(MetricValue, self)
 
 
 @dataclass(frozen=True)
@@ -343,16 +182,14 @@ class PerQuestion:
     no value of that metric): what ``mlbench report`` pairs across languages without
     reading the samples files again."""
 
-    ids: list[str]
-    values: dict[str, list[float | None]]
+    ids: list[IdText] = field(default_factory=list)
+    values: dict[str, list[Number | None]] = field(default_factory=dict)
     # Each question's label of each slice field (None: the data gives it none).
-    labels: dict[str, list[str | None]] = field(default_factory=dict)
+    labels: dict[str, list[StrictStr | None]] = field(default_factory=dict)
 
     def to_json(self) -> JsonObject:
-        block: JsonObject = {"ids": list(self.ids), "values": {name: list(col) for name, col in self.values.items()}}
-        if self.labels:
-            block["labels"] = {name: list(column) for name, column in self.labels.items()}
-        return block
+        """``ids``, ``values``, and ``labels`` where the data gave any."""
+        return {k: v for k, v in dumped(PerQuestion, self).items() if k != "labels" or v}
 
 
 @dataclass

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     # the forward references.
     JsonValue: TypeAlias = Union[str, int, float, bool, None, list["JsonValue"], dict[str, "JsonValue"]]  # noqa: UP007
 else:
-    # At run time (records/schema.py reads the records' annotations): any value, which
-    # the published JSON Schema writes as any JSON value.
+    # At run time (pydantic reads the records' annotations: records.shape): any value,
+    # which the published JSON Schema writes as any JSON value.
     JsonValue = object
 JsonObject: TypeAlias = dict[str, JsonValue]
 

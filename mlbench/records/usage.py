@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+
+from pydantic import StrictBool
 
 from mlbench.records.jsontypes import JsonObject
+from mlbench.records.shape import Count, Location, dumped, read_shape
 
 PER = 1_000_000  # prices are per million tokens, as providers list them
 
@@ -22,9 +24,9 @@ PER = 1_000_000  # prices are per million tokens, as providers list them
 class Usage:
     """Tokens of one request, or summed over many (``estimated``: some were counted by us)."""
 
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    estimated: bool = False
+    prompt_tokens: Count = 0
+    completion_tokens: Count = 0
+    estimated: StrictBool = False
 
     @property
     def total(self) -> int:
@@ -38,23 +40,21 @@ class Usage:
         )
 
     def to_json(self) -> JsonObject:
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "estimated": self.estimated,
-        }
+        return dumped(Usage, self)
 
     @classmethod
-    def from_json(cls, data: Any) -> Usage:
+    def from_json(cls, data: object) -> Usage:
         """The usage of a saved line; ValueError saying what is wrong with its shape."""
-        if not isinstance(data, dict):
-            raise ValueError("usage is not an object")
-        counts = [data.get("prompt_tokens", 0), data.get("completion_tokens", 0)]
-        if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts):
-            raise ValueError("usage holds a token count that is not a whole number >= 0")
-        if not isinstance(data.get("estimated", False), bool):
-            raise ValueError("usage.estimated is not true or false")
-        return cls(counts[0], counts[1], data.get("estimated", False))
+        return read_shape(cls, data, usage_words)
+
+
+def usage_words(where: Location, kind: str) -> str:
+    """What is wrong with a usage object, at ``where`` inside it."""
+    if not where:
+        return "usage is not an object"
+    if where[0] == "estimated":
+        return "usage.estimated is not true or false"
+    return "usage holds a token count that is not a whole number >= 0"
 
 
 def summed(usages: Iterable[Usage | None]) -> Usage | None:

@@ -9,8 +9,6 @@ says in one line when a file comes from a newer mlbench. Their JSON Schemas:
 
 from __future__ import annotations
 
-from typing import Any
-
 # 2: a language run under several prompt templates has n-questions (what its means and
 # intervals are over) beside n-samples, and a block per template ("templates").
 SCHEMA_VERSION = 2
@@ -20,7 +18,7 @@ class NewerSchema(ValueError):
     """A file written by a newer mlbench, whose layout this version cannot promise to read."""
 
 
-def check_version(data: Any, what: str) -> None:
+def check_version(data: object, what: str) -> None:
     """Refuse ``data`` (a parsed file or line) written under a newer schema; ``what``
     names it in the message. A missing version is a file from before versions (1)."""
     version = data.get("schema_version", 1) if isinstance(data, dict) else 1

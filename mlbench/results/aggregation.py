@@ -135,5 +135,8 @@ def judge_counts(records: list[SampleRecord]) -> dict[str, int]:
 
 def _unparsed(entry: JsonObject) -> bool:
     """A verdict (or, for several judged texts, any of them) the judge's words gave no label."""
-    parts = [entry, *entry.get("answers", {}).values()]
-    return any(part.get("label") == "unparsed" for part in parts) or bool(entry.get("unreadable"))
+    answers = entry.get("answers")
+    parts = [entry, *(answers.values() if isinstance(answers, dict) else ())]
+    return any(isinstance(part, dict) and part.get("label") == "unparsed" for part in parts) or bool(
+        entry.get("unreadable")
+    )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mlbench.records.jsontypes import TableRow
+
 
 @dataclass(frozen=True)
 class PairHeatmap:
@@ -24,7 +26,20 @@ class Figure:
     panels: tuple[PairHeatmap, ...]
 
 
-def figures_from_rows(rows: list[dict], *, test: str, langs: tuple[str, ...], split: str | None = None) -> list[Figure]:
+def _pair(row: TableRow) -> tuple[str, str]:
+    """A row's language pair, written "a–b" by the statistics that made the row."""
+    first, second = str(row["pair"]).split("–")
+    return first, second
+
+
+def _p(row: TableRow) -> float | None:
+    value = row["p"]
+    return None if value is None else float(value)
+
+
+def figures_from_rows(
+    rows: list[TableRow], *, test: str, langs: tuple[str, ...], split: str | None = None
+) -> list[Figure]:
     """Figures from cross-language rows with ``topic``, ``pair`` ("a–b"), ``p`` and
     ``reject``: one figure per value of ``split`` (e.g. the mode), a panel per topic."""
     figures = []
@@ -33,10 +48,10 @@ def figures_from_rows(rows: list[dict], *, test: str, langs: tuple[str, ...], sp
         panels = []
         for topic in dict.fromkeys(row["topic"] for row in mine):
             cells = [row for row in mine if row["topic"] == topic]
-            pairs = {tuple(row["pair"].split("–")): row["p"] for row in cells}
-            rejected = frozenset(tuple(row["pair"].split("–")) for row in cells if row["reject"])
+            pairs = {_pair(row): _p(row) for row in cells}
+            rejected = frozenset(_pair(row) for row in cells if row["reject"])
             present = tuple(lang for lang in langs if any(lang in pair for pair in pairs))
-            panels.append(PairHeatmap(topic or "all", present, pairs, rejected))  # type: ignore[arg-type]
+            panels.append(PairHeatmap(str(topic or "all"), present, pairs, rejected))
         suffix = f"_{key}" if key else ""
         title = f"{test} p-values by language pair" + (f" ({split} {key})" if key else "")
         figures.append(Figure(f"heatmap_{test.lower()}{suffix}.png", title, tuple(panels)))

@@ -6,15 +6,16 @@ each question's value of each metric (``per_question``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
-from mlbench.records import LanguageResult, MetricValue, PerQuestion, SampleRecord
+from mlbench.records import LanguageResult, MetricValue, SampleRecord
 from mlbench.records.json_read import JsonInputError, parse_json
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
+from mlbench.records.layouts import LanguageBlock, read_block, read_language_layout
 from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.results.files import language_path, samples_path, write_atomic
 from mlbench.results.samples import read_samples
@@ -54,47 +55,41 @@ def language_to_json(result: LanguageResult) -> JsonObject:
     return block
 
 
-def language_from_json(lang: str, block: JsonObject) -> LanguageResult:
-    """A language's block; TypeError/KeyError/ValueError on another shape."""
-    if not isinstance(block, dict):
-        raise TypeError(f"{lang}: a JSON {type(block).__name__}, not an object")
-    metrics = {k: MetricValue(**v) for k, v in block.items() if isinstance(v, dict) and k not in _BLOCKS}
+def language_from_json(lang: str, block: JsonValue) -> LanguageResult:
+    """A language's block (its layout: ``records.layouts``); ValueError naming what does not fit."""
+    return language_result(lang, read_block(block))
+
+
+def language_result(lang: str, block: LanguageBlock) -> LanguageResult:
+    """A checked language block as the result it holds."""
+    held: Mapping[str, object] = block  # its metrics are MetricValues once checked (records.layouts)
+    metrics = {k: v for k, v in held.items() if isinstance(v, MetricValue)}
     counts = {k: v for k, v in block.items() if isinstance(v, int) and k not in _SIZES}
-    groups, templates = ({name: language_from_json(lang, one) for name, one in block.get(key, {}).items()}
+    groups, templates = ({name: language_result(lang, one) for name, one in _blocks(block, key).items()}
                          for key in _BLOCKS)  # fmt: skip
-    samples = int(block["n-samples"])
+    samples = _size(block, "n-samples")
     if "n-questions" in block:
-        return LanguageResult(lang, int(block["n-questions"]), metrics, counts, groups, None, samples, templates)
+        return LanguageResult(lang, _size(block, "n-questions"), metrics, counts, groups, None, samples, templates)
     return LanguageResult(lang, samples, metrics, counts, groups, templates=templates)
 
 
-def per_question_from_json(block: Any) -> PerQuestion:
-    """``{"ids": [...], "values": {metric: [value | None, ...]}, "labels": {field: [label |
-    None, ...]}}`` read and checked: a column per metric with one number (or null) per id,
-    and per slice field one label (or null) per id; ValueError naming what is wrong."""
-    if not isinstance(block, dict) or not isinstance(block.get("ids", []), list):
-        raise ValueError("per_question is not an object with a list of ids")
-    ids, columns = block.get("ids", []), block.get("values", {})
-    if not isinstance(columns, dict):
-        raise ValueError("per_question values are not an object")
-    for metric, column in columns.items():
-        if not isinstance(column, list) or len(column) != len(ids):
-            raise ValueError(f"per_question {metric} does not have one value per id")
-        if any(v is not None and (isinstance(v, bool) or not isinstance(v, int | float)) for v in column):
-            raise ValueError("per_question holds values that are not numbers")
-    labels = block.get("labels", {})
-    if not isinstance(labels, dict):
-        raise ValueError("per_question labels are not an object")
-    for name, column in labels.items():
-        if not isinstance(column, list) or len(column) != len(ids):
-            raise ValueError(f"per_question labels of {name} do not have one label per id")
-        if any(label is not None and not isinstance(label, str) for label in column):
-            raise ValueError(f"per_question labels of {name} hold values that are not strings")
-    return PerQuestion([str(q) for q in ids], columns, labels)
+def _blocks(block: LanguageBlock, key: str) -> dict[str, LanguageBlock]:
+    """A checked block's ``groups`` or ``templates`` (none: {})."""
+    inner = block.get(key)
+    return {name: one for name, one in inner.items() if isinstance(one, dict)} if isinstance(inner, dict) else {}
 
 
-def compact(value: Any) -> str:
-    """JSON on one line: thousands of per-question numbers that only programs read."""
+def _size(block: LanguageBlock, key: str) -> int:
+    """``n-samples`` or ``n-questions`` of a checked block."""
+    size = block[key]
+    if not isinstance(size, int):
+        raise TypeError(f"{key} is not a whole number")
+    return size
+
+
+def compact(value: object) -> str:
+    """JSON on one line: thousands of per-question numbers that only programs read. Typed
+    ``object``, as json.dumps takes it: a list[str] of ids is no list[JsonValue] to mypy."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
@@ -125,17 +120,11 @@ def read_language_file(path: Path) -> LanguageFile:
         payload = parse_json(read_text(path), str(path), finite=True)
         if not isinstance(payload, dict):
             raise TypeError(f"a JSON {type(payload).__name__}")
-        check_version(payload, str(path))
-        lang, config = payload["lang"], payload["config"]
-        if not isinstance(lang, str) or not isinstance(config, dict):
-            raise TypeError("lang or config has another type")
-        result = language_from_json(lang, payload["result"])
-        if "per_question" in payload:
-            result.per_question = per_question_from_json(payload["per_question"])
-        ids = payload.get("sample_ids")
-        if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)):
-            raise ValueError("sample_ids is not a list of ids")
-        return LanguageFile(lang, str(payload["config_hash"]), config, result, ids)
+        check_version(payload, str(path))  # before the layout: a newer one is named as such
+        layout = read_language_layout(payload)
+        result = language_result(layout["lang"], layout["result"])
+        result.per_question = layout.get("per_question")
+        return LanguageFile(layout["lang"], layout["config_hash"], layout["config"], result, layout.get("sample_ids"))
     except NewerSchema as error:
         raise MlbenchError(str(error)) from None
     except JsonInputError as error:

@@ -10,23 +10,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
 from mlbench.metrics.catalog import metrics_from_json, metrics_json
 from mlbench.records import LanguageResult, RunResult
 from mlbench.records.json_read import JsonInputError, parse_json
-from mlbench.records.jsontypes import JsonObject, Tables
+from mlbench.records.jsontypes import JsonObject, JsonValue, Tables
+from mlbench.records.layouts import read_run_layout
 from mlbench.records.version import SCHEMA_VERSION, NewerSchema, check_version
 from mlbench.results.files import results_path, run_dir_lock, write_atomic
-from mlbench.results.language import (
-    compact,
-    language_from_json,
-    language_to_json,
-    per_question_from_json,
-    read_language_file,
-)
+from mlbench.results.language import compact, language_result, language_to_json, read_language_file
 from mlbench.results.tables import run_tables, to_markdown
 from mlbench.results.usage import USAGE_KEYS, check_usage, run_usage
 
@@ -40,9 +34,14 @@ def run_to_json(run: RunResult) -> JsonObject:
         **({"config_hash": run.config_hash} if run.config_hash else {}),
         "config": run.config,
         "results": {lang: language_to_json(result) for lang, result in run.languages.items()},
-        **({"cross_language": run.cross_language} if run.cross_language else {}),
+        **({"cross_language": _json_tables(run.cross_language)} if run.cross_language else {}),
         "metrics": metrics_json(run),  # what each metric is, so that report needs no task code
     }
+
+
+def _json_tables(tables: Tables) -> JsonObject:
+    """Named tables of flat rows as the JSON they are (the same rows, typed as JSON)."""
+    return {name: [{**row} for row in rows] for name, rows in tables.items()}
 
 
 def run_text(run: RunResult) -> str:
@@ -58,27 +57,24 @@ def run_text(run: RunResult) -> str:
     return text + "\n"
 
 
-def run_from_json(data: Any) -> RunResult:
-    """A parsed results.json; KeyError/TypeError/ValueError/AttributeError on another shape
-    (NewerSchema, a ValueError, when a newer mlbench wrote it)."""
-    check_version(data, "this results.json")
-    languages = {lang: language_from_json(lang, block) for lang, block in data["results"].items()}
-    for lang, block in data.get("per_question", {}).items():
+def run_from_json(data: JsonValue) -> RunResult:
+    """A parsed results.json; ValueError naming what does not fit its layout
+    (``records.layouts``), NewerSchema (a ValueError) when a newer mlbench wrote it."""
+    check_version(data, "this results.json")  # before the layout: a newer one is named as such
+    layout = read_run_layout(data)
+    languages = {lang: language_result(lang, block) for lang, block in layout["results"].items()}
+    for lang, per_question in layout.get("per_question", {}).items():
         if lang in languages:
-            languages[lang].per_question = per_question_from_json(block)
+            languages[lang].per_question = per_question
     run = RunResult(
-        data["model"],
-        data["task"],
-        data.get("config", {}),
+        layout["model"],
+        layout["task"],
+        layout.get("config", {}),
         languages,
-        data.get("cross_language", {}),
-        data.get("config_hash", ""),
-        descriptors=metrics_from_json(data),
+        layout.get("cross_language", {}),
+        layout.get("config_hash", ""),
+        descriptors=metrics_from_json(layout),
     )
-    if not isinstance(run.model, str) or not isinstance(run.task, str):
-        raise TypeError("model and task must be strings")
-    if not isinstance(run.config, dict) or not isinstance(run.config_hash, str):
-        raise TypeError("config must be an object and config_hash a string")
     check_usage(run.config)  # read whole by the summary and the report: a bad count fails here
     return run
 
@@ -145,10 +141,11 @@ def merge_run(
             if written.config_hash != config_hash:
                 other_settings.append(written.lang)
                 continue
-            try:
-                timings[written.lang] = written.config["timings_s"][written.lang]
-            except (KeyError, TypeError) as error:
-                raise MlbenchError(f"{path}: not an mlbench language result (no timing: {error})") from None
+            timings_s = written.config.get("timings_s")
+            if not isinstance(timings_s, dict) or written.lang not in timings_s:
+                missing = repr(written.lang) if isinstance(timings_s, dict) else "'timings_s'"
+                raise MlbenchError(f"{path}: not an mlbench language result (no timing: {missing})")
+            timings[written.lang] = timings_s[written.lang]
             for key, into in blocks.items():
                 into.update(_settings_block(path, written.config, key))
             languages[written.lang] = written.result

@@ -5,20 +5,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from mlbench.data.jsonlines import json_objects
 from mlbench.errors import MlbenchError
 from mlbench.languages import LANGUAGES, language_hint, match_language
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
 from mlbench.records import RunResult, SampleRecord
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.results.aggregation import aggregate
 
 
-def field_value(row: JsonObject, path: str) -> Any:
+class Answer(TypedDict):
+    """One answer to check: its question's id (its line's place when the file gives none),
+    its language's code and its text ("" for a failed generation)."""
+
+    id: str
+    lang: str
+    text: str
+
+
+def field_value(row: JsonObject, path: str) -> JsonValue:
     """``row["outputs"]["answer"]`` for the path ``outputs.answer``; KeyError when absent."""
-    value: Any = row
+    value: JsonValue = row
     for part in path.split("."):
         if not isinstance(value, dict) or part not in value:
             raise KeyError(path)
@@ -26,7 +35,7 @@ def field_value(row: JsonObject, path: str) -> Any:
     return value
 
 
-def checked_lang(value: Any, where: str) -> str:
+def checked_lang(value: JsonValue, where: str) -> str:
     """The code mlbench knows that ``value`` names (``EN``, ``pt-BR``, ``eng`` are read as
     ``en``, ``pt``, ``en``: ``languages.match_language``); else an error naming ``where``
     and the value. The surface checks look the code up in their script and marker tables:
@@ -46,14 +55,14 @@ def checked_lang(value: Any, where: str) -> str:
     return code
 
 
-def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str | None) -> list[JsonObject]:
+def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str | None) -> list[Answer]:
     """(id, lang, text) of every line; a line without the text or language is an error,
     never skipped. ``lang`` gives every row the same language when the file has none."""
     if not path.is_file():
         raise MlbenchError(f"no such file: {path}")
     if lang is not None:
         lang = checked_lang(lang, "--lang")
-    answers = []
+    answers: list[Answer] = []
     for position, (where, row) in enumerate(json_objects(path), start=1):
         try:
             text = field_value(row, text_field)
@@ -77,7 +86,7 @@ def read_answers(path: Path, text_field: str, lang_field: str | None, lang: str 
     return answers
 
 
-def check_answers(answers: list[JsonObject], progress: Callable[[int], None] = lambda n: None) -> list[SampleRecord]:
+def check_answers(answers: list[Answer], progress: Callable[[int], None] = lambda n: None) -> list[SampleRecord]:
     """Records of the checked answers: a ``surface`` block and the surface metrics each."""
     records = []
     for answer in answers:

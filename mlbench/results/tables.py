@@ -234,7 +234,9 @@ def languages_down(table: TextTable) -> TextTable:
 def mode_settings_notes(run: RunResult) -> list[str]:
     """One line per mode whose samples depend on settings of their own (how TruthfulQA-Multi
     scores its answers), so that a table never hides which variant it shows."""
-    per_mode = run.config.get("mode_settings") or {}
+    per_mode = run.config.get("mode_settings")
+    if not isinstance(per_mode, dict):
+        return []
     return [
         f"{mode}: " + ", ".join(f"{key}={value}" for key, value in sorted(settings.items()))
         for mode, settings in sorted(per_mode.items())
@@ -281,7 +283,8 @@ def _surface_modes(run: RunResult, metrics: set[str]) -> list[str]:
     """The modes the surface metrics are saved under (none: one answer per sample), in
     the run's mode order."""
     found = {m.partition("@")[2] for m in metrics if base_name(m) in SURFACE_METRICS and "@" in m}
-    order = {mode: i for i, mode in enumerate(run.config.get("modes", []))}
+    modes = run.config.get("modes")
+    order = {str(mode): i for i, mode in enumerate(modes if isinstance(modes, list) else [])}
     return sorted(found, key=lambda mode: (order.get(mode, len(order)), mode))
 
 

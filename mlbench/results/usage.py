@@ -16,24 +16,24 @@ holds every language's block and ``config.usage_total``. A block::
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from mlbench.records import SampleRecord
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.records.usage import Prices, Usage, summed
 
 COST = "cost_usd"
 USAGE_KEYS = ("usage", "usage_total")  # a config's usage: replaced whole, never updated in place
 
 
-def prices_in(settings: Any) -> Prices | None:
+def prices_in(settings: JsonValue) -> Prices | None:
     """The prices recorded in a model's (``config.engine``) or a judge's settings."""
     if not isinstance(settings, dict):
         return None
-    prompt, completion = settings.get("prompt_price"), settings.get("completion_price")
-    if not all(isinstance(p, int | float) and not isinstance(p, bool) for p in (prompt, completion)):
-        return None
-    return Prices(float(prompt), float(completion))
+    return Prices.given(_price(settings.get("prompt_price")), _price(settings.get("completion_price")))
+
+
+def _price(value: JsonValue) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def part(usage: Usage, prices: Prices | None) -> JsonObject:
@@ -49,7 +49,7 @@ def usage_block(records: Iterable[SampleRecord], config: JsonObject) -> JsonObje
     model = summed(r.usage for r in records)
     if model is not None:
         block["model"] = part(model, prices_in(config.get("engine")))
-    judges = config.get("judges") if isinstance(config.get("judges"), dict) else {}
+    judges = settings if isinstance(settings := config.get("judges"), dict) else {}
     kinds = dict.fromkeys(kind for r in records for kind in r.judge_usage)
     judged = {kind: summed(r.judge_usage.get(kind) for r in records) for kind in kinds}
     if judged:
@@ -63,12 +63,18 @@ def language_usage(lang: str, records: Iterable[SampleRecord], config: JsonObjec
     return {"usage": {lang: block}} if block else {}
 
 
-def _add(parts: list[JsonObject]) -> JsonObject:
+def _add(parts: list[JsonValue]) -> JsonObject:
     """The sum of model (or judge) parts; a cost only when every part has one."""
     total = summed(Usage.from_json(p) for p in parts) or Usage()
-    cost = [p.get(COST) for p in parts]
-    priced = all(isinstance(c, int | float) for c in cost)
-    return {**total.to_json(), **({COST: round(sum(cost), 6)} if priced else {})}  # type: ignore[arg-type]
+    costs = [cost for p in parts if isinstance(p, dict) and isinstance(cost := p.get(COST), int | float)]
+    return {**total.to_json(), **({COST: round(sum(costs), 6)} if len(costs) == len(parts) else {})}
+
+
+def _block(value: JsonValue) -> JsonObject:
+    """``value`` as a usage block; ValueError when it is not an object."""
+    if not isinstance(value, dict):
+        raise ValueError("usage is not an object")
+    return value
 
 
 def _judges(block: JsonObject) -> JsonObject:
@@ -78,11 +84,9 @@ def _judges(block: JsonObject) -> JsonObject:
     return judges
 
 
-def total_block(blocks: Iterable[JsonObject]) -> JsonObject:
+def total_block(given: Iterable[JsonValue]) -> JsonObject:
     """The blocks of several languages (or runs) added up; ValueError on another shape."""
-    blocks = list(blocks)
-    if not all(isinstance(b, dict) for b in blocks):
-        raise ValueError("usage is not an object")
+    blocks = [_block(b) for b in given]
     total: JsonObject = {}
     models = [b["model"] for b in blocks if "model" in b]
     if models:
@@ -99,7 +103,7 @@ def check_usage(config: JsonObject) -> None:
     usage, total = config.get("usage", {}), config.get("usage_total", {})
     if not isinstance(usage, dict) or not isinstance(total, dict):
         raise ValueError("usage and usage_total must be objects")
-    for block in [*usage.values(), total]:
+    for block in [_block(b) for b in [*usage.values(), total]]:
         total_block([block])
         for part in [block.get("model"), *_judges(block).values()]:
             cost = part.get(COST, 0) if isinstance(part, dict) else 0
@@ -107,7 +111,7 @@ def check_usage(config: JsonObject) -> None:
                 raise ValueError(f"usage.{COST} is not a number >= 0")
 
 
-def run_usage(per_language: Mapping[str, Any], ordered: Iterable[str]) -> JsonObject:
+def run_usage(per_language: Mapping[str, JsonValue], ordered: Iterable[str]) -> JsonObject:
     """What results.json's config gets from its languages' blocks: each, and the total."""
     blocks = {lang: per_language[lang] for lang in ordered if isinstance(per_language.get(lang), dict)}
     return {"usage": blocks, "usage_total": total_block(blocks.values())} if blocks else {}
@@ -125,13 +129,14 @@ def part_text(block: JsonObject, short: bool = False) -> str:
     mark = "~" if block.get("estimated") else ""
     tokens = f"{block.get('prompt_tokens', 0):,} + {block.get('completion_tokens', 0):,}"
     text = f"{mark}{tokens}" if short else f"{mark}{tokens.replace(' +', ' prompt +')} completion tokens"
-    return f"{text}, {money(block[COST])}" if COST in block else text
+    cost = block.get(COST)
+    return f"{text}, {money(cost)}" if isinstance(cost, int | float) else text
 
 
 def judges_part(block: JsonObject) -> JsonObject | None:
     """Every judge kind's usage added up (None: no judge counted)."""
-    judges = block.get("judges") or {}
-    return _add(list(judges.values())) if judges else None
+    judges = block.get("judges")
+    return _add(list(judges.values())) if isinstance(judges, dict) and judges else None
 
 
 def usage_line(config: JsonObject) -> str | None:
@@ -145,6 +150,6 @@ def usage_line(config: JsonObject) -> str | None:
     lines = [
         f"{label}: {part_text(block)}{' (~ estimated)' if block.get('estimated') else ''}"
         for label, block in parts
-        if block is not None
+        if isinstance(block, dict)
     ]
     return "\n".join(lines) or None

@@ -97,6 +97,13 @@ def test_lines_of_older_versions_and_other_tools_keep_their_shape():
         ('{"id": "q", "metrics": {"mc1": "high"}}', "metrics holds a value that is not a number"),
         ('{"id": "q", "judges": {"truth": "yes"}}', "judges holds a verdict that is not an object"),
         ('{"id": "q", "group": 3}', "group is not a string or null"),
+        ('{"id": "q", "rendered_prompt": ["x"]}', "rendered_prompt is not a string or null"),
+        ('{"id": "q", "metrics": {"mc1": true}}', "metrics holds a value that is not a number"),
+        ('{"id": "q", "labels": {"category": 3}}', "labels holds a label that is not a string"),
+        ('{"id": "q", "usage": 3}', "usage is not an object or null"),
+        ('{"id": "q", "usage": {"prompt_tokens": -1}}', "usage holds a token count that is not a whole number >= 0"),
+        ('{"id": "q", "judge_usage": {"truth": "many"}}', "usage is not an object"),
+        ('{"id": "q", "judge_usage": {"truth": {"estimated": 1}}}', "usage.estimated is not true or false"),
     ],
 )
 def test_a_line_of_another_shape_is_one_line_naming_it(tmp_path, line, problem):
@@ -105,6 +112,13 @@ def test_a_line_of_another_shape_is_one_line_naming_it(tmp_path, line, problem):
     with pytest.raises(MlbenchError) as raised:
         read_samples(path)
     assert str(raised.value) == f"{path}:2: not an mlbench sample ({problem})"
+
+
+def test_numbers_keep_how_the_line_wrote_them():
+    usage = '{"prompt_tokens": 2, "completion_tokens": 0, "estimated": false}'
+    line = f'{{"id": "q", "metrics": {{"n": 1, "mc1": 1.0}}, "usage": {usage}}}'
+    assert _dump(SampleRecord.from_json(json.loads(line))) == line  # 1 stays 1, 1.0 stays 1.0
+    assert SampleRecord.from_json({"id": 7}).id == "7"  # a user's numeric id reads as its text
 
 
 def test_a_line_separator_inside_an_answer_is_not_a_line_break(tmp_path):
