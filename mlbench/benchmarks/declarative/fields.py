@@ -1,7 +1,5 @@
-"""Checks of a declared benchmark's values, and the tables beyond the basic ones: where the
-data comes from on the hub (``[source]``), how questions get ids (``[ids]``), the text
-clean-up steps (``[clean]``), and few-shot pairs written in the file (``fewshot.examples``).
-Every mistake is one line naming the file and the key.
+"""Checks of a declared benchmark's values that its tables' readers share, and where the data
+comes from on the hub (``[source]``). Every mistake is one line naming the file and the key.
 """
 
 from __future__ import annotations
@@ -10,13 +8,10 @@ import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from mlbench.benchmarks.declarative.clean import CLEAN_STEPS
-from mlbench.errors import MlbenchError
+from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records.budgets import listing
 
-ID_SOURCES = ("column", "row", "hash")
 _REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
@@ -54,42 +49,31 @@ class IdRule:
     """``column``: the id column; ``row``: the row's place in its split; ``hash``: a hash of
     ``column``'s text (stable when rows move)."""
 
-    source: str = "column"
-    column: str | None = None  # for ``hash``: default the question column
+    source: str
+    column: str | None  # for ``hash``: default the question column
 
 
 def known(path: Path, table: str, values: dict[str, object], allowed: tuple[str, ...]) -> None:
     unknown = [key for key in values if key not in allowed]
     if unknown:
         where = f"[{table}]" if table else "the file"
-        raise MlbenchError(f"{path}: {where} has no key {unknown[0]!r}; valid: {', '.join(allowed)}")
+        hint = did_you_mean(unknown[0], allowed)
+        raise MlbenchError(f"{path}: {where} has no key {unknown[0]!r}{hint}; valid: {', '.join(allowed)}")
 
 
-def text(path: Path, key: str, value: Any) -> str:
+def text(path: Path, key: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise MlbenchError(f"{path}: {key} must be a non-empty string")
     return value
 
 
-def texts(path: Path, key: str, value: Any) -> list[str]:
+def texts(path: Path, key: str, value: object) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise MlbenchError(f"{path}: {key} must be a list of non-empty strings")
     return value
 
 
-def flag(path: Path, key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise MlbenchError(f"{path}: {key} must be true or false")
-    return value
-
-
-def count(path: Path, key: str, value: Any, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise MlbenchError(f"{path}: {key} must be a whole number ≥ {least}")
-    return value
-
-
-def read_source(path: Path, table: Any, names: tuple[str, ...] = ()) -> HubSource:
+def read_source(path: Path, table: object, names: tuple[str, ...] = ()) -> HubSource:
     """``[source]``; ``names``: the [vars] a config or split may use besides {lang}."""
     if not isinstance(table, dict):
         raise MlbenchError(f"{path}: source must be a table ([source])")
@@ -147,45 +131,3 @@ def template_fields(path: Path, key: str, value: str, names: tuple[str, ...]) ->
             raise MlbenchError(f"{path}: {key} may hold {allowed}, each bare, and no other field (got {cut})")
         used.add(field)
     return used
-
-
-def read_ids(path: Path, table: Any) -> IdRule:
-    if not isinstance(table, dict):
-        raise MlbenchError(f"{path}: ids must be a table ([ids])")
-    known(path, "ids", table, ("from", "column"))
-    source = text(path, "ids.from", table.get("from", "column"))
-    if source not in ID_SOURCES:
-        raise MlbenchError(f"{path}: ids.from must be one of {', '.join(ID_SOURCES)} (got {source!r})")
-    column = text(path, "ids.column", table["column"]) if "column" in table else None
-    if column is not None and source != "hash":
-        raise MlbenchError(f'{path}: ids.column is for from = "hash"; the id column is columns.id')
-    return IdRule(source, column)
-
-
-def read_clean(path: Path, table: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(steps for the question, steps for every answer and option)."""
-    if not isinstance(table, dict):
-        raise MlbenchError(f"{path}: clean must be a table ([clean])")
-    known(path, "clean", table, ("question", "answers"))
-    lists = []
-    for key in ("question", "answers"):
-        steps = texts(path, f"clean.{key}", table.get(key, []))
-        unknown = [step for step in steps if step not in CLEAN_STEPS]
-        if unknown:
-            raise MlbenchError(f"{path}: clean.{key}: no step {unknown[0]!r}; steps: {', '.join(CLEAN_STEPS)}")
-        lists.append(tuple(steps))
-    return lists[0], lists[1]
-
-
-def read_examples(path: Path, value: Any) -> tuple[tuple[str, str], ...]:
-    """``fewshot.examples``: ``[{question = "...", answer = "..."}, ...]``, in order."""
-    if not isinstance(value, list) or not value:
-        raise MlbenchError(f"{path}: fewshot.examples must be a list of {{question, answer}} tables")
-    pairs = []
-    for number, item in enumerate(value, start=1):
-        if not isinstance(item, dict):
-            raise MlbenchError(f"{path}: fewshot.examples item {number} must be a {{question, answer}} table")
-        known(path, f"fewshot.examples item {number}", item, ("question", "answer"))
-        pairs.append((text(path, f"fewshot.examples[{number}].question", item.get("question")),
-                      text(path, f"fewshot.examples[{number}].answer", item.get("answer"))))  # fmt: skip
-    return tuple(pairs)

@@ -63,25 +63,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, field, fields
+import sys
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
-from mlbench.benchmarks.declarative.fields import (
-    HubSource,
-    IdRule,
-    count,
-    flag,
-    known,
-    read_clean,
-    read_examples,
-    read_ids,
-    read_source,
-    template_fields,
-    text,
-    texts,
-)
+from mlbench.benchmarks.declarative.fields import HubSource, IdRule, read_source, template_fields
 from mlbench.benchmarks.declarative.labels import AlignRule, read_align, read_labels
+from mlbench.benchmarks.declarative.tables import MODES, BenchmarkFile, shaping, tables_of
 from mlbench.benchmarks.declarative.templates import TemplateSpec, read_lm_eval_names, read_templates, read_vars
 from mlbench.data.jsonlines import read_text
 from mlbench.data.questions import Columns
@@ -90,65 +78,62 @@ from mlbench.errors import MlbenchError
 from mlbench.records.budgets import check_path_length
 from mlbench.records.jsontypes import JsonObject
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:
+    import tomli as tomllib
 
-MODES = ("mc", "gen")
-DEFAULT_QUESTION = "Q: {question}\nA:"
-DEFAULT_SHOT = "Q: {question}\nA: {answer}"
-# Used as a folder name under --output and as a --task name: no separators, no spaces.
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _LANG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-_TABLES = ("benchmark", "source", "columns", "ids", "clean", "prompt", "fewshot", "generation", "upstream",
-           "templates", "vars", "labels", "lm_eval", "align")  # fmt: skip
-MC_METRICS = ("mc1", "mc2", "mc1_norm")
-MC2_TRUE = ("labelled", "before_first_false")
 
 
 @dataclass(frozen=True)
 class BenchmarkSpec:
+    """A benchmark file as the rest of mlbench reads it; the keys' defaults are the
+    declaration's (tables.py)."""
+
     path: Path  # the TOML file, resolved
     sha256: str  # of the TOML file's bytes
     name: str
     title: str
     # Where the data is: ``data``, a path pattern with {lang} relative to the TOML's folder
     # (or --data-dir); or ``source``, a hub dataset (cached, or --data-dir as the hub lays it out).
-    data: str | None = None
-    source: HubSource | None = None
-    languages: tuple[str, ...] = ()  # empty: discovered from the files matching ``data``
-    modes: tuple[str, ...] = MODES
-    parallel: bool = True
-    judges: tuple[str, ...] = ("truth",)
-    columns: Columns = field(default_factory=Columns)
-    ids: IdRule = field(default_factory=IdRule)
-    clean_question: tuple[str, ...] = ()
-    clean_answers: tuple[str, ...] = ()
-    question_template: str = DEFAULT_QUESTION
-    shot_template: str = DEFAULT_SHOT
-    primer: str | None = None  # a path pattern, with {lang} or shared by every language
-    examples: tuple[tuple[str, str], ...] = ()  # few-shot pairs written in the file itself
-    shots: int | None = None  # None: every primer row (0 without a primer)
-    max_new_tokens: int = 64
-    stop: tuple[str, ...] = ("\n\n", "Q:")
-    no_comment_reference: bool | str = False
-    answers_as_listed: bool = False
+    data: str | None
+    source: HubSource | None
+    languages: tuple[str, ...]  # empty: discovered from the files matching ``data``
+    modes: tuple[str, ...]
+    parallel: bool
+    judges: tuple[str, ...]
+    columns: Columns
+    ids: IdRule
+    clean_question: tuple[str, ...]
+    clean_answers: tuple[str, ...]
+    question_template: str
+    shot_template: str
+    primer: str | None  # a path pattern, with {lang} or shared by every language
+    examples: tuple[tuple[str, str], ...]  # few-shot pairs written in the file itself
+    shots: int | None  # None: every primer row (0 without a primer)
+    max_new_tokens: int
+    stop: tuple[str, ...]
+    no_comment_reference: bool | str
+    answers_as_listed: bool
     # A question's labels read from the data (``[labels]``: label → column), kept with each
     # sample for `report --by` and the explorer; TruthfulQA's row, by ``[align]`` (labels.py).
-    labels: tuple[tuple[str, str], ...] = ()
-    align: AlignRule | None = None
-    mc_metrics: tuple[str, ...] = ("mc1", "mc2")
+    labels: tuple[tuple[str, str], ...]
+    align: AlignRule | None
+    mc_metrics: tuple[str, ...]
     # Which of MC2's options count as true: the ones labelled 1, or the ones before the
     # first 0 (lm-eval's TruthfulQA process_results_mc2, which assumes sorted labels).
-    mc2_true: str = "labelled"
-    rouge: bool = False  # ROUGE-1/2/L beside BLEU, as lm-eval's TruthfulQA generation tasks
+    mc2_true: str
+    rouge: bool  # ROUGE-1/2/L beside BLEU, as lm-eval's TruthfulQA generation tasks
     # The authors' task files the prompts come from (None: the [prompt] templates above).
-    templates: TemplateSpec | None = None
+    templates: TemplateSpec | None
     # Per language, the [vars] values a template path or source.config may name.
-    variables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    variables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
     # lm-eval's names of the benchmark's tasks, per mode (``[lm_eval]``, for the import).
-    lm_eval: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    lm_eval: tuple[tuple[str, tuple[str, ...]], ...]
+    # The file's tables as declared, which the settings hash is made of (the fields above
+    # are read from them).
+    tables: BenchmarkFile = field(repr=False, compare=False)
 
     def values(self, lang: str) -> dict[str, str]:
         """``lang``'s [vars] (empty without them)."""
@@ -187,30 +172,14 @@ class BenchmarkSpec:
         return tuple(sorted(found))
 
     def settings(self) -> JsonObject:
-        """What a saved sample depends on besides the data: templates, columns, generation
-        settings (the title or the judges do not change a sample)."""
-        shaping = {
-            "columns": asdict(self.columns),
-            "ids": asdict(self.ids),
-            "clean": [list(self.clean_question), list(self.clean_answers)],
-            "examples": [list(pair) for pair in self.examples],
-            "question": self.question_template,
-            "shot": self.shot_template,
-            "max_new_tokens": self.max_new_tokens,
-            "stop": list(self.stop),
-            "no_comment_reference": self.no_comment_reference,
-        }
-        if self.mc_metrics != ("mc1", "mc2"):  # only when set, so older runs keep their hash
-            shaping["mc_metrics"] = list(self.mc_metrics)
-        if self.answers_as_listed:
-            shaping["answers_as_listed"] = True
-        for key, default in (("mc2_true", "labelled"), ("rouge", False)):  # only when set, as above
-            if getattr(self, key) != default:
-                shaping[key] = getattr(self, key)
+        """What a saved sample depends on besides the data: the keys tables.py marks so
+        (the prompts, columns, generation settings; the title or the judges do not change a
+        sample) and the authors' task files with their [vars]."""
+        shaped = shaping(self.tables)
         if self.templates is not None:
-            shaping["templates"] = asdict(self.templates)
-            shaping["vars"] = [[lang, [list(kv) for kv in items]] for lang, items in self.variables]
-        digest = hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
+            shaped["templates"] = asdict(self.templates)
+            shaped["vars"] = [[lang, [list(kv) for kv in items]] for lang, items in self.variables]
+        digest = hashlib.sha256(json.dumps(shaped, sort_keys=True).encode()).hexdigest()[:16]
         return {"declarative": digest}
 
 
@@ -235,28 +204,15 @@ def read_spec(path: Path) -> BenchmarkSpec:
         raise MlbenchError(f"{path}: invalid TOML (nested deeper than mlbench reads)") from None
     if not isinstance(doc.get("benchmark"), dict):
         raise MlbenchError(f"{path}: not a benchmark file (it has no [benchmark] table)")
-    known(path, "", doc, _TABLES)
-    tables = {name: doc.get(name, {}) for name in _TABLES}
-    for name, table in tables.items():
-        if not isinstance(table, dict):
-            raise MlbenchError(f"{path}: {name} must be a table ([{name}])")
-    bench, prompt, fewshot, gen = (tables[n] for n in ("benchmark", "prompt", "fewshot", "generation"))
-    known(path, "benchmark", bench, ("name", "title", "data", "languages", "modes", "parallel", "judges",
-                                     "mc_metrics", "answers_as_listed", "mc2_true"))  # fmt: skip
-    known(path, "columns", tables["columns"], tuple(f.name for f in fields(Columns)))
-    known(path, "prompt", prompt, ("question", "shot"))
-    known(path, "fewshot", fewshot, ("primer", "examples", "shots"))
-    known(path, "generation", gen, ("max_new_tokens", "stop", "no_comment_reference", "rouge"))
-    name = text(path, "benchmark.name", bench.get("name"))
-    if not _NAME.fullmatch(name):
-        raise MlbenchError(f"{path}: benchmark.name {name!r} must be letters, digits, '_', '.' or '-'")
-    if ("data" in bench) == ("source" in doc):
+    tables = tables_of(path, doc)
+    bench, prompt, fewshot, gen = tables.benchmark, tables.prompt, tables.fewshot, tables.generation
+    if (bench.data is None) == (tables.source is None):
         raise MlbenchError(f"{path}: give either benchmark.data (local files) or a [source] table (a hub dataset)")
-    data = _pattern(path, "benchmark.data", bench["data"]) if "data" in bench else None
-    languages = texts(path, "benchmark.languages", bench.get("languages", []))
-    variables = read_vars(path, doc.get("vars", {}), languages)
+    data = _pattern(path, "benchmark.data", bench.data) if bench.data is not None else None
+    languages = list(bench.languages)
+    variables = read_vars(path, tables.vars, languages)
     names = tuple(next(iter(variables.values()), {}))
-    source = read_source(path, doc["source"], names) if "source" in doc else None
+    source = read_source(path, tables.source, names) if tables.source is not None else None
     if source is not None and not languages:
         raise MlbenchError(
             f"{path}: a [source] benchmark lists its benchmark.languages (the hub's configs are not listed)"
@@ -269,21 +225,17 @@ def read_spec(path: Path) -> BenchmarkSpec:
     bad = [lang for lang in languages if not _LANG.fullmatch(lang)]
     if bad or len(set(languages)) != len(languages):
         raise MlbenchError(f"{path}: benchmark.languages must be distinct language codes (got {languages})")
-    modes = texts(path, "benchmark.modes", bench.get("modes", list(MODES)))
+    modes = list(bench.modes)
     if not modes or any(mode not in MODES for mode in modes):
         raise MlbenchError(f"{path}: benchmark.modes must be some of {', '.join(MODES)} (got {modes})")
-    columns = _columns(path, tables["columns"])
-    mc_metrics = tuple(texts(path, "benchmark.mc_metrics", bench.get("mc_metrics", ["mc1", "mc2"])))
-    if not mc_metrics or any(m not in MC_METRICS for m in mc_metrics):
-        raise MlbenchError(f"{path}: benchmark.mc_metrics must be some of {', '.join(MC_METRICS)} (got {mc_metrics})")
-    if "mc2" in mc_metrics and columns.mc1_choices and not columns.mc2_choices:
+    columns = _columns(path, tables.columns)
+    if "mc2" in bench.mc_metrics and columns.mc1_choices and not columns.mc2_choices:
         raise MlbenchError(f"{path}: benchmark.mc_metrics has mc2 but there is no columns.mc2_choices")
-    mc2_true = text(path, "benchmark.mc2_true", bench.get("mc2_true", "labelled"))
-    if mc2_true not in MC2_TRUE:
-        raise MlbenchError(f"{path}: benchmark.mc2_true must be one of {', '.join(MC2_TRUE)} (got {mc2_true!r})")
-    if ("upstream" in doc) != ("templates" in doc):
+    if (tables.upstream is None) != (tables.templates is None):
         raise MlbenchError(f"{path}: [templates] and [upstream] come together (the task files, and where they are)")
-    templates = read_templates(path, doc["upstream"], doc["templates"], modes, names) if "templates" in doc else None
+    templates = None
+    if tables.upstream is not None and tables.templates is not None:
+        templates = read_templates(path, tables.upstream, tables.templates, modes, names)
     if templates is not None and "mc" in modes and not columns.mc1_choices:  # the task files score an option list
         need = "columns.mc1_choices (e.g. mc1_targets.choices, the correct option first)"
         raise MlbenchError(f"{path}: [templates] with the mc mode reads its options as the task files do: give {need}")
@@ -292,68 +244,69 @@ def read_spec(path: Path) -> BenchmarkSpec:
             f"{path}: with [templates] the first MC1 option is the correct one (lm-eval's doc_to_target: 0), "
             "in the order the templates list them: drop columns.mc1_labels"
         )
-    if templates is not None and tables["clean"]:  # the authors' code reads the rows as they are
+    if templates is not None and tables.clean.model_fields_set:  # the authors' code reads the rows as they are
         raise MlbenchError(
             f"{path}: a benchmark with [templates] reads its rows as its authors' code does: drop [clean]"
         )
-    if templates is not None and (prompt or fewshot):
+    if templates is not None and (prompt.model_fields_set or fewshot.model_fields_set):
         raise MlbenchError(
             f"{path}: a benchmark with [templates] takes its prompts from them: drop [prompt] and [fewshot]"
         )
-    question = _template(path, "prompt.question", prompt.get("question", DEFAULT_QUESTION), ("question",))
-    shot = _template(path, "prompt.shot", prompt.get("shot", DEFAULT_SHOT), ("question", "answer"))
-    if "primer" in fewshot and "examples" in fewshot:
+    _template(path, "prompt.question", prompt.question, ("question",))
+    _template(path, "prompt.shot", prompt.shot, ("question", "answer"))
+    if fewshot.primer is not None and fewshot.examples:
         raise MlbenchError(f"{path}: give either fewshot.primer (a file) or fewshot.examples, not both")
-    primer = None if "primer" not in fewshot else _pattern(path, "fewshot.primer", fewshot["primer"], shared=True)
-    examples = read_examples(path, fewshot["examples"]) if "examples" in fewshot else ()
-    shots = None if "shots" not in fewshot else count(path, "fewshot.shots", fewshot["shots"], 0)
+    primer = None if fewshot.primer is None else _pattern(path, "fewshot.primer", fewshot.primer, shared=True)
+    examples = tuple((example.question, example.answer) for example in fewshot.examples)
+    shots = fewshot.shots
     if shots and primer is None and not examples:
         raise MlbenchError(f"{path}: fewshot.shots is {shots} but there is no fewshot.primer file or examples")
     if examples and shots is not None and shots > len(examples):
         raise MlbenchError(f"{path}: fewshot.shots is {shots} but fewshot.examples has {len(examples)}")
-    clean_question, clean_answers = read_clean(path, tables["clean"])
+    if tables.ids.column is not None and tables.ids.source != "hash":
+        raise MlbenchError(f'{path}: ids.column is for from = "hash"; the id column is columns.id')
     return BenchmarkSpec(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
-        name=name,
-        title=text(path, "benchmark.title", bench.get("title", name)),
+        name=bench.name,
+        title=bench.name if bench.title is None else bench.title,
         data=data,
         source=source,
-        languages=tuple(languages),
+        languages=bench.languages,
         modes=tuple(dict.fromkeys(modes)),
-        parallel=flag(path, "benchmark.parallel", bench.get("parallel", True)),
-        judges=tuple(texts(path, "benchmark.judges", bench.get("judges", ["truth"]))),
+        parallel=bench.parallel,
+        judges=bench.judges,
         columns=columns,
-        ids=read_ids(path, tables["ids"]),
-        clean_question=clean_question,
-        clean_answers=clean_answers,
-        question_template=question,
-        shot_template=shot,
+        ids=IdRule(tables.ids.source, tables.ids.column),
+        clean_question=tables.clean.question,
+        clean_answers=tables.clean.answers,
+        question_template=prompt.question,
+        shot_template=prompt.shot,
         primer=primer,
         examples=examples,
         shots=shots,
-        max_new_tokens=count(path, "generation.max_new_tokens", gen.get("max_new_tokens", 64), 1),
-        stop=tuple(texts(path, "generation.stop", gen.get("stop", ["\n\n", "Q:"]))),
-        no_comment_reference=_no_comment(path, gen.get("no_comment_reference", False)),
-        mc_metrics=tuple(dict.fromkeys(mc_metrics)),
-        mc2_true=mc2_true,
-        rouge=flag(path, "generation.rouge", gen.get("rouge", False)),
-        answers_as_listed=flag(path, "benchmark.answers_as_listed", bench.get("answers_as_listed", False)),
-        labels=read_labels(path, tables["labels"]),
-        align=read_align(path, tables["align"]),
+        max_new_tokens=gen.max_new_tokens,
+        stop=gen.stop,
+        no_comment_reference=gen.no_comment_reference,
+        mc_metrics=bench.mc_metrics,
+        mc2_true=bench.mc2_true,
+        rouge=gen.rouge,
+        answers_as_listed=bench.answers_as_listed,
+        labels=read_labels(path, tables.labels),
+        align=read_align(path, tables.align),
         templates=templates,
         variables=tuple((lang, tuple(values.items())) for lang, values in variables.items()),
         lm_eval=read_lm_eval_names(
-            path, tables["lm_eval"], tuple(modes), variables, languages, templates.names if templates else None
+            path, tables.lm_eval, tuple(modes), variables, languages, templates.names if templates else None
         ),
+        tables=tables,
     )
 
 
-def _pattern(path: Path, key: str, value: Any, *, shared: bool = False) -> str:
+def _pattern(path: Path, key: str, given: str, *, shared: bool = False) -> str:
     """A data file pattern: relative, with ``{lang}`` once (or, ``shared``, not at all: one
     file for every language), naming a file mlbench reads (.jsonl, .json, .csv, .parquet)."""
-    given = text(path, key, value)
-    _template(path, key, given, ("lang",))
+    template_fields(path, key, given, ("lang",))
     check_path_length(given, f"{path}: {key}")
     if given.count("{lang}") != 1 and not (shared and "{lang}" not in given):
         raise MlbenchError(f"{path}: {key} must contain {{lang}} once (e.g. data/{{lang}}.jsonl)")
@@ -364,15 +317,7 @@ def _pattern(path: Path, key: str, value: Any, *, shared: bool = False) -> str:
     return given
 
 
-def _no_comment(path: Path, value: Any) -> bool | str:
-    """``generation.no_comment_reference``: true or false, or the reference's own text."""
-    if isinstance(value, str):
-        return text(path, "generation.no_comment_reference", value)
-    return flag(path, "generation.no_comment_reference", value)
-
-
-def _columns(path: Path, table: dict[str, object]) -> Columns:
-    columns = Columns(**{k: text(path, f"columns.{k}", v) for k, v in table.items()})
+def _columns(path: Path, columns: Columns) -> Columns:
     if columns.mc2_choices and not columns.mc1_choices:
         raise MlbenchError(f"{path}: columns.mc2_choices needs columns.mc1_choices (MC1's options)")
     if columns.mc2_choices and not columns.mc2_labels:
@@ -382,11 +327,9 @@ def _columns(path: Path, table: dict[str, object]) -> Columns:
     return columns
 
 
-def _template(path: Path, key: str, value: Any, allowed: tuple[str, ...]) -> str:
+def _template(path: Path, key: str, given: str, allowed: tuple[str, ...]) -> None:
     """A ``str.format`` template that uses only ``allowed`` fields (checked now, not at
     the first prompt after the model has loaded)."""
-    given = text(path, key, value)
     used = template_fields(path, key, given, allowed)
     if "question" in allowed and "question" not in used:
         raise MlbenchError(f"{path}: {key} must contain {{question}}")
-    return given
