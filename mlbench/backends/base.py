@@ -1,13 +1,15 @@
-"""What every backend answers: log-likelihoods and generations."""
+"""What every backend answers (log-likelihoods and generations), what it may offer beside
+them, and the helpers the backends share."""
 
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
-from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
 T = TypeVar("T")
 
@@ -15,19 +17,75 @@ T = TypeVar("T")
 ProgressCallback = Callable[[int], None]
 
 
-class Backend(Protocol):
+class Backend(ABC):
+    """A model that answers requests: log-likelihoods and generations, which every backend
+    implements, and the optional capabilities below, whose defaults do nothing."""
+
     name: str
     # Identifies the weights, tokenizer and numeric settings: two backends with the same
     # fingerprint give the same answers, which is what makes the request cache safe.
     fingerprint: str
+    # The samples one call takes best (a GPU batches whole chunks): the pipeline's chunk
+    # size where --chunk-size is not given; None: the pipeline's default.
+    samples_per_call: int | None = None
+
+    @abstractmethod
+    def loglikelihood(
+        self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
+    ) -> list[LoglikelihoodResult]:
+        """Each request's log-probability of its continuation after its prompt, in order."""
+
+    @abstractmethod
+    def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
+        """Each request's generated answer, in order."""
+
+    def render(self, prompt: Prompt) -> tuple[Prompt, str] | None:
+        """The chat turns of ``prompt`` as the model gets them and the text its chat template
+        makes of them, which a sample records; None: a server applies the template, and the
+        sample records the turns as they are."""
+        return None
+
+    def prefetch(self, requests: list[LoglikelihoodRequest | GenerationRequest]) -> None:
+        """Told of a later call's requests (the pipeline's next chunk, the same objects that
+        call will get), to prepare them while the current call runs; by default nothing."""
+
+    def describe(self) -> dict[str, object]:
+        """The backend's settings and counts, recorded in results.json."""
+        return {}
+
+    def close(self) -> None:
+        """Let go of what the backend holds (worker processes, connections, files)."""
+
+
+class ForwardingBackend(Backend):
+    """A backend in front of another (``inner``) that answers as the inner one does, with
+    its capabilities: a subclass overrides what it changes."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.fingerprint = inner.fingerprint
+        self.samples_per_call = inner.samples_per_call
 
     def loglikelihood(
         self, requests: list[LoglikelihoodRequest], progress: ProgressCallback | None = None
-    ) -> list[LoglikelihoodResult]: ...
+    ) -> list[LoglikelihoodResult]:
+        return self.inner.loglikelihood(requests, progress)
 
-    def generate(
-        self, requests: list[GenerationRequest], progress: ProgressCallback | None = None
-    ) -> list[Generation]: ...
+    def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
+        return self.inner.generate(requests, progress)
+
+    def render(self, prompt: Prompt) -> tuple[Prompt, str] | None:
+        return self.inner.render(prompt)
+
+    def prefetch(self, requests: list[LoglikelihoodRequest | GenerationRequest]) -> None:
+        self.inner.prefetch(requests)
+
+    def describe(self) -> dict[str, object]:
+        return self.inner.describe()
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 # A log-probability is at most 0; a backend's own rounding stays far below this.
@@ -63,9 +121,10 @@ def drop_partial_character(text: str) -> str:
 
 def all_filled(results: list[T | None]) -> list[T]:
     """Results in request order; a gap would be a bug that silently drops a sample."""
-    if any(r is None for r in results):
+    filled = [r for r in results if r is not None]
+    if len(filled) != len(results):
         raise RuntimeError("a request got no result")
-    return results  # type: ignore[return-value]
+    return filled
 
 
 def common_prefix_length(sequences: list[tuple[int, ...]]) -> int:

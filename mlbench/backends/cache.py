@@ -11,15 +11,13 @@ import json
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mlbench.backends.base import Backend, ProgressCallback
+from mlbench.backends.base import Backend, ForwardingBackend, ProgressCallback
 from mlbench.errors import MlbenchError, terminal_line
-from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult
 
 R = TypeVar("R")
 
@@ -29,7 +27,8 @@ def _request_key(fingerprint: str, kind: str, request: Any) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def _generation_from_json(data: JsonObject) -> Generation:
+# Any: a row this cache wrote, Generation's own fields (json.loads is untyped).
+def _generation_from_json(data: dict[str, Any]) -> Generation:
     return Generation(**{**data, "alternatives": tuple(data.get("alternatives", ()))})
 
 
@@ -70,14 +69,14 @@ def _corrupt(error: sqlite3.DatabaseError) -> bool:
     return not isinstance(error, sqlite3.OperationalError)
 
 
-class CachedBackend:
-    """Wraps ``inner``; answers from the cache and sends only the misses on."""
+class CachedBackend(ForwardingBackend):
+    """Wraps ``inner``; answers from the cache and sends only the misses on. The inner
+    backend's ``prefetch`` is told of every request of a later call (those answered from the
+    cache then never reach it), and its ``render`` is what a sample records."""
 
     def __init__(self, inner: Backend, path: Path, seed: int = 0) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seed = seed  # the run's --seed: what a sampled request that names none is drawn with
-        self.name = inner.name
-        self.fingerprint = inner.fingerprint
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -180,26 +179,9 @@ class CachedBackend:
     def generate(self, requests: list[GenerationRequest], progress: ProgressCallback | None = None) -> list[Generation]:
         return self._through("generate", requests, self.inner.generate, _generation_from_json, progress)
 
-    def render(self, prompt: Prompt) -> tuple[Prompt, str] | None:
-        """The inner backend's rendering of ``prompt`` (None: it renders none itself)."""
-        render = getattr(self.inner, "render", None)
-        return render(prompt) if render is not None else None
-
-    @property
-    def samples_per_call(self) -> int | None:
-        return getattr(self.inner, "samples_per_call", None)
-
-    @property
-    def prefetch(self) -> Callable[[list[LoglikelihoodRequest | GenerationRequest]], None] | None:
-        """The inner backend's: it takes what it needs of a later call (requests answered
-        from the cache never reach it)."""
-        return getattr(self.inner, "prefetch", None)
-
     def describe(self) -> dict[str, object]:
-        return {**getattr(self.inner, "describe", lambda: {})(), "cache_hits": self.hits, "cache_misses": self.misses}
+        return {**self.inner.describe(), "cache_hits": self.hits, "cache_misses": self.misses}
 
     def close(self) -> None:
         self._db.close()
-        inner_close = getattr(self.inner, "close", None)
-        if inner_close is not None:
-            inner_close()
+        self.inner.close()

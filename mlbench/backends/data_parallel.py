@@ -101,8 +101,8 @@ def _serve(factory: BackendFactory, devices: str | None, connection: Any) -> Non
         backend = factory()
         ready = {
             "fingerprint": backend.fingerprint,
-            "describe": _describe(backend),
-            "samples_per_call": getattr(backend, "samples_per_call", None),
+            "describe": backend.describe(),
+            "samples_per_call": backend.samples_per_call,
         }
         connection.send(("ready", ready))
     except MlbenchError as error:
@@ -114,7 +114,7 @@ def _serve(factory: BackendFactory, devices: str | None, connection: Any) -> Non
             return
         method, requests = message
         try:
-            answer = _describe(backend) if method == "describe" else getattr(backend, method)(requests)
+            answer = _answer(backend, method, requests)
             connection.send(("ok", answer))
         except MlbenchError as error:
             connection.send(("error", str(error)))
@@ -134,13 +134,20 @@ def merged_decoding(replicas: list[dict[str, object]]) -> dict[str, object]:
     return merged
 
 
-def _describe(backend: Backend) -> dict[str, object]:
-    describe = getattr(backend, "describe", None)
-    return describe() if describe else {}
+def _answer(backend: Backend, method: str, requests: Any) -> Any:
+    """What a worker sends back for ``method`` (``requests`` as unpickled from the pipe): the
+    replica's settings, or a call's results."""
+    if method == "describe":
+        return backend.describe()
+    if method == "loglikelihood":
+        return backend.loglikelihood(requests)
+    return backend.generate(requests)
 
 
-class DataParallelBackend:
-    """Splits each call over ``size`` worker replicas and merges the answers in order."""
+class DataParallelBackend(Backend):
+    """Splits each call over ``size`` worker replicas and merges the answers in order. The
+    requests of a later call are not sent ahead (``prefetch``): each replica gets copies of
+    its share, which no later call would match."""
 
     def __init__(
         self, factory: BackendFactory, size: int, *, name: str, gpus_per_replica: int = 1, use_gpus: bool = True

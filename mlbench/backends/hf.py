@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from mlbench.backends.base import (
+    Backend,
     ProgressCallback,
     all_filled,
     context_overflow,
@@ -67,7 +68,7 @@ def batches_whole_calls(device: str) -> bool:
     return device != "cpu"
 
 
-class HFBackend(RendersLocally):
+class HFBackend(RendersLocally, Backend):
     name = "hf"
 
     def __init__(
@@ -139,9 +140,6 @@ class HFBackend(RendersLocally):
         # CPU the cores are the model's).
         self.samples_per_call = GPU_SAMPLES_PER_CALL if whole_calls else None
         self.ahead = TokenizeAhead(self.tokenizer) if whole_calls else None
-        # Told of a later call's requests (engine.scoring.announce): their texts are
-        # tokenized meanwhile. None: nothing to tell.
-        self.prefetch = self.ahead.start if self.ahead is not None else None
         # The GPU memory batches may use, read once: the same batches for the same
         # questions whatever ran before them in this process (2 GiB off a GPU).
         self.memory = gpu_memory_available(self.device)
@@ -179,6 +177,12 @@ class HFBackend(RendersLocally):
 
     def _encoded_ahead(self, requests: list[Any]) -> dict[str, list[int]]:
         return self.ahead.known(requests) if self.ahead is not None else {}
+
+    def prefetch(self, requests: list[LoglikelihoodRequest | GenerationRequest]) -> None:
+        """On a GPU a later call's texts are tokenized while this call's batches run (on the
+        CPU the cores are the model's)."""
+        if self.ahead is not None:
+            self.ahead.start(requests)
 
     def close(self) -> None:
         if self.ahead is not None:
@@ -289,7 +293,7 @@ class HFBackend(RendersLocally):
                 greedy.append(index)
             else:  # requests that differ only in their prompt share one generate() call
                 groups[replace(request, prompt=Prompt(text=""))].append(index)
-        if greedy:
+        if greedy and self.decoder is not None:  # greedy holds requests only when there is one
             prompts = [
                 GreedyPrompt(
                     encoded[i][0],
@@ -299,7 +303,7 @@ class HFBackend(RendersLocally):
                 )
                 for i in greedy
             ]
-            for index, generation in zip(greedy, self.decoder.generate(prompts, progress)):  # type: ignore[union-attr]
+            for index, generation in zip(greedy, self.decoder.generate(prompts, progress)):
                 # n greedy texts are one text decoded once, n times.
                 results[index] = replace(generation, alternatives=(generation.text,) * (requests[index].n - 1))
         for settings, members in groups.items():

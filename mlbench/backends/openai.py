@@ -27,10 +27,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from mlbench.backends.base import ProgressCallback, cut_at_stop, drop_partial_character
+from mlbench.backends.base import Backend, ProgressCallback, cut_at_stop, drop_partial_character
 from mlbench.backends.chat import encode_requests
 from mlbench.backends.fingerprint import model_fingerprint
 from mlbench.backends.openai_answers import (
@@ -41,6 +41,7 @@ from mlbench.backends.openai_answers import (
     completion_choices,
     option_logprob,
 )
+from mlbench.backends.options import OpenAIOptions
 from mlbench.backends.redact import redact_text, redact_url
 from mlbench.backends.tokenizer import chat_template_hash, load_tokenizer
 from mlbench.backends.usage_count import TokenCounter, reported_usage, request_usage
@@ -63,7 +64,7 @@ class UnsupportedByServer(Exception):
     """The server refused a request shape it does not implement (e.g. echo + logprobs)."""
 
 
-class OpenAIBackend:
+class OpenAIBackend(Backend):
     name = "openai"
 
     def __init__(
@@ -99,16 +100,11 @@ class OpenAIBackend:
         self._tokenizer: Any = None
         # Counts tokens where the server sends no usage, with the tokenizer once one is loaded.
         self.counter = TokenCounter(self.tokenizer_name, trust_remote_code=trust_remote_code, loaded=self._loaded)
-        headers = {}
         key = _api_key(api_key_env)
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._secrets = (key, _url_password(self.base_url))
-        self._client = httpx.Client(
-            headers=headers,
-            timeout=timeout_s,
-            limits=httpx.Limits(max_connections=self.max_concurrency),
-        )
+        limits = httpx.Limits(max_connections=self.max_concurrency)
+        self._client = httpx.Client(headers=headers, timeout=timeout_s, limits=limits)
         # A served model is known by its name and server, never by a hub cache entry of that name.
         self.fingerprint = model_fingerprint(model, {"backend": "openai", "base_url": self.base_url}, resolve_hub=False)
         self.stats = {"requests": 0, "retries": 0, "failed": 0}
@@ -277,7 +273,7 @@ class OpenAIBackend:
             cut_by_length = not stopped and finish_reason == "length"
             texts.append((drop_partial_character(text) if cut_by_length else text, cut_by_length))
         first_text, cut_by_length = texts[0]
-        reason = "length" if cut_by_length else "stop"
+        reason: Literal["length", "stop"] = "length" if cut_by_length else "stop"
         return Generation(first_text, n_tokens, reason, alternatives=tuple(t for t, _ in texts[1:]), usage=usage)
 
     def _prompt_tokens(self, request: GenerationRequest) -> int:
@@ -301,9 +297,9 @@ class OpenAIBackend:
 
     def _loglikelihood_one(self, pair: tuple[list[int], list[int]]) -> LoglikelihoodResult:
         context, continuation = pair
-        body = {
+        body: JsonObject = {
             "model": self.model,
-            "prompt": context + continuation,
+            "prompt": [*context, *continuation],
             "max_tokens": ECHO_NEW_TOKENS,
             "temperature": 0.0,
             "echo": True,
@@ -328,6 +324,12 @@ class OpenAIBackend:
 
     def close(self) -> None:
         self._client.close()
+
+
+def served_backend(model: str, seed: int, options: OpenAIOptions) -> OpenAIBackend:
+    """The backend for a served model and its -M options (``backends/options.py``)."""
+    taken = options.model_dump(include={"api_key_env", "max_concurrency", "tokenizer", "trust_remote_code"})
+    return OpenAIBackend(model, base_url=str(options.base_url), seed=seed, timeout_s=options.request_timeout, **taken)
 
 
 def _warn(message: str) -> None:

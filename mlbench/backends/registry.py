@@ -1,4 +1,5 @@
-"""Build a backend by name; backends are imported only when chosen."""
+"""The model to run (``ModelOptions``) and the backend built for it; backends are imported
+only when chosen."""
 
 from __future__ import annotations
 
@@ -9,158 +10,166 @@ from typing import Literal
 
 from mlbench.backends.base import Backend
 from mlbench.backends.cache import CachedBackend, check_cache_file
-from mlbench.backends.gguf import gguf_path
-from mlbench.backends.options import auto_backend
+from mlbench.backends.options import (
+    BACKEND_OPTIONS,
+    HfOptions,
+    ModelBackendOptions,
+    OpenAIOptions,
+    VllmOptions,
+    auto_backend,
+    checked_options,
+    inherited_values,
+    refuse_others,
+)
 from mlbench.errors import MlbenchError
 
 BACKENDS = ("auto", "hf", "vllm", "openai")
+DType = Literal["auto", "float32", "bfloat16", "float16"]
 
 
 @dataclass(frozen=True)
 class ModelOptions:
+    """A model to run: what every backend shares, and the options given for its backend
+    (``backend_values``). Its backend's own options (``options``) are built once, when
+    first asked for: ``auto`` is resolved then (torch's look for a GPU), so that a model's
+    mistakes found without torch are found in a second."""
+
     model: str
-    backend: str = "hf"
-    dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
-    device: str = "auto"
-    batch_size: int | Literal["auto"] = "auto"
-    trust_remote_code: bool = False
+    backend: str = "hf"  # as given: auto runs on ``runs_on``
+    dtype: DType = "auto"
     seed: int = 0
-    # Engine options (vLLM; data_parallel_size also replicates the HF backend).
-    tensor_parallel_size: int = 1
-    data_parallel_size: int = 1
-    gpu_memory_utilization: float | None = None
-    max_model_len: int | None = None
-    enforce_eager: bool = False
-    rehearse_gpu: bool = False  # hf on the CPU: the GPU's paths, graph capture checked
-    quantization: str | None = None
-    model_args: tuple[tuple[str, str], ...] = ()  # (key, JSON text) for vllm.LLM
-    # OpenAI-compatible server.
-    base_url: str | None = None
-    api_key_env: str | None = None
-    max_concurrency: int = 8
-    tokenizer: str | None = None
-    request_timeout: float = 120.0  # seconds per server request, before it is retried
-    prompt_price: float | None = None  # USD per million tokens, for the cost (records/usage.py)
-    completion_price: float | None = None
+    given: tuple[tuple[str, object], ...] = ()  # (key, typed value), in the order given
+    flag: str = "-M"  # what an error line names: -M, or -J for a judge
+    inherit: tuple[tuple[str, object], ...] = ()  # a judge after a run: the options given for the run
+
+    @functools.cached_property
+    def runs_on(self) -> str:
+        """The backend that runs the model (``auto`` resolved, once)."""
+        return resolve_backend(self.backend, self.base_url)
+
+    @functools.cached_property
+    def options(self) -> ModelBackendOptions:
+        """The backend's own options, checked against it: a key it does not take, a server
+        without its URL and more replicas than the devices are one line naming ``flag``;
+        a judge after a run takes the run's options declared ``inherited`` where its
+        backend does (a value given wins)."""
+        values, name = dict(self.given), self.runs_on
+        if name == "openai" and not self.base_url:
+            raise MlbenchError(f"backend openai needs {self.flag} base_url=URL (e.g. http://127.0.0.1:8000/v1)")
+        refuse_others(values, name, self.flag)
+        kind = BACKEND_OPTIONS[name]
+        taken = {key: value for key, value in values.items() if key in kind.model_fields}
+        options = checked_options(kind, {**inherited_values(dict(self.inherit), kind), **taken}, self.flag)
+        if not isinstance(options, OpenAIOptions):
+            from mlbench.backends.data_parallel import check_replica_count
+
+            device = options.device if isinstance(options, HfOptions) else "auto"
+            tensor_parallel = options.tensor_parallel_size if isinstance(options, VllmOptions) else 1
+            check_replica_count(options.data_parallel_size, name, device, tensor_parallel, self.flag)
+        return options
+
+    # What the stages before the backend read of the options given, without resolving
+    # ``auto`` (preflight.served: whether a server holds the model).
+    @property
+    def base_url(self) -> str | None:
+        return _text(dict(self.given).get("base_url"))
+
+    @property
+    def tokenizer(self) -> str | None:
+        return _text(dict(self.given).get("tokenizer"))
+
+    @property
+    def prompt_price(self) -> float | None:
+        return _number(dict(self.given).get("prompt_price"))
+
+    @property
+    def completion_price(self) -> float | None:
+        return _number(dict(self.given).get("completion_price"))
 
 
-def resolve_backend(options: ModelOptions) -> str:
-    """``auto`` → vllm when it imports and a GPU is visible, else hf."""
-    if options.backend not in BACKENDS:
-        raise MlbenchError(f"unknown backend {options.backend!r}; available: {', '.join(BACKENDS)}")
-    if options.backend != "auto":
-        return options.backend
-    return auto_backend(options.base_url)
+def _text(value: object) -> str | None:
+    return str(value) if value else None
 
 
-def check_options(options: ModelOptions, backend: str, flag: str = "-M") -> None:
-    """Options the chosen backend does not take are refused, not ignored: with ``--backend
-    auto``, -M (or a judge's -J) takes every backend's keys until the backend is known."""
-    from dataclasses import fields
-
-    from mlbench.backends.options import backend_keys
-
-    if backend == "openai" and not options.base_url:
-        raise MlbenchError(f"backend openai needs {flag} base_url=URL (e.g. http://127.0.0.1:8000/v1)")
-    default = ModelOptions(options.model)
-    names = {field.name for field in fields(ModelOptions)}
-    taken = backend_keys(backend)
-    given = [
-        key
-        for key in backend_keys("auto")
-        if key in names and key not in taken and getattr(options, key) != getattr(default, key)
-    ]
-    if options.model_args and backend != "vllm":
-        given.append("vllm.*")
-    if given:
-        raise MlbenchError(
-            f"{flag} {', '.join(given)}: backend {backend} does not take {'them' if len(given) > 1 else 'it'}"
-            f" (it takes {', '.join(taken)})"
-        )
-    if backend != "openai":
-        from mlbench.backends.data_parallel import check_replica_count
-
-        check_replica_count(options.data_parallel_size, backend, options.device, options.tensor_parallel_size, flag)
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
 
 
-def check_replicas(options: ModelOptions, flag: str = "-M") -> None:
-    """The replica count against this machine's devices, as the options are read: before
-    the data, any process or any model (check_options does it again at the backend)."""
-    if options.data_parallel_size > 1:  # one replica needs no look at the devices (nor torch)
-        check_options(options, resolve_backend(options), flag)
+def resolve_backend(backend: str, base_url: str | None = None) -> str:
+    """``auto`` → openai given a base_url, else vllm when it imports and a GPU is visible,
+    else hf (``ModelOptions.runs_on`` asks once, for its model)."""
+    if backend not in BACKENDS:
+        raise MlbenchError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
+    return auto_backend(base_url) if backend == "auto" else backend
 
 
-def _single_backend(options: ModelOptions, backend: str) -> Backend:
-    """One replica of the chosen backend (a module-level function so workers can build it)."""
-    if backend == "hf":
+def model_spec(
+    model: str,
+    backend: str = "hf",
+    *,
+    dtype: DType = "auto",
+    seed: int = 0,
+    flag: str = "-M",
+    inherit: tuple[tuple[str, object], ...] = (),
+    **values: object,
+) -> ModelOptions:
+    """The model to run on ``backend`` with the option ``values`` given, its options built
+    and checked now (``ModelOptions.options``)."""
+    spec = ModelOptions(model, backend, dtype, seed, tuple(values.items()), flag, inherit)
+    _ = spec.options  # built now: its mistakes are this call's
+    return spec
+
+
+def _single_backend(options: ModelOptions) -> Backend:
+    """One replica of the model's backend (a module-level function so workers can build it)."""
+    engine = options.options
+    if isinstance(engine, HfOptions):
         from mlbench.backends.hf import HFBackend
 
         return HFBackend(
             options.model,
             dtype=options.dtype,
-            device=options.device,
-            batch_size=options.batch_size,
-            trust_remote_code=options.trust_remote_code,
+            device=engine.device,
+            batch_size=engine.batch_size,
+            trust_remote_code=engine.trust_remote_code,
             seed=options.seed,
-            tokenizer=options.tokenizer,
-            enforce_eager=options.enforce_eager,
-            rehearse_gpu=options.rehearse_gpu,
+            tokenizer=engine.tokenizer,
+            enforce_eager=engine.enforce_eager,
+            rehearse_gpu=engine.rehearse_gpu,
         )
-    if backend == "vllm":
+    if isinstance(engine, VllmOptions):
         from mlbench.backends.vllm import EngineOptions, VLLMBackend
 
+        # Each option the engine takes, by its name (the replicas are this module's, the GGUF
+        # file is in the model's path, the passthrough is ``extra``).
+        taken = engine.model_dump(exclude={"data_parallel_size", "gguf_file", "model_args"})
         return VLLMBackend(
-            EngineOptions(
-                model=options.model,
-                dtype=options.dtype,
-                tensor_parallel_size=options.tensor_parallel_size,
-                gpu_memory_utilization=options.gpu_memory_utilization,
-                max_model_len=options.max_model_len,
-                enforce_eager=options.enforce_eager,
-                quantization=options.quantization,
-                trust_remote_code=options.trust_remote_code,
-                seed=options.seed,
-                extra=options.model_args,
-                tokenizer=options.tokenizer,
-            )
+            EngineOptions(options.model, options.dtype, seed=options.seed, extra=engine.model_args, **taken)
         )
-    from mlbench.backends.openai import OpenAIBackend
+    from mlbench.backends.openai import served_backend
 
-    assert options.base_url is not None
-    return OpenAIBackend(
-        options.model,
-        base_url=options.base_url,
-        api_key_env=options.api_key_env,
-        max_concurrency=options.max_concurrency,
-        tokenizer=options.tokenizer,
-        trust_remote_code=options.trust_remote_code,
-        seed=options.seed,
-        timeout_s=options.request_timeout,
-    )
+    return served_backend(options.model, options.seed, engine)
 
 
 def create_backend(options: ModelOptions, cache_dir: Path | None) -> Backend:
     """The backend for ``options``, behind the request cache unless ``cache_dir`` is None."""
-    model, model_args = gguf_path(options.model, options.model_args)
-    options = replace(options, model=model, model_args=model_args)
-    name = resolve_backend(options)
-    check_options(options, name)
+    name, engine = options.runs_on, options.options
     if cache_dir is not None:
         check_cache_file(cache_dir / "requests.sqlite")
     backend: Backend
-    if options.data_parallel_size > 1:
+    if not isinstance(engine, OpenAIOptions) and engine.data_parallel_size > 1:
         from mlbench.backends.data_parallel import DataParallelBackend, replicas_on_gpus
 
-        factory = functools.partial(_single_backend, replace(options, data_parallel_size=1), name)
+        one = replace(options, backend=name, given=(*options.given, ("data_parallel_size", 1)))
         backend = DataParallelBackend(
-            factory,
-            options.data_parallel_size,
+            functools.partial(_single_backend, one),
+            engine.data_parallel_size,
             name=name,
-            gpus_per_replica=options.tensor_parallel_size,
-            use_gpus=replicas_on_gpus(name, options.device),
+            gpus_per_replica=engine.tensor_parallel_size if isinstance(engine, VllmOptions) else 1,
+            use_gpus=replicas_on_gpus(name, engine.device if isinstance(engine, HfOptions) else "auto"),
         )
     else:
-        backend = _single_backend(options, name)
+        backend = _single_backend(options)
     if cache_dir is None:
         return backend
     return CachedBackend(backend, cache_dir / "requests.sqlite", seed=options.seed)

@@ -3,10 +3,11 @@
 On a GPU the host is what an MC call waits on: before the first batch of a call can be
 queued, every option of its 256 questions is tokenized with its context (lm-eval's split
 needs the context and the context + option encoded whole), and the GPU idles meanwhile.
-The pipeline names the next call's requests before it makes this call
-(``engine.scoring.announce``); a thread encodes their texts then, so the next call takes
-most of its token ids ready-made. A fast tokenizer encodes a batch in Rust on all cores
-without Python's lock, so the thread takes little from the thread that drives the GPU.
+The pipeline builds the next chunk's requests before it makes this chunk's calls and hands
+them to the backend's ``prefetch``; a thread encodes their texts then, so the next call
+(which gets those same request objects) takes most of its token ids ready-made. A fast
+tokenizer encodes a batch in Rust on all cores without Python's lock, so the thread takes
+little from the thread that drives the GPU.
 
 The ids are the ones the call would have computed (the same function, ``encode_all``,
 on the same texts); a text the thread did not get to, or that it was not told of, is
@@ -36,8 +37,13 @@ KEPT = 3
 
 @dataclass(frozen=True)
 class _Announced:
-    requests: frozenset[Request]
+    # The request objects themselves, held so that their ids stay theirs.
+    requests: list[Request]
+    ids: frozenset[int]
     encoded: Future[dict[str, list[int]]]
+
+    def holds(self, requests: list[Request]) -> bool:
+        return all(id(request) in self.ids for request in requests)
 
 
 class TokenizeAhead:
@@ -57,7 +63,8 @@ class TokenizeAhead:
             bos = getattr(self.tokenizer, "bos_token", None) or ""
             encode_all(self.tokenizer, ["a", bos + "a"])  # the settings both threads will ask for
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="mlbench-tokenize")
-        self._announced.append(_Announced(frozenset(requests), self._pool.submit(self._encode, list(requests))))
+        held = list(requests)
+        self._announced.append(_Announced(held, frozenset(map(id, held)), self._pool.submit(self._encode, held)))
         for dropped in self._announced[:-KEPT]:
             dropped.encoded.cancel()
         del self._announced[:-KEPT]
@@ -65,10 +72,10 @@ class TokenizeAhead:
     def known(self, requests: list[Request]) -> dict[str, list[int]]:
         """The texts encoded ahead for the call of ``requests`` (waiting for the thread to
         finish them; those announced before it are let go), or nothing: that call was not
-        announced. The oldest announcement holding the call's first and last requests is
-        the call's (a repeated sample can put a request in a later one too)."""
+        announced. The call's announcement is the one that holds every one of its request
+        objects (a call may take part of one: the cache sends on only its misses)."""
         for index, announced in enumerate(self._announced):
-            if requests and requests[0] in announced.requests and requests[-1] in announced.requests:
+            if requests and announced.holds(requests):
                 del self._announced[:index]
                 encoded = announced.encoded.result()
                 self.calls += bool(encoded)

@@ -27,9 +27,10 @@ import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mlbench.backends.base import (
+    Backend,
     ProgressCallback,
     all_filled,
     common_prefix_length,
@@ -82,14 +83,9 @@ class EngineOptions:
             "seed": self.seed,
             "enable_prefix_caching": True,
         }
-        if self.gpu_memory_utilization is not None:
-            kwargs["gpu_memory_utilization"] = self.gpu_memory_utilization
-        if self.max_model_len is not None:
-            kwargs["max_model_len"] = self.max_model_len
-        if self.quantization is not None:
-            kwargs["quantization"] = self.quantization
-        if self.tokenizer is not None:
-            kwargs["tokenizer"] = self.tokenizer
+        unless_unset = {"gpu_memory_utilization": self.gpu_memory_utilization, "max_model_len": self.max_model_len,
+                        "quantization": self.quantization, "tokenizer": self.tokenizer}  # fmt: skip
+        kwargs.update({key: value for key, value in unless_unset.items() if value is not None})
         kwargs.update({key: json.loads(value) for key, value in self.extra})
         return kwargs
 
@@ -131,7 +127,7 @@ class _Scoring:
     continuation: list[int]
 
 
-class VLLMBackend(RendersLocally):
+class VLLMBackend(RendersLocally, Backend):
     name = "vllm"
 
     def __init__(self, options: EngineOptions, *, prefix_reuse: bool = True) -> None:
@@ -277,12 +273,12 @@ class VLLMBackend(RendersLocally):
                 self.stats["copied"] += 1
             else:
                 self.stats["cached"] += 1
-            scores[i] = sum(values)  # type: ignore[arg-type]
+            scores[i] = sum(value for value in values if value is not None)  # every one known here
         again = [i for i, s in enumerate(scores) if s is None]
         self.stats["uncached"] += len(items) - len(reusable)
         for i, score in zip(again, self._score_uncached([items[i] for i in again])):
             scores[i] = score
-        return scores  # type: ignore[return-value]
+        return all_filled(scores)
 
     def _warm(self, contexts: list[tuple[int, ...]], block: int) -> None:
         """Put the contexts in the prefix cache: first the primer they share (so it is
@@ -321,7 +317,10 @@ class VLLMBackend(RendersLocally):
 
         if not prompts:
             return []
-        return self.llm.generate([TokensPrompt(prompt_token_ids=p) for p in prompts], params, use_tqdm=False)
+        # vLLM marks TokensPrompt's other keys NotRequired through typing, which a check for
+        # Python 3.10 does not know of; the one key given is the one required.
+        tokens = [cast(TokensPrompt, {"prompt_token_ids": p}) for p in prompts]
+        return self.llm.generate(tokens, params, use_tqdm=False)
 
     # -- generation --------------------------------------------------------------------
 

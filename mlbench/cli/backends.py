@@ -20,7 +20,7 @@ def backends(name: NameArg = None) -> None:
     """List the backends; with NAME, its own options (-M KEY=VALUE)."""
     from rich.table import Table
 
-    from mlbench.backends.options import BACKEND_OPTIONS, PASSTHROUGH
+    from mlbench.backends.options import BACKEND_OPTIONS, PASSTHROUGH, option_keys
     from mlbench.cli.settings import choice
     from mlbench.cli.task_info import typed_options_table
 
@@ -31,7 +31,7 @@ def backends(name: NameArg = None) -> None:
         table.add_column("runs the model on")
         table.add_column("options (-M)")
         for backend, kind in BACKEND_OPTIONS.items():
-            table.add_row(backend, (kind.__doc__ or "").strip(), ", ".join(kind.__dataclass_fields__))
+            table.add_row(backend, (kind.__doc__ or "").strip(), ", ".join(option_keys(kind)))
         console.print(table)
         return
     kind = BACKEND_OPTIONS[choice("backend", name, tuple(BACKEND_OPTIONS))]

@@ -15,7 +15,7 @@ takes them) or ``[options.<task>]``. It is read by an eager option that fills cl
 
     [model]                 # or, without a table: model = "Qwen/..."
     name = "Qwen/Qwen2.5-0.5B-Instruct"
-    max_model_len = 4096
+    batch_size = 16
 
     [options]
     embedder = "minilm"
@@ -26,6 +26,7 @@ takes them) or ``[options.<task>]``. It is read by an eager option that fills cl
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -39,10 +40,10 @@ from mlbench.records.options import OptionSetting, key_name
 # A TOML table as tomllib reads it: JSON's values and dates.
 TomlTable = dict[str, object]
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:
+    import tomli as tomllib
 
 # ctx.meta keys: the settings of the file's [options], [model] and [judge] tables.
 FILE_TASKS = "mlbench.file_task_options"
@@ -103,6 +104,7 @@ def _run_parameters(ctx: typer.Context) -> set[str]:
     describe a run and its judging job (each command takes its own keys and tables)."""
     if ctx.command.name != "judge" or ctx.parent is None:
         return set()
+    # The parent is typer's group, whose declared type (click's Command) has no get_command.
     run = ctx.parent.command.get_command(ctx.parent, "run")  # type: ignore[attr-defined]
     return {param.name for param in run.params if param.name} if run is not None else set()
 

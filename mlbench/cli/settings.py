@@ -3,9 +3,11 @@ the request cache, the search client. Every check here fails with one MlbenchErr
 
 from __future__ import annotations
 
+import json
+import typing
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, cast
 
 from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.records.options import OptionSetting
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from mlbench.data.source import DataSource
     from mlbench.engine.judging import JudgeConfig
     from mlbench.engine.plan import RunConfig
+    from mlbench.judges.evidence import SearchClient
 
 
 def split_list(value: str) -> tuple[str, ...]:
@@ -48,24 +51,39 @@ def switch(on: bool | None, off: bool, name: str) -> bool | None:
 
 
 def model_options(
-    model: str, backend: str, dtype: str, seed: int, settings: Sequence[OptionSetting], flag: str = "-M"
+    model: str,
+    backend: str,
+    dtype: str,
+    seed: int,
+    settings: Sequence[OptionSetting],
+    flag: str = "-M",
+    run: ModelOptions | None = None,
 ) -> ModelOptions:
-    """The model (or judge) to run, with its backend's options (``settings``: -M or -J), checked."""
-    from mlbench.backends.gguf import gguf_path
+    """The model (or judge) to run, with its backend's options (``settings``: -M or -J),
+    each checked as its declaration says; against the backend that runs (``auto``
+    resolved) when they are first used. A judge after ``run`` takes the run's options
+    declared inherited where its backend does."""
+    from mlbench.backends.gguf import GGUF_FILE_ARG, gguf_path
     from mlbench.backends.options import backend_values
-    from mlbench.backends.registry import BACKENDS, ModelOptions, check_replicas
+    from mlbench.backends.registry import BACKENDS, DType, ModelOptions
 
     values = backend_values(choice("backend", backend, BACKENDS), settings, flag)
-    # --model DIR -M gguf_file=NAME names the same model as --model DIR/NAME, and gets the
-    # same results folder.
-    model, values["model_args"] = gguf_path(model, values.get("model_args", ()))
-    dtype = choice("dtype", dtype, ("auto", "float32", "bfloat16", "float16"))
-    options = ModelOptions(model=model, backend=backend, dtype=dtype, seed=seed, **values)  # type: ignore[arg-type]
-    check_replicas(options, flag)  # data_parallel_size against this machine's devices, now
+    if "gguf_file" in values:
+        # --model DIR -M gguf_file=NAME names the same model as --model DIR/NAME, and gets the
+        # same results folder.
+        model, _ = gguf_path(model, ((GGUF_FILE_ARG, json.dumps(values.pop("gguf_file"))),))
+    checked = cast("DType", choice("dtype", dtype, typing.get_args(DType)))
+    inherit = run.given if run is not None else ()
+    options = ModelOptions(model, backend, checked, seed, tuple(values.items()), flag, inherit)
+    replicas = values.get("data_parallel_size", 1)
+    if isinstance(replicas, int) and replicas > 1:
+        # The replica count against this machine's devices, now: before the data, any
+        # process or any model (one replica needs no look at the devices, nor torch).
+        _ = options.options
     return options
 
 
-def search_client(url: str | None, key_env: str | None, results: int) -> Any:
+def search_client(url: str | None, key_env: str | None, results: int) -> SearchClient | None:
     if url is None:
         if key_env is not None:
             raise MlbenchError("-J search_api_key_env needs -J search_url")
@@ -74,7 +92,7 @@ def search_client(url: str | None, key_env: str | None, results: int) -> Any:
         raise MlbenchError(f"-J search_url must be an http(s) URL, not {url!r}")
     from mlbench.judges.evidence import SearchClient
 
-    client = SearchClient(url, results=results, api_key_env=key_env)
+    client = SearchClient(url, results=results, key_env=key_env)
     client.headers()  # a named key variable that is not set fails now, not mid-job
     return client
 
@@ -97,7 +115,7 @@ def judge_config(
     settings: Sequence[OptionSetting],
     *,
     run: ModelOptions | None = None,
-    langs: tuple[str, ...] | str = "all",
+    langs: tuple[str, ...] | Literal["all"] = "all",
     resume: bool = False,
     cache_dir: Path | None = None,
     chunk_size: int = 32,
@@ -105,30 +123,22 @@ def judge_config(
     """The judging stage from ``--judge MODEL`` and its -J settings. After ``run`` (the
     run's model options), the judge inherits the run's settings its backend can use, and
     any -J key given wins; ``mlbench judge`` starts from the backend's defaults."""
-    from dataclasses import replace
-
-    from mlbench.backends.gguf import gguf_path
-    from mlbench.backends.options import backend_values
-    from mlbench.engine.judging import JudgeConfig, chained_judge_options
+    from mlbench.engine.judging import JudgeConfig
     from mlbench.judges.options import split_judge_settings
 
     own, rest = split_judge_settings(settings)
     if own.backend == "openai" and not any(setting.key == "base_url" for setting in rest):
         raise MlbenchError("-J backend=openai needs -J base_url=URL (e.g. http://127.0.0.1:8000/v1)")
-    if run is None:
-        options = model_options(judge, own.backend, own.dtype, own.seed, rest, "-J")
-    else:
-        given = backend_values(own.backend, rest, "-J")
-        judge, given["model_args"] = gguf_path(judge, given.get("model_args", ()))  # -J gguf_file=NAME
-        chained = chained_judge_options(run, judge, own.backend, given.get("base_url"))
-        named = {setting.key for setting in settings}
-        own_model = {key: getattr(own, key) for key in ("dtype", "seed") if key in named}
-        options = replace(chained, **given, **own_model)
+    named = {setting.key for setting in settings}
+    # After a run: the run's dtype and seed unless -J sets them.
+    dtype = run.dtype if run is not None and "dtype" not in named else own.dtype
+    seed = run.seed if run is not None and "seed" not in named else own.seed
+    options = model_options(judge, own.backend, dtype, seed, rest, "-J", run=run)
     return JudgeConfig(
         path=path,
         judge=options,
         kinds=own.kind,
-        langs=langs,  # type: ignore[arg-type]
+        langs=langs,
         chat=own.chat_template,
         scoring=own.scoring,
         resume=resume,

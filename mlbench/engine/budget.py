@@ -127,10 +127,8 @@ def chunk_size(budget: Budget | None, stage: str, size: int, options: ModelOptio
     counts no tokens (a local model) is not held back, though the budget is still checked."""
     if budget is None:
         return size
-    from mlbench.backends.registry import resolve_backend
-
     fits = budget.next_chunk(stage, size)  # BudgetSpent when spent, whoever spent it
-    return fits if resolve_backend(options) == "openai" else size
+    return fits if options.runs_on == "openai" else size
 
 
 def check_budget(budget: Budget | None, model: ModelOptions, judge: ModelOptions | None = None) -> None:
@@ -138,10 +136,8 @@ def check_budget(budget: Budget | None, model: ModelOptions, judge: ModelOptions
     tokens are counted), and a cost budget without the prices to count it."""
     if budget is None or (budget.max_cost is None and budget.max_tokens is None):
         return
-    from mlbench.backends.registry import resolve_backend
-
     served = {flag: options for flag, options in (("-M", model), ("-J", judge)) if options is not None}
-    served = {flag: options for flag, options in served.items() if resolve_backend(options) == "openai"}
+    served = {flag: options for flag, options in served.items() if options.runs_on == "openai"}
     flag = "--max-cost" if budget.max_cost is not None else "--max-tokens"
     if not served:
         raise MlbenchError(

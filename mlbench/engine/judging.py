@@ -32,6 +32,7 @@ from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.judges.evidence import SearchClient
 from mlbench.languages import pick_languages
 from mlbench.records import RunResult
+from mlbench.records.json_shapes import json_list, json_number, json_object, json_text
 from mlbench.records.jsontypes import JsonObject
 from mlbench.results import (
     language_records,
@@ -83,8 +84,7 @@ def resolve_chat(backend: Backend, requested: bool | None) -> bool:
         return requested
     if backend.name == "openai":
         return True  # servers apply the model's template to chat messages
-    describe = getattr(backend, "describe", None)
-    return bool(describe and describe().get("chat_template_hash"))
+    return bool(backend.describe().get("chat_template_hash"))
 
 
 def resolve_scoring(spec: JudgeSpec, requested: ScoringChoice) -> Literal["logprob", "generate"]:
@@ -96,7 +96,7 @@ def resolve_scoring(spec: JudgeSpec, requested: ScoringChoice) -> Literal["logpr
 def judge_settings(judge: Judge, backend: Backend, model: str) -> JsonObject:
     """What a verdict depends on; recorded in results.json and hashed into every verdict,
     so ``--resume`` redoes the verdicts of another judge or prompt."""
-    settings = {
+    settings: JsonObject = {
         "judge": model,
         "backend": backend.name,
         "fingerprint": backend.fingerprint,
@@ -111,40 +111,16 @@ def judge_settings(judge: Judge, backend: Backend, model: str) -> JsonObject:
     return {**settings, "settings_hash": digest}
 
 
-# What a judge run after the model inherits from the model's options, where its own
-# backend takes them: the machine's engine and server limits. Not the model's trust in
-# remote code nor its API key: the judge is another model, maybe on another server.
-INHERITED = (
-    "device", "batch_size", "max_concurrency", "request_timeout",
-    "tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "enforce_eager",
-)  # fmt: skip
-
-
-def chained_judge_options(run: ModelOptions, judge: str, backend: str, base_url: str | None) -> ModelOptions:
-    """The judge's model options for ``run --judge``: the run's dtype and seed, and each of
-    its settings in INHERITED that the judge's backend takes."""
-    from dataclasses import replace
-
-    from mlbench.backends.options import backend_keys
-    from mlbench.backends.registry import resolve_backend
-
-    options = ModelOptions(model=judge, backend=backend, dtype=run.dtype, seed=run.seed, base_url=base_url)
-    taken = backend_keys(resolve_backend(options))
-    return replace(options, **{key: getattr(run, key) for key in INHERITED if key in taken})
-
-
 def check_judge_config(config: JudgeConfig) -> None:
     """What can be checked of a judging stage before any model runs (so that a run with
     --judge does not generate for an hour and then stop): its kinds, and its model's
-    options against the backend it will run on."""
-    from mlbench.backends.options import gpu_visible
-    from mlbench.backends.registry import check_options, resolve_backend
+    options against the backend it will run on (built once: ``ModelOptions.options``)."""
+    from mlbench.backends.options import HfOptions, gpu_visible
 
     for kind in config.kinds:
         load_spec(kind)
-    backend = resolve_backend(config.judge)
-    check_options(config.judge, backend, "-J")
-    if backend != "openai" and config.judge.device == "cuda" and not gpu_visible():
+    options = config.judge.options
+    if isinstance(options, HfOptions) and options.device == "cuda" and not gpu_visible():
         raise MlbenchError("-J device=cuda but torch sees no CUDA GPU; use -J device=cpu or auto")
 
 
@@ -191,9 +167,7 @@ def judge_run(
             raise SamplesFailed(too_many(failures), results)
         return results
     finally:
-        close = getattr(backend, "close", None)
-        if close is not None:
-            close()
+        backend.close()
 
 
 def _task_of(run_dir: Path) -> Task:
@@ -211,15 +185,24 @@ def plan_languages(
     is an error (one that only some runs have is judged where it exists). ``EN``, ``pt-BR``
     are read as the runs' codes (``languages.pick_languages``; ``note`` hears of a tag)."""
     have = sorted({lang for run_dir in run_dirs for lang in written_languages(run_dir)})
+    picked: list[str] | None = None  # None: every language a run has
     if requested != "all":
-        requested, missing = pick_languages(requested, have, "--lang", note)
+        picked, missing = pick_languages(requested, have, "--lang", note)
         if missing:
             raise MlbenchError(f"no run has results in {', '.join(missing)}; written: {', '.join(have)}")
     plans = []
     for run_dir in run_dirs:
         written = written_languages(run_dir)
-        plans.append((run_dir, written if requested == "all" else [lang for lang in requested if lang in written]))
+        plans.append((run_dir, written if picked is None else [lang for lang in picked if lang in written]))
     return plans
+
+
+def _data_counts(run_config: JsonObject, lang: str) -> dict[str, int] | None:
+    """The language's counts of the data's rows as the run recorded them (None: not recorded)."""
+    counts = json_object(run_config.get("data_counts", {}), "the run's data_counts").get(lang)
+    if counts is None:
+        return None
+    return {name: int(json_number(n, "a data count")) for name, n in json_object(counts, "data counts").items()}
 
 
 def _check_answers(plans: list[tuple[Path, list[str]]]) -> None:
@@ -254,7 +237,11 @@ def _judge_run_dir(
         # run with a smaller --limit leaves more there (judged, they would change n).
         selected = language_records(run_dir, read_language(run_dir, lang))
         chash, path = read_language(run_dir, lang).config_hash, samples_path(run_dir, lang)
-        todo = [r for r in selected if needs_verdict(r, kind, settings["settings_hash"], config.resume)]
+        todo = [
+            r
+            for r in selected
+            if needs_verdict(r, kind, json_text(settings["settings_hash"], "a judge's settings_hash"), config.resume)
+        ]
         progress = observer.start(f"{task.name} · {kind} judge", lang, len(selected), len(selected) - len(todo))
         start = 0
         while start < len(todo):
@@ -274,12 +261,14 @@ def _judge_run_dir(
             written = read_language(run_dir, lang)
             # The usage is summed again from the samples: an old block must not outlive an empty sum.
             kept = {key: value for key, value in written.config.items() if key not in USAGE_KEYS}
-            run_config = {**kept, "judges": {**written.config.get("judges", {}), kind: settings}}
-            order = metric_order(task, tuple(run_config.get("modes", task.mode_names)))
+            judges = json_object(written.config.get("judges", {}), "the run's judges")
+            run_config: JsonObject = {**kept, "judges": {**judges, kind: settings}}
+            modes = json_list(run_config.get("modes", list(task.mode_names)), "the run's modes")
+            order = metric_order(task, tuple(json_text(mode, "a mode") for mode in modes))
             records = language_records(run_dir, written)
             run_config.update(language_usage(lang, records, run_config))  # with the judge's tokens
-            seed, data_counts = int(run_config.get("seed", 0)), run_config.get("data_counts", {}).get(lang)
-            language = aggregate(lang, records, order, seed, task, data_counts)
+            seed = int(json_number(run_config.get("seed", 0), "the run's seed"))
+            language = aggregate(lang, records, order, seed, task, _data_counts(run_config, lang))
             write_language(run_dir, language, run_config, chash, written.sample_ids)
         failed = verdict_failures(f"{task.name} {kind} judge", lang, records, kind)
         if failed is not None:
@@ -297,10 +286,9 @@ def judge_after_run(config: RunConfig, judge_config: JudgeConfig, tasks: list[st
     """``run --judge``: the judging stage on the folders the run just wrote."""
     from dataclasses import replace
 
-    from mlbench.backends.registry import resolve_backend
     from mlbench.results import model_slug
 
-    if resolve_backend(config.model) == "vllm" and resolve_backend(judge_config.judge) == "vllm":
+    if config.model.runs_on == "vllm" and judge_config.judge.runs_on == "vllm":
         from mlbench.backends.vllm import release_engines
 
         release_engines()  # one GPU: the evaluated model's engine makes room for the judge's

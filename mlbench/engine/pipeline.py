@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -21,8 +22,8 @@ from mlbench.benchmarks.base import Task, TaskOptions, all_mode_settings
 from mlbench.data.alignment import check_rows_once
 from mlbench.data.source import question_rows, subset
 from mlbench.engine.answer_checks import surface_metric_names, warm_up_in_background
-from mlbench.engine.budget import chunk_size, spend_records
 from mlbench.engine.checks import check_not_overwriting, check_size, check_writable, run_dir_of
+from mlbench.engine.chunk_loop import ChunkLoop
 from mlbench.engine.data_coverage import left_out_lines, unpaired_lines
 from mlbench.engine.failures import LanguageFailures, SamplesFailed, language_failures, too_many
 from mlbench.engine.lock import lock_languages
@@ -36,15 +37,13 @@ from mlbench.engine.plan import (  # noqa: F401  (re-exported: the pipeline's pu
 )
 from mlbench.engine.provenance import judged_settings, provenance
 from mlbench.engine.resumed import check_resumed_data, realign_saved
-from mlbench.engine.scoring import announce, score_samples
-from mlbench.errors import LogprobsUnsupported, MlbenchError, clipped, did_you_mean
+from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.languages import pick_languages
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.records import RunResult, SampleRecord
 from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.report.heatmaps import write_figures
 from mlbench.results import (
-    append_samples,
     language_path,
     language_records,
     merge_run,
@@ -58,7 +57,7 @@ from mlbench.results import (
 from mlbench.results.aggregation import aggregate
 from mlbench.results.usage import language_usage
 
-Say = Callable[[str], object] | None  # where a warning or a note goes
+Say = Callable[[str], None] | None  # where a warning or a note goes
 
 
 def resolve_languages(
@@ -115,8 +114,9 @@ def plan(config: RunConfig, locks: ExitStack | None = None, warn: Say = None, no
             languages.append(PlannedLanguage(lang, data, samples))
         task.check_languages({p.lang: p.data for p in languages}, options)
         planned.append(PlannedTask(task, modes, languages))
-    for line in said if note is not None else ():
-        note(line)
+    if note is not None:
+        for line in said:
+            note(line)
     check_writable(config.output)
     if locks is not None:
         # Before the check for existing results: a run already writing them is the
@@ -184,9 +184,7 @@ def run(
                 check_resumed_data(config, item, config_hash(item.task, item.modes, config, backend.fingerprint))
             results = [run_task(config, item, backend, observer, failures) for item in planned]
         finally:
-            close = getattr(backend, "close", None)
-            if close is not None:
-                close()  # worker processes, HTTP connections, the cache file
+            backend.close()  # worker processes, HTTP connections, the cache file
     # After every language is written (so --resume can retry the failed samples): a run
     # whose languages mostly failed must not end like a finished one.
     if too_many(failures):
@@ -204,108 +202,104 @@ def run_task(
     """Every language of one task: score what is not done yet, write as it finishes.
     Languages with failed samples are added to ``failures``; those with few get a warning
     here (those with too many end the run with an error, in ``run``)."""
-    task, modes = item.task, item.modes
-    order = metric_order(task, modes)
+    task = item.task
     run_dir = run_dir_of(config, task.name)
     run_dir.mkdir(parents=True, exist_ok=True)
-    chash = config_hash(task, modes, config, backend.fingerprint)
-    options = config.options_for(task)
+    chash = config_hash(task, item.modes, config, backend.fingerprint)
+    folder = _TaskFolder(config, item, backend, observer, run_dir, chash)
+    chunks = ChunkLoop(config, item, backend, observer, chash)
     for index, planned_lang in enumerate(item.languages):
-        lang, started = planned_lang.lang, time.perf_counter()
-        path = samples_path(run_dir, lang)
-        if not config.resume:
-            # A fresh start (plan() let it through: nothing there, or --overwrite): the
-            # language's old result goes with its samples, so no merge can mix them in.
-            path.unlink(missing_ok=True)
-            language_path(run_dir, lang).unlink(missing_ok=True)
-        done = read_samples(path, chash)
-        realign_saved(path, done, planned_lang, f"{task.name} {lang}", observer.warn)
-        # Failed samples of an earlier attempt (an API outage, say) are tried again.
-        todo = [s for s in planned_lang.samples if s.id not in done or done[s.id].error]
-        progress = observer.start(task.name, lang, len(planned_lang.samples), len(planned_lang.samples) - len(todo))
-
-        def generated(tokens: int, seconds: float, lang: str = lang) -> None:
-            observer.generated(task.name, lang, tokens, seconds)
-
-        start = 0
-        size = config.chunk_size or getattr(backend, "samples_per_call", None) or DEFAULT_CHUNK_SIZE
-        # When the model worked on this language, in wall-clock seconds: what a GPU monitor's
-        # samples are read against (scripts/bench_gpu.sh's busy share).
-        work_began = time.time()
-        while start < len(todo):
-            per_chunk = chunk_size(config.budget, "model", size, config.model)
-            chunk = todo[start : start + per_chunk]
-            # The next chunk is announced (a backend may prepare it while this one runs):
-            # after a language's last chunk, the next language's first samples (on a
-            # resumed run some may be done already: then only that preparation is wasted).
-            upcoming, of = todo[start + len(chunk) : start + len(chunk) + per_chunk], planned_lang
-            if not upcoming and index + 1 < len(item.languages):
-                of = item.languages[index + 1]
-                upcoming = of.samples[:per_chunk]
-            announce(task, modes, upcoming, of.data, options, backend)
-            try:
-                finished = score_samples(
-                    task, modes, chunk, planned_lang.data, options, backend, progress, chash, generated
-                )
-            except LogprobsUnsupported as error:
-                # A chat-only API: a task that can read generated words instead switches to them.
-                fallback = task.without_logprobs(options)
-                if fallback is None:
-                    raise
-                observer.warn(f"{error}; reading generated words instead for the rest of the run")
-                options = fallback
-                continue
-            for record in finished:
-                record.data_hash = planned_lang.data_hash
-            append_samples(path, finished)
-            spend_records(config.budget, finished, config.model)
-            done.update({r.id: r for r in finished})
-            start += len(chunk)
-        model_work = {"start": round(work_began, 3), "end": round(time.time(), 3), "samples": len(todo)}
+        started = time.perf_counter()
+        path = samples_path(run_dir, planned_lang.lang)
+        done = folder.saved_samples(planned_lang, path)
+        model_work = chunks.score_language(index, done, path)
         records = [done[s.id] for s in planned_lang.samples]
-        failed = language_failures(task.name, lang, records)
+        failed = language_failures(task.name, planned_lang.lang, records)
         if failed is not None:
             if failures is not None:
                 failures.append(failed)
             if not failed.too_many:
                 observer.warn(failed.line())
-
-        def start_progress(what: str, total: int, lang: str = lang) -> Callable[[int], None]:
-            return observer.start(f"{task.name} · {what}", lang, total, 0)
-
-        if task.finish_language(records, options, config.seed, start_progress):
+        if task.finish_language(records, chunks.options, config.seed, folder.progress_of(planned_lang.lang)):
             rewrite_samples(path, done.values())
-        language = aggregate(lang, records, order, config.seed, task, planned_lang.data.counts)
-        timings = {lang: round(time.perf_counter() - started, 3)}
-        settings = provenance(config, task, modes, backend, timings)
-        settings["data_sha256"] = {lang: planned_lang.data_hash}
-        settings["model_work_unix"] = {lang: model_work}
-        if planned_lang.data.counts:
-            settings["data_counts"] = {lang: planned_lang.data.counts}
-        if planned_lang.data.left_out:  # each left-out question named, by reason
-            settings["data_left_out"] = {lang: [part.to_json() for part in planned_lang.data.left_out]}
-        settings.update(judged_settings(run_dir, lang, chash))  # a resumed run keeps its verdicts' judges
-        settings.update(language_usage(lang, records, settings))  # the API tokens of its samples
-        write_language(run_dir, language, settings, chash, [s.id for s in planned_lang.samples])
-        # Statistics across languages once, after the run's last language: they read every
-        # language written so far (a Slurm job per language gets them in each job).
-        last = planned_lang is item.languages[-1]
-        result, other_settings = merge_run(
-            run_dir,
-            RunResult(config.model.model, task.name, settings, {}),
-            chash,
-            order,
-            task.languages,
-            task.group_name,
-            cross_language(task, run_dir, chash, observer.start) if last else None,
-        )
+        result, other_settings = folder.write(planned_lang, records, started, model_work)
     if other_settings:
         observer.warn(f"{run_dir}: left {', '.join(other_settings)} out of results.json (written with other settings)")
     if task.parallel:  # a language added to a folder whose others were scored on other ids
         for line in unpaired_lines(task.name, {p.lang: p.data for p in item.languages}, result.languages):
             observer.warn(line)
-    observer.finish(result, order, task.group_name)
+    observer.finish(result, folder.order, task.group_name)
     return result
+
+
+@dataclass(frozen=True)
+class _TaskFolder:
+    """A task's folder of the run (``run_dir``): each language's saved samples read, its
+    result written and every language's merged into results.json."""
+
+    config: RunConfig
+    item: PlannedTask
+    backend: Backend
+    observer: RunObserver
+    run_dir: Path
+    chash: str
+
+    @property
+    def order(self) -> list[str]:
+        return metric_order(self.item.task, self.item.modes)
+
+    def saved_samples(self, planned_lang: PlannedLanguage, path: Path) -> dict[str, SampleRecord]:
+        """The language's samples already in ``path`` with these settings (none unless the
+        run resumes), realigned to the data as it is now."""
+        if not self.config.resume:
+            # A fresh start (plan() let it through: nothing there, or --overwrite): the
+            # language's old result goes with its samples, so no merge can mix them in.
+            path.unlink(missing_ok=True)
+            language_path(self.run_dir, planned_lang.lang).unlink(missing_ok=True)
+        done = read_samples(path, self.chash)
+        realign_saved(path, done, planned_lang, f"{self.item.task.name} {planned_lang.lang}", self.observer.warn)
+        return done
+
+    def progress_of(self, lang: str) -> Callable[[str, int], Callable[[int], None]]:
+        """What opens the progress indicator of a task's work after scoring (a judge's, say)."""
+
+        def start(what: str, total: int) -> Callable[[int], None]:
+            return self.observer.start(f"{self.item.task.name} · {what}", lang, total, 0)
+
+        return start
+
+    def write(
+        self, planned_lang: PlannedLanguage, records: list[SampleRecord], started: float, model_work: JsonObject
+    ) -> tuple[RunResult, list[str]]:
+        """Aggregate the language's ``records`` and write its result with the settings it
+        ran with; then merge every language written so far into results.json (the run's,
+        and the settings of those left out as written with other settings)."""
+        config, task, lang, order = self.config, self.item.task, planned_lang.lang, self.order
+        language = aggregate(lang, records, order, config.seed, task, planned_lang.data.counts)
+        timings = {lang: round(time.perf_counter() - started, 3)}
+        settings = provenance(config, task, self.item.modes, self.backend, timings)
+        settings["data_sha256"] = {lang: planned_lang.data_hash}
+        settings["model_work_unix"] = {lang: model_work}
+        if planned_lang.data.counts:
+            counts: JsonObject = {**planned_lang.data.counts}
+            settings["data_counts"] = {lang: counts}
+        if planned_lang.data.left_out:  # each left-out question named, by reason
+            settings["data_left_out"] = {lang: [part.to_json() for part in planned_lang.data.left_out]}
+        settings.update(judged_settings(self.run_dir, lang, self.chash))  # a resumed run keeps its verdicts' judges
+        settings.update(language_usage(lang, records, settings))  # the API tokens of its samples
+        write_language(self.run_dir, language, settings, self.chash, [s.id for s in planned_lang.samples])
+        # Statistics across languages once, after the run's last language: they read every
+        # language written so far (a Slurm job per language gets them in each job).
+        last = planned_lang is self.item.languages[-1]
+        return merge_run(
+            self.run_dir,
+            RunResult(config.model.model, task.name, settings, {}),
+            self.chash,
+            order,
+            task.languages,
+            task.group_name,
+            cross_language(task, self.run_dir, self.chash, self.observer.start) if last else None,
+        )
 
 
 def cross_language(

@@ -6,12 +6,12 @@ import subprocess
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from mlbench.benchmarks import included_from
 from mlbench.benchmarks.base import all_mode_settings
 from mlbench.data.record import data_record
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.resources import prompt_hash
 
 if TYPE_CHECKING:
@@ -52,33 +52,32 @@ def git_hash() -> str | None:
 
 def engine_settings(config: RunConfig) -> JsonObject:
     """The engine and server options that were set (defaults left out)."""
-    from dataclasses import fields
-
+    from mlbench.backends.options import recorded_settings
     from mlbench.backends.redact import redact_url
-    from mlbench.backends.registry import ModelOptions
 
-    skip = {"model", "backend", "dtype", "device", "batch_size", "trust_remote_code", "seed"}
-    settings = {}
-    for item in fields(ModelOptions):
-        value = getattr(config.model, item.name)
-        if item.name not in skip and value != item.default:
-            settings[item.name] = dict(value) if item.name == "model_args" else value
+    settings = recorded_settings(dict(config.model.given))
     if "base_url" in settings:  # recorded without its credentials; requests keep them
         settings["base_url"] = redact_url(str(settings["base_url"]))
     return settings
+
+
+def batch_size(config: RunConfig) -> JsonValue:
+    """The batch size given (hf's -M batch_size), else ``auto``, as a backend that batches
+    by itself records it too."""
+    given = dict(config.model.given).get("batch_size", "auto")
+    return given if isinstance(given, int | str) else "auto"
 
 
 def provenance(
     config: RunConfig, task: Task, modes: tuple[str, ...], backend: Backend, timings: dict[str, float]
 ) -> JsonObject:
     options = config.options_for(task)
-    describe = getattr(backend, "describe", lambda: {})
     return {
         "model": config.model.model,
         "backend": backend.name,
         "model_fingerprint": backend.fingerprint,
-        **describe(),
-        "batch_size": config.model.batch_size,
+        **cast(JsonObject, backend.describe()),  # JSON's values: results.json records them
+        "batch_size": batch_size(config),
         "engine": engine_settings(config),
         "modes": list(modes),
         "fewshot": task.fewshot(options),
@@ -87,17 +86,21 @@ def provenance(
         "data_source": options.source.describe(task.hub_id),
         "data": data_record(task.name, options.source),
         # A benchmark from --include: its file, so that `mlbench judge` can load it again.
-        **({"include": included_from(task.name)} if included_from(task.name) else {}),
+        **({"include": dict[str, JsonValue](origin)} if (origin := included_from(task.name)) else {}),
         # How its questions were translated, where the benchmark says (the report's chi-square reads it).
         **({"translation": task.alignment.translation} if task.alignment and task.alignment.translation else {}),
         "limit": config.limit,
         "seed": config.seed,
         "prompt_hashes": {name: prompt_hash(task.prompt_dir, name) for name in task.prompt_files},
         **({"task_settings": task.settings(options)} if task.settings(options) else {}),
-        **({"mode_settings": per_mode} if (per_mode := all_mode_settings(task, modes, options)) else {}),
-        "packages": package_versions(),
+        **(
+            {"mode_settings": dict[str, JsonValue](per_mode)}
+            if (per_mode := all_mode_settings(task, modes, options))
+            else {}
+        ),
+        "packages": dict[str, JsonValue](package_versions()),
         "git_hash": git_hash(),
-        "timings_s": timings,
+        "timings_s": dict[str, JsonValue](timings),
     }
 
 

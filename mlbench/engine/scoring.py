@@ -5,33 +5,75 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import cast
 
-from mlbench.backends.base import Backend, checked_loglikelihood
+from mlbench.backends.base import Backend, all_filled, checked_loglikelihood
 from mlbench.benchmarks.base import LanguageData, Request, Result, Task, TaskOptions
 from mlbench.engine.answer_checks import check_answer
+from mlbench.engine.chunk_requests import ChunkRequests, mode_requests
 from mlbench.engine.mc_options import option_block
 from mlbench.engine.progress import SampleProgress
 from mlbench.errors import LogprobsUnsupported
-from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, Prompt, Sample, SampleRecord
-from mlbench.records.budgets import check_prompt_size
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records import (
+    GenerationRequest,
+    LoglikelihoodRequest,
+    LoglikelihoodResult,
+    Prompt,
+    Sample,
+    SampleRecord,
+)
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.records.usage import Usage, summed
 
 # Told of each generation call: the tokens it generated, the seconds it took.
 Generated = Callable[[int, float], None]
 
 
-def check_prompt_sizes(task: Task, sample: Sample, requests: list[Request]) -> None:
-    """The one cap on a prompt's size, whichever way the benchmark made it (a Python
-    function, Jinja, a format, a data column): a tokenizer given tens of millions of
-    characters may abort the process instead of failing, so the sample is named first."""
-    for request in requests:
-        prompt = request.prompt
-        length = len(prompt.text) if prompt.text is not None else sum(len(m.content) for m in prompt.messages or ())
-        if isinstance(request, LoglikelihoodRequest):  # an option is tokenized with the prompt
-            length += len(request.continuation)
-        check_prompt_size(length, f"{task.name} {sample.lang} {sample.id}")
+@dataclass
+class _Scored:
+    """What one sample gathers over the modes, for its ``SampleRecord``."""
+
+    prompt: JsonValue = None  # the first mode's (the others follow from the task's prompt files)
+    rendered: str | None = None  # the text a chat template made of that prompt
+    outputs: JsonObject = field(default_factory=dict)
+    metrics: dict[str, float] = field(default_factory=dict)
+    surface: JsonObject | None = None
+    usages: list[Usage | None] = field(default_factory=list)  # its requests' API tokens
+    mode_prompts: JsonObject | None = None  # outputs.mode_prompts, where the task saves every prompt
+
+    def keep_prompt(self, task: Task, mode: str, backend: Backend, prompt: Prompt) -> None:
+        if self.prompt is None:
+            self.prompt, self.rendered = sent(backend, prompt)
+        elif task.saves_every_prompt:  # each mode's own, beside its outputs
+            as_sent, text = sent(backend, prompt)
+            if self.mode_prompts is None:  # in outputs where the second mode gets there
+                self.mode_prompts = {}
+                self.outputs["mode_prompts"] = self.mode_prompts
+            self.mode_prompts[mode] = {"prompt": as_sent, **({"rendered_prompt": text} if text is not None else {})}
+
+    def fail(self, mode: str, failure: str) -> None:
+        earlier = self.outputs.get("error")
+        self.outputs["error"] = "; ".join(
+            filter(None, [earlier if isinstance(earlier, str) else None, f"{mode}: {failure}"])
+        )
+
+    def record(self, task: Task, sample: Sample, chash: str) -> SampleRecord:
+        return SampleRecord(
+            sample.id,
+            sample.lang,
+            self.prompt,
+            self.outputs,
+            self.metrics,
+            chash,
+            question=sample.question,
+            reference=sample.best_answer,  # for judges that compare against a reference
+            surface=self.surface,
+            group=task.sample_group(sample),
+            labels=task.sample_labels(sample),
+            usage=summed(self.usages),
+            rendered_prompt=self.rendered,
+        )
 
 
 def score_samples(
@@ -44,21 +86,17 @@ def score_samples(
     progress: Callable[[int], None],
     chash: str,
     generated: Generated | None = None,
+    ahead: ChunkRequests | None = None,
 ) -> list[SampleRecord]:
     """Run every mode's requests for ``samples`` through ``backend`` and score them;
     ``progress`` advances by one for each sample finished (see ``SampleProgress``);
-    ``generated`` hears of each generation call's tokens and seconds."""
-    outputs: list[JsonObject] = [{} for _ in samples]
-    metrics: list[dict[str, float]] = [{} for _ in samples]
-    prompts: list[Any] = [None] * len(samples)
-    rendered: list[str | None] = [None] * len(samples)  # the text a chat template made of the prompt
-    surfaces: list[JsonObject | None] = [None] * len(samples)
-    usages: list[list[Usage | None]] = [[] for _ in samples]  # its requests' API tokens
+    ``generated`` hears of each generation call's tokens and seconds. The requests built
+    ``ahead`` for these samples are taken as they are; the others are built here."""
+    scored = [_Scored() for _ in samples]
     bar = SampleProgress(progress, len(samples), len(modes))
     for mode in modes:
-        per_sample = [task.requests(mode, s, data, options) for s in samples]
-        for sample, requests in zip(samples, per_sample):
-            check_prompt_sizes(task, sample, requests)
+        built = ahead.of(mode, samples, data, options) if ahead is not None else None
+        per_sample = built if built is not None else mode_requests(task, mode, samples, data, options)
         flat = [r for requests in per_sample for r in requests]
         try:
             results = dispatch(backend, flat, bar.mode(len(flat)), generated)
@@ -66,77 +104,47 @@ def score_samples(
             bar.undo()  # the chunk is scored again (from generated words), from the start
             raise
         start = 0
-        for i, (sample, requests) in enumerate(zip(samples, per_sample)):
+        for sample, requests, gathered in zip(samples, per_sample, scored):
             mine = results[start : start + len(requests)]
             start += len(requests)
-            usages[i] += [r.usage for r in mine]
-            if prompts[i] is None:  # the first mode's prompt (the others follow from the task's prompt files)
-                prompts[i], rendered[i] = sent(backend, requests[0].prompt)
-            elif task.saves_every_prompt:  # each mode's own, beside its outputs
-                as_sent, text = sent(backend, requests[0].prompt)
-                kept = {"prompt": as_sent, **({"rendered_prompt": text} if text is not None else {})}
-                outputs[i].setdefault("mode_prompts", {})[mode] = kept
+            gathered.usages += [r.usage for r in mine]
+            gathered.keep_prompt(task, mode, backend, requests[0].prompt)
             failure = next((r.error for r in mine if r.error), None)
             if failure:
-                outputs[i]["error"] = "; ".join(filter(None, [outputs[i].get("error"), f"{mode}: {failure}"]))
+                gathered.fail(mode, failure)
                 continue
-            out, values = task.score(mode, sample, mine, options)
-            if task.mode(mode).produces == "loglikelihoods" and "options" not in out:
-                out = {**out, "options": option_block(task.option_marks(sample), requests, mine)}
-            # Every generated answer gets the surface checks, whatever the benchmark.
-            block, surface_values = check_answer(task, mode, out, sample.lang)
-            outputs[i].update(out)
-            metrics[i].update({**values, **surface_values})
-            if block is not None:
-                surfaces[i] = block
+            _score_mode(task, mode, sample, requests, mine, options, gathered)
     bar.finish()
-    records = [
-        SampleRecord(
-            s.id,
-            s.lang,
-            prompts[i],
-            outputs[i],
-            metrics[i],
-            chash,
-            question=s.question,
-            reference=s.best_answer,  # for judges that compare against a reference
-            surface=surfaces[i],
-            group=task.sample_group(s),
-            labels=task.sample_labels(s),
-            usage=summed(usages[i]),
-            rendered_prompt=rendered[i],
-        )
-        for i, s in enumerate(samples)
-    ]
+    records = [gathered.record(task, sample, chash) for sample, gathered in zip(samples, scored)]
     for record in records:
         record.metrics.update(task.combined_metrics(record))
     return records
 
 
-def announce(
+def _score_mode(
     task: Task,
-    modes: tuple[str, ...],
-    samples: list[Sample],
-    data: LanguageData,
+    mode: str,
+    sample: Sample,
+    requests: list[Request],
+    results: list[Result],
     options: TaskOptions,
-    backend: Backend,
+    gathered: _Scored,
 ) -> None:
-    """Tell a backend that prepares calls ahead (its ``prefetch``, when not None: the hf
-    backend on a GPU tokenizes their texts in a thread) of the requests of ``samples``, the
-    chunk after the one about to be scored, so that it prepares them while this one runs."""
-    prefetch = getattr(backend, "prefetch", None)
-    if prefetch is None or not samples:
-        return
-    requests: list[Request] = []
-    try:
-        for mode in modes:
-            for sample in samples:
-                made = task.requests(mode, sample, data, options)
-                check_prompt_sizes(task, sample, made)  # before any tokenizer sees them
-                requests += made
-    except Exception:  # noqa: BLE001 - a hint only: what is wrong is reported when that chunk is scored
-        return
-    prefetch(requests)
+    """The task's scores of one mode's results, with the surface checks of its answer."""
+    out, values = task.score(mode, sample, results, options)
+    if task.mode(mode).produces == "loglikelihoods" and "options" not in out:
+        # A mode that produces log-likelihoods asks only for them.
+        asked = cast(list[LoglikelihoodRequest], requests)
+        options_block: list[JsonValue] = list(
+            option_block(task.option_marks(sample), asked, cast(list[LoglikelihoodResult], results))
+        )
+        out = {**out, "options": options_block}
+    # Every generated answer gets the surface checks, whatever the benchmark.
+    block, surface_values = check_answer(task, mode, out, sample.lang)
+    gathered.outputs.update(out)
+    gathered.metrics.update({**values, **surface_values})
+    if block is not None:
+        gathered.surface = block
 
 
 def dispatch(
@@ -149,30 +157,29 @@ def dispatch(
     another; ``progress`` is called with the number of requests just finished, and
     ``generated`` with the generation call's new tokens and its seconds."""
     results: list[Result | None] = [None] * len(requests)
-    scoring = [i for i, r in enumerate(requests) if not isinstance(r, GenerationRequest)]
-    writing = [i for i, r in enumerate(requests) if isinstance(r, GenerationRequest)]
+    scoring = [(i, r) for i, r in enumerate(requests) if not isinstance(r, GenerationRequest)]
+    writing = [(i, r) for i, r in enumerate(requests) if isinstance(r, GenerationRequest)]
     if scoring:
-        scored = backend.loglikelihood([requests[i] for i in scoring], progress)  # type: ignore[misc]
-        for i, result in zip(scoring, scored):
+        scored = backend.loglikelihood([r for _, r in scoring], progress)
+        for (i, _), result in zip(scoring, scored):
             results[i] = checked_loglikelihood(result)
     if writing:
         started = time.perf_counter()
-        generations: list[Generation] = backend.generate([requests[i] for i in writing], progress)  # type: ignore[misc]
+        generations = backend.generate([r for _, r in writing], progress)
         if generated is not None:
             generated(sum(g.n_tokens for g in generations), time.perf_counter() - started)
-        for i, generation in zip(writing, generations):
+        for (i, _), generation in zip(writing, generations):
             results[i] = generation
-    return results  # type: ignore[return-value]
+    return all_filled(results)
 
 
-def sent(backend: Backend, prompt: Prompt) -> tuple[Any, str | None]:
+def sent(backend: Backend, prompt: Prompt) -> tuple[JsonValue, str | None]:
     """What a sample keeps of its prompt: the turns as the backend sent them (a system
     turn joined to the user's, for a template without one) and the text its chat template
     made of them; plain text as it is."""
-    render = getattr(backend, "render", None)
-    if prompt.messages is None or render is None:
+    if prompt.messages is None:
         return prompt.to_json(), None
-    done = render(prompt)
+    done = backend.render(prompt)
     if done is None:  # a server applies the template
         return prompt.to_json(), None
     as_sent, text = done

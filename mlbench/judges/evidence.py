@@ -13,13 +13,10 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
-import httpx
 
 from mlbench.backends.redact import redact_text
 from mlbench.errors import MlbenchError
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 DEFAULT_RESULTS = 10  # the paper verifies each claim against the top 10 results
 RETRIES = 3
@@ -33,17 +30,17 @@ class SearchError(MlbenchError):
 class SearchClient:
     url: str
     results: int = DEFAULT_RESULTS
-    api_key_env: str | None = None
+    key_env: str | None = None  # the variable holding the key (-J search_api_key_env)
     timeout_s: float = 30.0
     retries: int = RETRIES
     _cache: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def headers(self) -> dict[str, str]:
-        if not self.api_key_env:
+        if not self.key_env:
             return {}
-        key = os.environ.get(self.api_key_env)
+        key = os.environ.get(self.key_env)
         if not key:
-            raise MlbenchError(f"-J search_api_key_env {self.api_key_env}: that variable is not set")
+            raise MlbenchError(f"-J search_api_key_env {self.key_env}: that variable is not set")
         return {"X-API-KEY": key}
 
     def snippets(self, query: str) -> list[str]:
@@ -52,7 +49,9 @@ class SearchClient:
             self._cache[query] = parse_results(self._post({"q": query, "num": self.results}))[: self.results]
         return self._cache[query]
 
-    def _post(self, payload: JsonObject) -> Any:
+    def _post(self, payload: JsonObject) -> JsonValue:
+        import httpx  # only a judge with search evidence needs it; the layers keep httpx lazy
+
         error = ""
         for attempt in range(self.retries):
             try:
@@ -68,11 +67,11 @@ class SearchClient:
             time.sleep(min(2.0**attempt, 8.0) * 0.25)
         # An httpx error may quote the request (URL, headers): what reaches a warning or a file
         # goes without the key.
-        secret = os.environ.get(self.api_key_env) if self.api_key_env else None
+        secret = os.environ.get(self.key_env) if self.key_env else None
         raise SearchError(redact_text(f"search service failed after {self.retries} attempts: {error}", [secret]))
 
 
-def parse_results(payload: Any) -> list[str]:
+def parse_results(payload: JsonValue) -> list[str]:
     """Snippet texts from a search answer, in rank order."""
     if isinstance(payload, dict):
         for key in ("organic", "results", "snippets"):

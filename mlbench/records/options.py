@@ -6,10 +6,11 @@ values come from a fixed set that is not a type (MSQAD's topics) names it:
 ``option(default, help, choices=NAMES)``; ``choices_of`` finds the set either way, for the
 listing and for ``check_value``.
 
-A benchmark's own options (``-T``) and a backend's (``-M``, and the judge's ``-J``) are
-declared this way, read by ``parse_value`` and listed by ``describe_options`` (``mlbench
-tasks NAME``, ``mlbench backends NAME``). A bad value is one MlbenchError line naming where
-it came from, the key and what it takes.
+A benchmark's own options (``-T``) and the judge's (``-J``) are declared this way; a
+backend's (``-M``) are pydantic fields (``backends/options.py``), whose annotations are read
+the same way. ``parse_value`` reads a value, ``describe_options`` lists either kind
+(``mlbench tasks NAME``, ``mlbench backends NAME``). A bad value is one MlbenchError line
+naming where it came from, the key and what it takes.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ def settings_from_pairs(pairs: Sequence[str], flag: str = "-T") -> list[OptionSe
     return settings
 
 
-EXAMPLES = {"-T": "refusal=patterns", "-M": "max_model_len=4096", "-J": "kind=truth,info"}
+EXAMPLES = {"-T": "refusal=patterns", "-M": "batch_size=16", "-J": "kind=truth,info"}
 
 
 def parse_value(where: str, hint: Any, value: object) -> Any:
@@ -241,8 +242,13 @@ class OptionInfo:
 
 
 def describe_options(kind: type | None) -> list[OptionInfo]:
+    """The options of an options dataclass, or of a backend's declaration (a pydantic model:
+    ``backends/options.py``), as the listings show them."""
     if kind is None:
         return []
+    declared = getattr(kind, "model_fields", None)
+    if declared is not None:
+        return [_declared_info(name, item) for name, item in declared.items() if _extra(item).get("listed", True)]
     hints = typing.get_type_hints(kind)
     return [
         OptionInfo(
@@ -255,6 +261,20 @@ def describe_options(kind: type | None) -> list[OptionInfo]:
         )  # fmt: skip
         for f in dataclasses.fields(kind)
     ]
+
+
+def _extra(item: Any) -> dict[str, object]:  # Any: a pydantic FieldInfo (pydantic is backends/' own)
+    extra = item.json_schema_extra
+    return extra if isinstance(extra, dict) else {}
+
+
+def _declared_info(name: str, item: Any) -> OptionInfo:  # Any: as above
+    """A pydantic field as listed: typed as a user writes it (``reads``), its default as
+    ``shown`` where the value does not say what it means."""
+    extra = _extra(item)
+    hint = str if extra.get("reads") == "text" else item.annotation
+    shown, value = str(extra.get("shown", default_text(item.default))), default_json(item.default)
+    return OptionInfo(name, type_text(hint), shown, item.description or "", choices_of(hint), value)
 
 
 def default_json(value: object) -> object:

@@ -1,8 +1,9 @@
+from mlbench.backends.base import Backend
 from mlbench.backends.cache import CachedBackend
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
 
-class CountingBackend:
+class CountingBackend(Backend):
     name = "fake"
     fingerprint = "fake-1"
 

@@ -2,7 +2,7 @@ import pytest
 
 from mlbench.backends import options as backend_options
 from mlbench.backends.data_parallel import _balance, replica_devices
-from mlbench.backends.registry import ModelOptions, resolve_backend
+from mlbench.backends.registry import model_spec, resolve_backend
 from mlbench.errors import MlbenchError
 
 
@@ -12,17 +12,19 @@ from mlbench.errors import MlbenchError
 def test_auto_picks_vllm_only_with_vllm_and_a_gpu(monkeypatch, vllm_installed, gpu, expected):
     monkeypatch.setattr(backend_options.importlib.util, "find_spec", lambda name: object() if vllm_installed else None)
     monkeypatch.setattr(backend_options, "gpu_visible", lambda: gpu)
-    assert resolve_backend(ModelOptions("m", backend="auto")) == expected
+    assert resolve_backend("auto") == expected
+    assert model_spec("m", "auto").runs_on == expected  # the model's options are its backend's, once resolved
 
 
 def test_auto_with_a_base_url_is_the_server_backend():
-    assert resolve_backend(ModelOptions("m", backend="auto", base_url="http://h/v1")) == "openai"
+    assert resolve_backend("auto", "http://h/v1") == "openai"
+    assert model_spec("m", "auto", base_url="http://h/v1").runs_on == "openai"
 
 
 def test_explicit_backend_is_kept_and_unknown_is_refused():
-    assert resolve_backend(ModelOptions("m", backend="vllm")) == "vllm"
+    assert resolve_backend("vllm") == "vllm"
     with pytest.raises(MlbenchError, match="unknown backend 'tgi'"):
-        resolve_backend(ModelOptions("m", backend="tgi"))
+        model_spec("m", "tgi")
 
 
 def test_replicas_get_disjoint_gpu_groups():

@@ -72,8 +72,9 @@ def test_both_threads_encode_at_once_without_changing_the_tokenizer(tiny_model):
 def test_generation_prompts_too_and_only_the_unannounced_texts_are_encoded(tokenizer):
     prompts = [Prompt(text=f"{PRIMER}Q: {q}", shared_prefix=len(PRIMER)) for q in ("Why?", "When?")]
     ahead = TokenizeAhead(tokenizer)
-    ahead.start([GenerationRequest(prompts[0])])
-    known = ahead.known([GenerationRequest(prompts[0])])
+    announced = [GenerationRequest(prompts[0])]
+    ahead.start(announced)
+    known = ahead.known(announced)
     ahead.close()
     counting = Counting(tokenizer)
     assert encode_prompts(counting, prompts, known) == encode_prompts(tokenizer, prompts)
@@ -89,16 +90,26 @@ def test_an_unannounced_call_finds_nothing_and_a_later_match_lets_earlier_ones_g
     assert ahead.known(second)
     assert ahead.known(first) == {}  # announced before the call that came: let go
     ahead.close()
+    made = [scored(f"Question {n}?") for n in range(KEPT + 2)]
     ahead = TokenizeAhead(tokenizer)
-    ahead.start(second)
-    ahead.start(first + second)  # the next chunk repeats this one's requests
-    assert set(ahead.known(second)) == set(texts_to_encode(tokenizer, second))  # the oldest that holds them
-    assert set(ahead.known(first + second)) == set(texts_to_encode(tokenizer, first + second))
-    assert ahead.calls == 2
-    for n in range(KEPT + 2):
-        ahead.start(scored(f"Question {n}?"))
-    assert ahead.known(scored("Question 0?")) == {}  # only the last KEPT are kept
-    assert ahead.known(scored(f"Question {KEPT + 1}?"))
+    for requests in made:
+        ahead.start(requests)
+    assert ahead.known(made[0]) == {}  # only the last KEPT are kept
+    assert ahead.known(made[KEPT + 1])
+    ahead.close()
+
+
+def test_a_call_is_matched_by_its_request_objects(tokenizer):
+    """The announcement a call takes is the one that holds its very requests: equal
+    requests built again are another call's, and a call may take part of one (the
+    request cache sends on only its misses)."""
+    ahead = TokenizeAhead(tokenizer)
+    first, second = scored("One?"), scored("Two?")
+    ahead.start(first + second)
+    assert ahead.known(scored("One?")) == {}  # equal, but not the requests announced
+    assert set(ahead.known(second[1:])) == set(texts_to_encode(tokenizer, first + second))
+    assert ahead.known(first + scored("Three?")) == {}  # one request was never announced
+    assert ahead.calls == 1
     ahead.close()
 
 

@@ -7,8 +7,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mlbench.backends.options import BACKEND_OPTIONS, backend_keys, backend_values
-from mlbench.backends.registry import ModelOptions
+from mlbench.backends.options import (
+    BACKEND_OPTIONS,
+    HfOptions,
+    OpenAIOptions,
+    VllmOptions,
+    backend_keys,
+    backend_values,
+)
+from mlbench.backends.registry import ModelOptions, model_spec
 from mlbench.cli.main import app
 from mlbench.cli.settings import judge_config, model_options
 from mlbench.errors import MlbenchError
@@ -29,12 +36,13 @@ def test_each_backend_takes_its_own_keys_typed():
         "base_url": "http://x/v1",
         "request_timeout": 2.5,
     }
-    # vLLM's own arguments pass through as JSON text; a GGUF file joins the model args.
-    assert backend_values("vllm", settings("vllm.swap_space=8", "gguf_file=m.gguf"))["model_args"] == (
-        ("swap_space", "8"),
-        ("gguf_file", '"m.gguf"'),
-    )
-    assert set(backend_keys("auto")) == {k for kind in BACKEND_OPTIONS.values() for k in kind.__dataclass_fields__}
+    # vLLM's own arguments pass through as JSON text; a GGUF file is a key like the others.
+    assert backend_values("vllm", settings("vllm.swap_space=8", "gguf_file=m.gguf")) == {
+        "gguf_file": "m.gguf",
+        "model_args": (("swap_space", "8"),),
+    }
+    listed = {k for kind in BACKEND_OPTIONS.values() for k in kind.model_fields if k != "model_args"}
+    assert set(backend_keys("auto")) == listed
 
 
 @pytest.mark.parametrize(
@@ -60,20 +68,25 @@ def test_a_bad_key_or_value_is_one_line(backend, pairs, message):
 
 def test_model_options_are_the_same_whatever_the_spelling():
     typed = model_options("m", "vllm", "bfloat16", 3, settings("tensor_parallel_size=2", "max_model_len=64"))
-    assert typed == ModelOptions(
-        "m", backend="vllm", dtype="bfloat16", seed=3, tensor_parallel_size=2, max_model_len=64, model_args=()
-    )
+    assert (typed.model, typed.backend, typed.dtype, typed.seed) == ("m", "vllm", "bfloat16", 3)
+    assert typed.options == VllmOptions(tensor_parallel_size=2, max_model_len=64)
+    assert typed == model_spec("m", "vllm", dtype="bfloat16", seed=3, tensor_parallel_size=2, max_model_len=64)
 
 
 def test_a_judge_after_a_run_inherits_what_its_backend_can_use_and_j_wins(tmp_path):
-    run = ModelOptions("m", backend="vllm", dtype="bfloat16", seed=4, batch_size=8, max_model_len=512)
-    plain = judge_config(tmp_path, "j", settings("kind=truth,info", flag="-J"), run=run)
+    run = model_spec("m", "hf", dtype="bfloat16", seed=4, batch_size=8, enforce_eager=True)
+    plain = judge_config(tmp_path, "j", settings("kind=truth,info", "backend=hf", flag="-J"), run=run)
     assert plain.kinds == ("truth", "info")
-    assert (plain.judge.model, plain.judge.dtype, plain.judge.batch_size, plain.judge.seed) == ("j", "bfloat16", 8, 4)
-    changed = judge_config(tmp_path, "j", settings("batch_size=2", "seed=9", "scoring=generate", flag="-J"), run=run)
-    assert (changed.judge.batch_size, changed.judge.seed, changed.scoring) == (2, 9, "generate")
+    judged = (plain.judge.model, plain.judge.dtype, plain.judge.options, plain.judge.seed)
+    assert judged == ("j", "bfloat16", HfOptions(batch_size=8, enforce_eager=True), 4)
+    given = settings("backend=hf", "batch_size=2", "seed=9", "scoring=generate", flag="-J")
+    changed = judge_config(tmp_path, "j", given, run=run)
+    assert (changed.judge.options.batch_size, changed.judge.seed, changed.scoring) == (2, 9, "generate")
+    vllm_run = model_spec("m", "vllm", max_model_len=512, quantization="awq")
+    on_vllm = judge_config(tmp_path, "j", settings("backend=vllm", flag="-J"), run=vllm_run)
+    assert on_vllm.judge.options == VllmOptions(max_model_len=512)  # the engine's limit, not the model's weights
     alone = judge_config(tmp_path, "j", settings("backend=hf", "dtype=float32", flag="-J"))
-    assert (alone.judge.backend, alone.judge.dtype, alone.judge.batch_size) == ("hf", "float32", "auto")
+    assert (alone.judge.backend, alone.judge.dtype, alone.judge.options) == ("hf", "float32", HfOptions())
     with pytest.raises(MlbenchError, match="-J backend=openai needs -J base_url=URL"):
         judge_config(tmp_path, "j", settings("backend=openai", flag="-J"))
     with pytest.raises(MlbenchError, match="-J scoring: 'words' is not one of auto, logprob, generate"):
@@ -112,38 +125,41 @@ def test_run_file_tables_reach_the_model_and_the_judge(tiny_model, tmp_path, mon
     with pytest.raises(Stop):
         runner.invoke(app, ["run", "--config", str(run_file), "-J", "scoring=generate", "-o", str(tmp_path)],
                       catch_exceptions=False)  # fmt: skip
-    assert seen["judge"] == "J" and seen["run"].batch_size == 2 and seen["run"].model == str(tiny_model)
+    assert seen["judge"] == "J" and seen["run"].options.batch_size == 2 and seen["run"].model == str(tiny_model)
     # The table's keys first, then the command line's: the later wins.
     assert seen["settings"] == [("kind", "truth"), ("batch_size", 1), ("scoring", "generate")]
 
 
 def test_a_gguf_judge_named_by_folder_and_file_is_one_path(tmp_path):
     run = ModelOptions("m", backend="hf")
-    after_run = judge_config(tmp_path, "judges", settings("gguf_file=j.gguf", flag="-J"), run=run)
-    alone = judge_config(tmp_path, "judges", settings("gguf_file=j.gguf", flag="-J"))
+    after_run = judge_config(tmp_path, "judges", settings("gguf_file=j.gguf", "backend=hf", flag="-J"), run=run)
+    alone = judge_config(tmp_path, "judges", settings("gguf_file=j.gguf", "backend=hf", flag="-J"))
     assert after_run.judge.model == alone.judge.model == str(Path("judges") / "j.gguf")
-    assert after_run.judge.model_args == alone.judge.model_args == ()
+    assert after_run.judge.options == alone.judge.options == HfOptions()
 
 
-def test_auto_refuses_what_the_backend_it_chose_does_not_take():
-    from mlbench.backends.registry import check_options
-
-    served = ModelOptions("m", backend="auto", base_url="http://x/v1", batch_size=2)
+def test_auto_refuses_what_the_backend_it_chose_does_not_take(monkeypatch):
+    monkeypatch.setattr("mlbench.backends.options.gpu_visible", lambda: False)  # a CPU machine: hf
     with pytest.raises(MlbenchError, match=r"-M batch_size: backend openai does not take it \(it takes base_url"):
-        check_options(served, "openai")
-    local = ModelOptions("m", backend="auto", max_concurrency=4, request_timeout=5.0)
+        model_spec("m", "auto", base_url="http://x/v1", batch_size=2)
     with pytest.raises(MlbenchError, match="-J max_concurrency, request_timeout: backend hf does not take them"):
-        check_options(local, "hf", "-J")
-    check_options(ModelOptions("m", batch_size=4, data_parallel_size=2), "hf")  # what hf takes passes
+        model_spec("m", "auto", flag="-J", max_concurrency=4, request_timeout=5.0)
+    lazy = model_options("m", "auto", "auto", 0, settings("vllm.swap_space=4"))  # read: any backend's key
+    with pytest.raises(MlbenchError, match=r"-M vllm\.\*: backend hf does not take it"):
+        _ = lazy.options  # checked against the backend once it is known
+    assert model_spec("m", "auto", max_concurrency=8).runs_on == "hf"  # a default given is no setting
+    assert model_spec("m", "auto", batch_size=4).options == HfOptions(batch_size=4)  # what hf takes passes
 
 
 def test_a_judge_inherits_only_what_its_backend_takes(tmp_path):
-    served_run = ModelOptions("m", backend="openai", base_url="http://x/v1", max_concurrency=4, request_timeout=9.0)
+    served_run = model_spec("m", "openai", base_url="http://x/v1", max_concurrency=4, request_timeout=9.0)
     local = judge_config(tmp_path, "j", settings("backend=hf", flag="-J"), run=served_run)
-    assert (local.judge.max_concurrency, local.judge.request_timeout) == (8, 120.0)  # hf takes neither
-    local_run = ModelOptions("m", backend="hf", batch_size=8, device="cpu")
+    assert local.judge.options == HfOptions()  # hf takes neither
+    served = judge_config(tmp_path, "j", settings("backend=openai", "base_url=http://y/v1", flag="-J"), run=served_run)
+    assert served.judge.options == OpenAIOptions(base_url="http://y/v1", max_concurrency=4, request_timeout=9.0)
+    local_run = model_spec("m", "hf", batch_size=8, device="cpu")
     served = judge_config(tmp_path, "j", settings("backend=openai", "base_url=http://x/v1", flag="-J"), run=local_run)
-    assert (served.judge.batch_size, served.judge.device) == ("auto", "auto")  # a server takes neither
+    assert served.judge.options == OpenAIOptions(base_url="http://x/v1")  # a server takes neither
 
 
 def test_judge_mistakes_are_found_before_any_model_runs(tmp_path):
@@ -197,15 +213,15 @@ def test_a_passthrough_cannot_respell_a_typed_option_or_a_flag():
 
 
 def test_a_judge_never_inherits_the_models_key_or_its_trust_in_remote_code(tmp_path):
-    run = ModelOptions("m", backend="openai", base_url="https://vendor/v1", api_key_env="VENDOR_KEY")
+    run = model_spec("m", "openai", base_url="https://vendor/v1", api_key_env="VENDOR_KEY")
     judge = judge_config(
         tmp_path, "j", settings("backend=openai", "base_url=http://127.0.0.1:8000/v1", flag="-J"), run=run
     )
-    assert judge.judge.api_key_env is None
+    assert judge.judge.options == OpenAIOptions(base_url="http://127.0.0.1:8000/v1")
     trusting = judge_config(
-        tmp_path, "j", settings("backend=hf", flag="-J"), run=ModelOptions("m", trust_remote_code=True)
+        tmp_path, "j", settings("backend=hf", flag="-J"), run=model_spec("m", trust_remote_code=True)
     )
-    assert trusting.judge.trust_remote_code is False
+    assert trusting.judge.options.trust_remote_code is False
 
 
 def test_auto_names_the_backend_it_would_run_and_lists_only_its_keys(monkeypatch):

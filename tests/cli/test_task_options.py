@@ -145,7 +145,7 @@ def test_a_run_file_names_the_run_and_the_command_line_wins(captured, tiny_model
     assert result.exit_code == 0, result.output
     (config,) = captured
     assert config.model.model == str(tiny_model) and config.tasks == ("msqad", "xlinghealth")
-    assert config.model.max_model_len == 128  # -M wins over the file's [model] table
+    assert dict(config.model.given)["max_model_len"] == 128  # -M wins over the file's [model] table
     assert config.langs == ("en", "es") and (config.limit, config.seed) == (3, 7)  # --limit 3 wins over 5
     assert config.output == tmp_path / "out" and config.cache_dir is None
     assert config.task_options.chat_template is True and config.task_options.max_new_tokens == 16

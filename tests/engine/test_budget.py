@@ -2,11 +2,11 @@
 
 import pytest
 
-from mlbench.backends.registry import ModelOptions
+from mlbench.backends.registry import ModelOptions, model_spec
 from mlbench.engine.budget import Budget, BudgetSpent, chunk_size
 from mlbench.records.usage import Prices, Usage
 
-SERVED = ModelOptions("m", backend="openai", base_url="http://localhost:1/v1")
+SERVED = model_spec("m", "openai", base_url="http://localhost:1/v1")
 
 
 def test_chunks_shrink_to_what_is_left_at_the_average_so_far():

@@ -2,6 +2,7 @@ from dataclasses import replace
 
 import pytest
 
+from mlbench.backends.base import Backend
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.data.source import DataSource
@@ -64,7 +65,7 @@ def test_failed_samples_are_counted_not_scored():
     assert aggregate("en", records[1:2], ["mc1"], seed=0).metrics == {}
 
 
-class OverflowOnLongQuestions:
+class OverflowOnLongQuestions(Backend):
     """Stands in for a backend whose context is shorter than one question's prompt."""
 
     name = "fake"

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import mlbench.backends.registry
 import mlbench.engine.pipeline
-from mlbench.backends.registry import ModelOptions
+from mlbench.backends.registry import ModelOptions, model_spec
 from mlbench.benchmarks.helper_models import sentence_embedder
 from mlbench.cli.main import app
 from mlbench.engine import preflight
@@ -208,14 +208,14 @@ def test_not_a_path_and_not_a_hub_id(tmp_path, no_plan):
 def test_a_served_model_is_not_checked(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     config = mlbench.engine.pipeline.RunConfig(
-        model=ModelOptions("gpt-4o-mini", backend="openai", base_url="http://127.0.0.1:9/v1"),
+        model=model_spec("gpt-4o-mini", "openai", base_url="http://127.0.0.1:9/v1"),
         tasks=("veritasqa",),
         langs="all",
     )
-    check_run(config, judge=ModelOptions("a-served-judge", backend="auto", base_url="http://127.0.0.1:9/v1"))
+    check_run(config, judge=model_spec("a-served-judge", "auto", base_url="http://127.0.0.1:9/v1"))
     # Its -M tokenizer is read locally, so that one is checked.
     config = mlbench.engine.pipeline.RunConfig(
-        model=ModelOptions("gpt-4o-mini", backend="auto", base_url="http://x/v1", tokenizer="./no-such-tokenizer"),
+        model=model_spec("gpt-4o-mini", "auto", base_url="http://x/v1", tokenizer="./no-such-tokenizer"),
         tasks=("veritasqa",),
         langs="all",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from mlbench.backends.base import Backend
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.data.source import DataSource
@@ -26,7 +27,7 @@ class Spy(RunObserver):
         return calls.append
 
 
-class PerRequest:
+class PerRequest(Backend):
     """A backend that reports each request as it finishes and records how far the bar
     had moved at that moment (``seen``)."""
 

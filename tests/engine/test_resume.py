@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from mlbench.backends.registry import ModelOptions
+from mlbench.backends.registry import model_spec
 from mlbench.benchmarks.base import TaskOptions
 from mlbench.data.source import DataSource
 from mlbench.engine.pipeline import RunConfig, run
@@ -77,7 +77,7 @@ def test_resume_skips_finished_samples_and_cuts_a_torn_line(tiny_model, fixture_
 
     def config(resume: bool) -> RunConfig:
         return RunConfig(
-            model=ModelOptions(str(tiny_model), device="cpu"),
+            model=model_spec(str(tiny_model), device="cpu"),
             tasks=("veritasqa",),
             langs=("gl",),
             mode="mc",

@@ -176,7 +176,7 @@ def test_19_hf_replicas_on_a_gpu_machine_get_a_gpu_each(tmp_path, monkeypatch, g
     machine(monkeypatch, gpus, 8)
     made: dict[str, object] = {}
     monkeypatch.setattr("mlbench.backends.data_parallel.DataParallelBackend", lambda *a, **kw: made.update(kw))
-    options = registry.ModelOptions(str(tmp_path), backend="hf", device=device, data_parallel_size=2)
+    options = registry.model_spec(str(tmp_path), "hf", device=device, data_parallel_size=2)
     registry.create_backend(options, None)
     assert made["use_gpus"] is on_gpus
 

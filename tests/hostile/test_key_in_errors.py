@@ -91,8 +91,8 @@ def test_the_search_client_names_no_key(monkeypatch):
         # An error that quotes the request it failed on, as a proxy's may.
         raise httpx.ConnectError(f"proxy refused {url} with X-API-KEY: {kwargs['headers']['X-API-KEY']}")
 
-    monkeypatch.setattr("mlbench.judges.evidence.httpx.post", post)
-    client = SearchClient("https://user:pw-123456@search.example/q?api_key=" + KEY, api_key_env="SEARCH_KEY")
+    monkeypatch.setattr(httpx, "post", post)
+    client = SearchClient("https://user:pw-123456@search.example/q?api_key=" + KEY, key_env="SEARCH_KEY")
     with pytest.raises(SearchError) as raised:
         client.snippets("claim")
     message = str(raised.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mlbench.backends.base import Backend
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt
 
 
@@ -11,7 +12,7 @@ def prompt_text(prompt: Prompt) -> str:
     return prompt.text if prompt.text is not None else "\n".join(m.content for m in prompt.messages or ())
 
 
-class ScriptedBackend:
+class ScriptedBackend(Backend):
     name = "scripted"
 
     def __init__(

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from mlbench.backends.base import Backend
 from mlbench.cli.main import app
 from mlbench.engine.lock import take_language_lock
 from mlbench.records import Generation
@@ -38,7 +39,7 @@ def gen_run(model: Path, out: Path, *extra: object) -> Any:
     )  # fmt: skip
 
 
-class FailingBackend:
+class FailingBackend(Backend):
     """Answers every generation, except the first ``failures`` requests of the run."""
 
     name = "fake"

@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from mlbench.backends.base import Backend
 from mlbench.backends.cache import CachedBackend
 from mlbench.backends.openai import OpenAIBackend
-from mlbench.backends.registry import ModelOptions, create_backend
+from mlbench.backends.options import OpenAIOptions
+from mlbench.backends.registry import create_backend, model_spec
 from mlbench.cli.main import app
 from mlbench.errors import MlbenchError
 from mlbench.records import (
@@ -270,14 +272,14 @@ def test_retry_warnings_go_to_stderr_by_default(
 
 
 def test_request_timeout_reaches_the_backend() -> None:
-    options = ModelOptions("served", backend="openai", base_url="http://127.0.0.1:9/v1", request_timeout=1.5)
+    options = model_spec("served", "openai", base_url="http://127.0.0.1:9/v1", request_timeout=1.5)
     backend = create_backend(options, None)
     assert backend.timeout_s == 1.5  # type: ignore[attr-defined]
     assert backend._client.timeout.read == 1.5  # type: ignore[attr-defined]
 
 
 def test_request_timeout_default_is_not_five_minutes() -> None:
-    assert ModelOptions("m").request_timeout == 120.0
+    assert OpenAIOptions().request_timeout == 120.0
 
 
 def test_request_timeout_is_an_option_of_the_served_backend() -> None:
@@ -291,7 +293,7 @@ def test_request_timeout_is_an_option_of_the_served_backend() -> None:
 # -- the request cache (issue 8) ---------------------------------------------------------
 
 
-class Counting:
+class Counting(Backend):
     name = "fake"
     fingerprint = "fake-1"
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
-from mlbench.backends.base import ProgressCallback, cut_at_stop
+from mlbench.backends.base import Backend, ProgressCallback, cut_at_stop
 from mlbench.engine.lm_eval_import.logs import LoggedGeneration, RunInfo, SamplesLog
 from mlbench.errors import MlbenchError
 from mlbench.records import (
@@ -30,7 +31,11 @@ NOT_LOGGED = "the lm-eval log has no {what} for this prompt (its document or pro
 LM_EVAL_MAX_GEN_TOKS = 256  # lm-eval's default, when a log does not say
 
 
-class ReplayBackend:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class ReplayBackend(Backend):
     name = "lm-eval-log"
 
     def __init__(self, logs: list[SamplesLog], info: RunInfo) -> None:
@@ -49,7 +54,7 @@ class ReplayBackend:
         identity = f"lm-eval|{info.model}|{info.model_sha or ''}|{info.dtype or ''}"
         self.fingerprint = "lm-eval-" + hashlib.sha256(identity.encode()).hexdigest()[:16]
 
-    def _keep(self, table: dict, key: object, value: object, path: Path) -> None:  # type: ignore[type-arg]
+    def _keep(self, table: dict[K, tuple[V, Path]], key: K, value: V, path: Path) -> None:
         if key in table and table[key][0] != value:
             self.conflicts[key] = f"{table[key][1].name} and {path.name}"
         table.setdefault(key, (value, path))
@@ -75,12 +80,19 @@ class ReplayBackend:
         from transformers.utils.chat_template_utils import render_jinja_template
 
         messages = [{"role": m.role, "content": m.content} for m in prompt.messages or ()]
+        # Any: the logged special tokens reach the template through **kwargs, untyped there.
+        template_variables: dict[str, Any] = self.info.special_tokens
         try:
-            rendered, _ = render_jinja_template(
-                conversations=[messages],
-                chat_template=self.info.chat_template,
-                add_generation_prompt=True,
-                **self.info.special_tokens,
+            # cast: transformers annotates a str, but returns the rendered conversations
+            # and their generation indices.
+            rendered, _ = cast(
+                "tuple[list[str], object]",
+                render_jinja_template(
+                    conversations=[messages],
+                    chat_template=self.info.chat_template,
+                    add_generation_prompt=True,
+                    **template_variables,
+                ),
             )
         except Exception as error:  # noqa: BLE001 - a logged template is data: any failure of it is one line
             raise MlbenchError(f"the chat template logged with the lm-eval run cannot be rendered ({error})") from None
