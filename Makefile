@@ -153,8 +153,12 @@ test-upstream: ## the tests over the authors' prompt code (MLBENCH_UPSTREAM_CODE
 docs: $(INSTALL_STAMP) ## build the documentation site into .mlbench/site (strict)
 	$(PYTHON) -m mkdocs build --strict --site-dir .mlbench/site
 
-lint: ## ruff over the code, tests and scripts
+# mypy reads its settings from pyproject.toml ([tool.mypy]: the package, Python 3.10, the
+# third-party modules that ship no types).
+lint: $(INSTALL_STAMP) ## ruff over the code, tests and scripts; mypy over mlbench
 	$(PYTHON) -m ruff check mlbench tests scripts
+	$(PYTHON) -m ruff format --check mlbench tests scripts
+	$(PYTHON) -m mypy
 
 # MC and generation speed against lm-eval 0.4.13, which lives in a venv of its own
 # (LM_EVAL_PYTHON); generation runs on gemma-3-270m (make real-models).

@@ -281,7 +281,7 @@ def language_hint(given: str, available: Sequence[str]) -> str:
 
 
 def pick_languages(
-    given: Sequence[str], available: Sequence[str], flag: str = "--lang", note: Callable[[str], None] | None = None
+    given: Sequence[str], available: Sequence[str], flag: str = "--lang", note: Callable[[str], object] | None = None
 ) -> tuple[list[str], list[str]]:
     """The codes of ``available`` that ``given`` names (in the order given, each once),
     and the names in ``given`` that match none, each with its ``language_hint``. A name

@@ -209,3 +209,55 @@ def test_few_untyped_dicts_and_each_says_why():
 
 def test_the_untyped_dict_finder_finds_one():
     assert _untyped_dicts("a: int\nb: dict[str, Any] = {}\n") == [(2, "b: dict[str, Any] = {}")]
+
+
+# torch and vLLM take seconds to import and httpx is needed by few runs, so each is imported
+# lazily (inside the function that uses it), and only where the doc says: the backends, and
+# for httpx the judges' search client too.
+HEAVY_IMPORTS = {
+    "torch": ("mlbench.backends",),
+    "vllm": ("mlbench.backends",),
+    "httpx": ("mlbench.backends", "mlbench.judges.evidence"),
+}
+
+
+def _heavy_imports(tree: ast.Module) -> list[tuple[str, int, bool]]:
+    """Each import of a heavy module in ``tree``: its name, line, and whether it runs on
+    import of the module (at its top, not under ``if TYPE_CHECKING:``)."""
+    top: set[int] = set()
+    pending: list[ast.AST] = list(tree.body)
+    while pending:  # what runs on import: not a function's body, nor what only type checkers read
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        top.add(id(node))
+        pending.extend(ast.iter_child_nodes(node))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] in HEAVY_IMPORTS:
+                found.append((name.split(".")[0], node.lineno, id(node) in top))
+    return found
+
+
+def test_torch_vllm_and_httpx_are_imported_lazily_and_only_in_their_places():
+    wrong = []
+    for module, path in MODULES.items():
+        for name, line, eager in _heavy_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            allowed = any(module == place or module.startswith(place + ".") for place in HEAVY_IMPORTS[name])
+            if eager or not allowed:
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {name}{' at import' if eager else ''}")
+    assert not wrong, wrong
+
+
+def test_the_heavy_import_finder_finds_an_eager_one():
+    tree = ast.parse("import httpx\nif TYPE_CHECKING:\n    import torch\ndef f():\n    import vllm\n")
+    assert _heavy_imports(tree) == [("httpx", 1, True), ("torch", 3, False), ("vllm", 5, False)]

@@ -52,7 +52,8 @@ def load_causal_lm(
         try:
             # On a GPU the weights go straight from the safetensors files to the device.
             placed: dict[str, Any] = {} if device == "cpu" else {"device_map": {"": device}}  # Any: from_pretrained's
-            lm = AutoModelForCausalLM.from_pretrained(
+            # Any: transformers types ``to`` as a wrapper its own models do not match.
+            lm: Any = AutoModelForCausalLM.from_pretrained(
                 model, dtype=torch_dtype, trust_remote_code=trust_remote_code, **placed
             )
         except (OSError, ValueError) as error:

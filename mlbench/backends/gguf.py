@@ -17,6 +17,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from mlbench.backends.fingerprint import file_sha256
 from mlbench.errors import MlbenchError, one_line
@@ -101,7 +102,8 @@ def convert_gguf(path: Path, out: Path, dtype: str = "float32") -> dict[str, boo
     for key, value in flags.items():
         if getattr(tokenizer, key) != value:
             setattr(tokenizer, key, value)  # rewrites the post-processor that tokenizer.json saves
-    model = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=getattr(torch, dtype))
+    # Any: transformers' model classes do not declare ``hf_quantizer``, set below.
+    model: Any = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=getattr(torch, dtype))
     # The weights are plain tensors now; left in place, the GGUF quantizer would make
     # save_pretrained refuse (or record a quantization the folder no longer has).
     model.hf_quantizer = None

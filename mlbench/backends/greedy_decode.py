@@ -121,17 +121,17 @@ def _slot_layer_class() -> type:
             if prefix is not None:
                 self.update(*prefix)
 
-        def update(self, keys: Any, values: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        def update(self, key_states: Any, value_states: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
             if not self.is_initialized:
-                self._allocate(self.capacity, keys, values)
-            end = self.length + keys.shape[-2]
+                self._allocate(self.capacity, key_states, value_states)
+            end = self.length + key_states.shape[-2]
             if end > self.buffers[0].shape[2]:  # doubled: a copy now and then, not every step
                 kept = [b[:, :, : self.length] for b in self.buffers]
                 self._allocate(max(end, 2 * self.buffers[0].shape[2]), *kept)
                 for buffer, old in zip(self.buffers, kept):
                     buffer[:, :, : self.length] = old
-            self.buffers[0][:, :, self.length : end] = keys  # a shared prefix's one row: to every row
-            self.buffers[1][:, :, self.length : end] = values
+            self.buffers[0][:, :, self.length : end] = key_states  # a shared prefix's one row: to every row
+            self.buffers[1][:, :, self.length : end] = value_states
             self.length = end
             self._view()
             return self.keys, self.values
@@ -191,7 +191,7 @@ class GreedyDecoder:
         import torch
 
         self.forwards = []
-        results: list[tuple[list[int], Generation] | None] = [None] * len(prompts)
+        results: dict[int, tuple[list[int], Generation]] = {}
         groups: dict[tuple[int, ...], list[int]] = defaultdict(list)
         for index, prompt in enumerate(prompts):
             length = prompt.prefix_length if self.prefix_cache is not None else 0
@@ -207,7 +207,7 @@ class GreedyDecoder:
                     for row, generation in self._decode(prefix, rows, progress):
                         results[row.index] = (row.new, generation)
                     start += len(chunk)
-        return results  # type: ignore[return-value]
+        return [results[index] for index in range(len(prompts))]
 
     # -- one batch -----------------------------------------------------------------------
 
@@ -223,12 +223,10 @@ class GreedyDecoder:
         capacity = shared + width + min(64, max(row.prompt.max_new_tokens for row in rows))
         states = self.prefix_cache.kv(prefix) if shared and self.prefix_cache is not None else None
         slot_layer = _slot_layer_class()
-        cache = Cache(
-            layers=[
-                slot_layer(len(rows), capacity, states[i] if states else None)
-                for i in range(self.config.num_hidden_layers)
-            ]
-        )
+        layers = [
+            slot_layer(len(rows), capacity, states[i] if states else None) for i in range(self.config.num_hidden_layers)
+        ]
+        cache = Cache(layers=layers)
         # Real positions of the key slots (-1: a pad): the prefix, then each row's own tokens
         # after its left padding.
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
@@ -257,7 +255,7 @@ class GreedyDecoder:
                 return finished
             if len(keep) < len(rows):
                 index = torch.tensor(keep, device=self.device)
-                for layer in cache.layers:
+                for layer in layers:  # the cache's own layers, as SlotLayers
                     layer.keep_rows(index)
                 rows = [rows[k] for k in keep]
                 tokens, next_positions, key_positions = tokens[index], next_positions[index], key_positions[index]
@@ -303,11 +301,13 @@ class GreedyDecoder:
             logits = torch.nn.functional.linear(padded, head.weight, head.bias)[: rows.shape[0]]
             return logits.reshape(*hidden.shape[:-1], logits.shape[-1])
 
-        head.forward = forward
+        # Any: the forward of this one module is replaced, which Linear's type does not allow.
+        patched: Any = head
+        patched.forward = forward
         try:
             yield
         finally:
-            del head.forward
+            del patched.forward
 
     def _append(self, rows: list[Row], tokens: list[int]) -> list[str]:
         """Each row's new token added; the text of each row's newest tokens, where a stop

@@ -9,6 +9,7 @@ gets the name it documents and no deprecation notice is printed."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -16,14 +17,14 @@ from mlbench.backends.prefix_cache import LayerKV
 
 
 @cache
-def _keyword_of(model_class: type) -> str:
-    parameters = inspect.signature(model_class.forward).parameters
+def _keyword_of(forward: Callable[..., object]) -> str:
+    parameters = inspect.signature(forward).parameters
     return "cache" if "cache" in parameters else "past_key_values"
 
 
 def cache_keyword(model: Any) -> str:
     """``cache`` or ``past_key_values``: the name under which ``model.forward`` takes a KV cache."""
-    return _keyword_of(type(model))
+    return _keyword_of(type(model).forward)  # the class's function: read once per model class
 
 
 def prefilled_cache(states: LayerKV | None) -> Any:

@@ -5,9 +5,7 @@ it has: a server under load or a proxy in between can cut an answer short."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 
 class BadShape(Exception):
@@ -28,19 +26,24 @@ class PartialLogprobs(Exception):
     is recorded as failed and retried by --resume); the others may still be whole."""
 
 
-def completion_choices(answer: JsonObject) -> tuple[list[tuple[str, Any]], int]:
+def completion_choices(answer: JsonObject) -> tuple[list[tuple[str, JsonValue]], int]:
     """(text, finish_reason) of each choice in index order, and completion tokens per choice."""
     choices = answer.get("choices")
     if choices is None:
         choices = []
-    if not isinstance(choices, list) or not all(isinstance(c, dict) for c in choices):
+    objects = [c for c in choices if isinstance(c, dict)] if isinstance(choices, list) else []
+    if not isinstance(choices, list) or len(objects) != len(choices):
         raise BadShape(f"choices is {short(choices)}, not a list of objects")
-    texts = []
-    for choice in sorted(choices, key=lambda c: c.get("index", 0) if isinstance(c.get("index", 0), int) else 0):
+    texts: list[tuple[str, JsonValue]] = []
+    for choice in sorted(objects, key=_index):
         message = choice.get("message")
         if "message" in choice and not isinstance(message, dict):
             raise BadShape(f"a choice's message is {short(message)}, not an object")
-        holder, key = (message, "content") if isinstance(message, dict) else (choice, "text")
+        holder: JsonObject
+        if isinstance(message, dict):
+            holder, key = message, "content"
+        else:
+            holder, key = choice, "text"
         text = holder.get(key)
         if text is None:
             # No text at all is no answer: an empty one made up here would be scored as one.
@@ -55,16 +58,19 @@ def completion_choices(answer: JsonObject) -> tuple[list[tuple[str, Any]], int]:
     return texts, n_tokens
 
 
+def _index(choice: JsonObject) -> int:
+    """A choice's place among the choices (0 where the server gives none, or no number)."""
+    index = choice.get("index", 0)
+    return index if isinstance(index, int) else 0
+
+
 def option_logprob(answer: JsonObject, n_context: int, n_option: int, generated: int) -> float:
     """The summed log-prob of the option's tokens (the last ``n_option`` of the prompt) in an
     echo answer to a prompt of ``n_context + n_option`` tokens with ``generated`` new tokens.
 
     Raises NoPromptLogprobs when the answer has none for the prompt, PartialLogprobs when
     it has fewer than the option needs or values that are no log-probs."""
-    try:
-        values = answer["choices"][0]["logprobs"]["token_logprobs"]
-    except (KeyError, IndexError, TypeError):
-        raise NoPromptLogprobs("the answer has no log-prob for every prompt token") from None
+    values = _token_logprobs(answer)
     n_prompt = n_context + n_option
     if values is None:
         raise NoPromptLogprobs("the answer's token_logprobs is null")
@@ -83,8 +89,19 @@ def option_logprob(answer: JsonObject, n_context: int, n_option: int, generated:
     missing = sum(v is None for v in scored)
     if missing:
         raise PartialLogprobs(f"the server gave no log-prob for {missing} of the option's {n_option} tokens")
-    return float(sum(scored))
+    return float(sum(v for v in scored if isinstance(v, int | float)))  # each one is: checked above
 
 
-def short(value: Any) -> str:
+def _token_logprobs(answer: JsonObject) -> JsonValue:
+    """``answer["choices"][0]["logprobs"]["token_logprobs"]``; NoPromptLogprobs where the
+    answer has no such value (a step missing, or not a list or an object)."""
+    choices = answer.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else None
+    logprobs = first.get("logprobs") if isinstance(first, dict) else None
+    if not isinstance(logprobs, dict) or "token_logprobs" not in logprobs:
+        raise NoPromptLogprobs("the answer has no log-prob for every prompt token")
+    return logprobs["token_logprobs"]
+
+
+def short(value: object) -> str:
     return repr(value)[:60]

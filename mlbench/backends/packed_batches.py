@@ -146,7 +146,10 @@ class BatchedScorer:
         ids = np.zeros((rows, length), dtype=np.int64)
         positions = np.zeros((rows, length), dtype=np.int64)
         allowed = {w: np.zeros((rows, length, prefix_length + length), dtype=bool) for w in windows(self.config)}
-        scored, pair_rows, pair_tokens, option_starts = [], [], [], []
+        scored: list[int] = []
+        pair_rows: list[int] = []
+        pair_tokens: list[int] = []
+        option_starts: list[int] = []
         for row, packed in enumerate(packs):
             size = len(packed.tokens)
             ids[row, :size] = packed.tokens

@@ -76,18 +76,23 @@ def _static_layer_class() -> type:
     head dim]: a forward of n tokens writes them at slots ``slot`` .. ``slot`` + n - 1 (a
     device counter) and attends over the whole buffer. Defined on first use: transformers
     is imported only when needed."""
+    import torch
     from transformers.cache_utils import DynamicLayer
 
     class StaticLayer(DynamicLayer):
+        # Set from the start (a DynamicLayer's are None until its first update).
+        keys: torch.Tensor
+        values: torch.Tensor
+
         def __init__(self, keys: Any, values: Any, slot: Any, offsets: Any) -> None:
             super().__init__()
             self.keys, self.values, self.slot, self.offsets = keys, values, slot, offsets
             self.dtype, self.device, self.is_initialized = keys.dtype, keys.device, True
 
-        def update(self, keys: Any, values: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-            index = self.slot + self.offsets[: keys.shape[-2]]
-            self.keys.index_copy_(2, index, keys)
-            self.values.index_copy_(2, index, values)
+        def update(self, key_states: Any, value_states: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+            index = self.slot + self.offsets[: key_states.shape[-2]]
+            self.keys.index_copy_(2, index, key_states)
+            self.values.index_copy_(2, index, value_states)
             return self.keys, self.values
 
         def get_seq_length(self) -> int:
@@ -202,7 +207,7 @@ class StaticDecoder(GreedyDecoder):
 
     def _one_step(self, slots: _Slots) -> None:
         """One token for every row, from and into ``slots`` only (recordable as a graph)."""
-        logits = self._forward(slots, slots.ids, slots.positions)
+        logits = self._slots_forward(slots, slots.ids, slots.positions)
         token = logits[:, -1].argmax(-1)
         slots.out.index_copy_(1, slots.step, token[:, None])
         slots.ids.copy_(token[:, None])
@@ -212,7 +217,7 @@ class StaticDecoder(GreedyDecoder):
         slots.slot.add_(1)
         slots.step.add_(1)
 
-    def _forward(self, slots: _Slots, ids: Any, positions: Any) -> Any:
+    def _slots_forward(self, slots: _Slots, ids: Any, positions: Any) -> Any:
         query = positions[:, :, None]
         key = slots.key_positions[:, None, :]
         causal = (key >= 0) & (key <= query)
@@ -245,27 +250,28 @@ class StaticDecoder(GreedyDecoder):
         config = self.config
         kv_heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
         head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
-        on = {"device": self.device}
-        # Zeros, not empty: a hidden slot's value is multiplied by a zero weight, and NaN
-        # times zero would not vanish.
-        buffers = [
-            tuple(torch.zeros(rows, kv_heads, capacity, head_dim, dtype=self.model.dtype, **on) for _ in range(2))
-            for _ in range(config.num_hidden_layers)
-        ]
-        slot = torch.zeros(1, dtype=torch.long, **on)
-        offsets = torch.arange(capacity, **on)
+        on = self.device
+
+        def zeros() -> torch.Tensor:
+            # Zeros, not empty: a hidden slot's value is multiplied by a zero weight, and NaN
+            # times zero would not vanish.
+            return torch.zeros(rows, kv_heads, capacity, head_dim, dtype=self.model.dtype, device=on)
+
+        buffers = [(zeros(), zeros()) for _ in range(config.num_hidden_layers)]
+        slot = torch.zeros(1, dtype=torch.long, device=on)
+        offsets = torch.arange(capacity, device=on)
         layer = _static_layer_class()
         slots = _Slots(
             rows,
             capacity,
             Cache(layers=[layer(k, v, slot, offsets) for k, v in buffers]),
-            buffers,  # type: ignore[arg-type]
-            ids=torch.zeros(rows, 1, dtype=torch.long, **on),
-            positions=torch.zeros(rows, 1, dtype=torch.long, **on),
-            key_positions=torch.full((rows, capacity), -1, dtype=torch.long, **on),
+            buffers,
+            ids=torch.zeros(rows, 1, dtype=torch.long, device=on),
+            positions=torch.zeros(rows, 1, dtype=torch.long, device=on),
+            key_positions=torch.full((rows, capacity), -1, dtype=torch.long, device=on),
             slot=slot,
-            step=torch.zeros(1, dtype=torch.long, **on),
-            out=torch.zeros(rows, capacity, dtype=torch.long, **on),
+            step=torch.zeros(1, dtype=torch.long, device=on),
+            out=torch.zeros(rows, capacity, dtype=torch.long, device=on),
         )
         self._shapes[key] = slots
         return slots
@@ -297,7 +303,7 @@ class StaticDecoder(GreedyDecoder):
         ids = torch.tensor([[pad] * (width - len(t)) + t for t in own], device=self.device)
         query = torch.tensor(positions, device=self.device).clamp(min=0)  # a pad's query sees position 0
         with attention_for(self.model):
-            logits = self._forward(slots, ids, query)
+            logits = self._slots_forward(slots, ids, query)
         first = logits[:, -1].argmax(-1)
         slots.ids.copy_(first[:, None])
         slots.positions.copy_(starts[:, None].to(self.device))

@@ -16,11 +16,11 @@ import pkgutil
 from collections.abc import Iterable
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
 
 from mlbench.benchmarks.base import Task
 from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.metrics.catalog import Declared, use_benchmarks
+from mlbench.records.jsontypes import JsonValue
 
 ENTRY_POINT_GROUP = "mlbench.benchmarks"
 TASKS: dict[str, type[Task]] = {}
@@ -98,7 +98,7 @@ def included_from(name: str) -> dict[str, str] | None:
     return origin(name)
 
 
-def task_of_run(name: str, recorded: Any, where: str) -> Task:
+def task_of_run(name: str, recorded: JsonValue, where: str) -> Task:
     """The task of a finished run (results.json at ``where``), including again the file its
     ``config.include`` records when the task is not known (a user's benchmark)."""
     from mlbench.benchmarks.include import recorded_file

@@ -7,12 +7,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from mlbench.benchmarks.helper_models import HelperModel
 from mlbench.benchmarks.lm_eval_names import LmEvalTask
+from mlbench.benchmarks.result_kinds import Result, as_generation, as_loglikelihoods
 from mlbench.data.alignment import Alignment, aligned_labels
-from mlbench.data.jsonl import load_jsonl
+from mlbench.data.jsonl import JsonlData, load_jsonl
 from mlbench.data.source import QUESTION_LABEL, DataSource
 from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.judges.judge import Judge
@@ -26,13 +27,13 @@ from mlbench.records import (
     Sample,
     SampleRecord,
 )
+from mlbench.records.json_shapes import json_text
 from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.resources import prompts_dir
 from mlbench.results.figures import Figure
 
 Scored = tuple[JsonObject, dict[str, float]]  # (outputs to keep, metric values)
 Request = LoglikelihoodRequest | GenerationRequest
-Result = LoglikelihoodResult | Generation
 # (what, total) → a callback that advances a progress bar by n
 StartProgress = Callable[[str, int], Callable[[int], None]]
 
@@ -48,7 +49,7 @@ class TaskOptions:
     chat_template: bool = False
     system_prompt: str | None = None
     max_new_tokens: int | None = None  # None: the task's default
-    own: Any = None
+    own: object = None
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ class Task(ABC):
     # original's prompts).
     prompt_dir: ClassVar[Path]
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         if "name" in vars(cls) and "prompt_dir" not in vars(cls):
             cls.prompt_dir = _default_prompt_dir(cls.__module__)
@@ -248,7 +249,7 @@ class Task(ABC):
     def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
         """The texts a ``kind`` judge reads in a saved sample, by name. One named
         ``answer`` gives one verdict; several (MSQAD's two responses) give one each."""
-        return {"answer": record.outputs["answer"]} if "answer" in record.outputs else {}
+        return {"answer": json_text(record.outputs["answer"], "a saved answer")} if "answer" in record.outputs else {}
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
         raise MlbenchError(f"{self.name} has no multiple-choice mode")
@@ -292,9 +293,9 @@ class Task(ABC):
     def score(self, mode: str, sample: Sample, results: list[Result], options: TaskOptions) -> Scored:
         produces = self.mode(mode).produces
         if produces == "loglikelihoods":
-            return self.score_mc(sample, results)  # type: ignore[arg-type]
+            return self.score_mc(sample, as_loglikelihoods(results))
         if produces == "answers":
-            return self.score_gen(sample, results[0])  # type: ignore[arg-type]
+            return self.score_gen(sample, as_generation(results[0]))
         raise MlbenchError(f"{self.name}: mode {mode} produces {produces}; the task must score it")
 
     def settings(self, options: TaskOptions) -> JsonObject:
@@ -361,10 +362,10 @@ def all_mode_settings(task: Task, modes: tuple[str, ...], options: TaskOptions) 
     return {mode: settings for mode in modes if (settings := task.mode_settings(mode, options))}
 
 
-_JSONL_CACHE: dict[tuple[Path, int, int], Any] = {}
+_JSONL_CACHE: dict[tuple[Path, int, int], JsonlData] = {}
 
 
-def _data_file(source: DataSource) -> Any:
+def _data_file(source: DataSource) -> JsonlData:
     """A user's ``--data-file``, read once per process (every language reads it) and again
     when the file changed (a notebook or test that edits it between runs)."""
     assert source.kind == "jsonl" and source.path is not None

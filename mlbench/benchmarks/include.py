@@ -20,13 +20,13 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
 
 from mlbench.benchmarks.base import Task
 from mlbench.benchmarks.declarative.spec import is_benchmark_file, read_spec
 from mlbench.benchmarks.declarative.task import data_sources, declarative_task
 from mlbench.data.catalog import SOURCES, add_sources
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonValue
 
 Registry = dict[str, type[Task]]
 Register = Callable[[type[Task]], type[Task]]
@@ -51,14 +51,17 @@ def origin(name: str) -> dict[str, str] | None:
     return _ORIGINS.get(name)
 
 
-def recorded_file(name: str, recorded: Any, where: str) -> Path | None:
+def recorded_file(name: str, recorded: JsonValue, where: str) -> Path | None:
     """The file a finished run's results.json records for its task (``config.include``),
     to include again; None when it records none. A file no longer there, or changed since
     (its code would run unseen, and may score otherwise), is an error naming it: passing
     it with --include is how a user says to load it as it is now."""
-    if not isinstance(recorded, dict) or not isinstance(recorded.get("path"), str):
+    if not isinstance(recorded, dict):
         return None
-    path = Path(recorded["path"])
+    recorded_path = recorded.get("path")
+    if not isinstance(recorded_path, str):
+        return None
+    path = Path(recorded_path)
     if not path.exists():
         digest = str(recorded.get("sha256", ""))[:12]
         raise MlbenchError(

@@ -31,6 +31,8 @@ from mlbench.records.options import (  # noqa: F401  (re-exported: a benchmark's
 )
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from mlbench.benchmarks.base import Task, TaskOptions
 
 T = TypeVar("T")
@@ -46,12 +48,12 @@ def own_options(options: TaskOptions, kind: type[T]) -> T:
     return own
 
 
-def check_choices(options: object, task: str) -> None:
+def check_choices(options: DataclassInstance, task: str) -> None:
     """Each field of ``options`` with a fixed set of values (a ``Literal``, an Enum, an
     explicit ``choices``; each item of a list) holds one of them, for options from the
     command line, a run file or Python alike; call it from the dataclass's ``__post_init__``."""
     hints = typing.get_type_hints(type(options))
-    for item in dataclasses.fields(options):  # type: ignore[arg-type]
+    for item in dataclasses.fields(options):
         # check_value compares the text of each value, so Literal[1, 2, 3] holds 2.
         check_value(f"{task}: {item.name}", getattr(options, item.name), choices_of(hints[item.name], item), " ")
 

@@ -8,6 +8,7 @@ from typing import Literal
 
 from mlbench.metrics import bleu_metrics
 from mlbench.records import ChatMessage, Generation, Prompt
+from mlbench.records.jsontypes import JsonObject
 from mlbench.resources import load_prompt
 
 _THINK = re.compile(r"<think>.*?(</think>|$)", flags=re.DOTALL)
@@ -77,12 +78,12 @@ def score_answer_bleu(
     false_refs: list[str],
     *,
     bleu_on: Literal["answer", "generation"] = "answer",
-) -> tuple[dict[str, object], dict[str, float]]:
+) -> tuple[JsonObject, dict[str, float]]:
     """Keep the completion as generated (``generation``) and its clean answer (``answer``:
     what judges and surface checks read), and score BLEU on the one ``bleu_on`` names.
     An empty answer is kept and flagged (it scores 0), never dropped."""
     answer = clean_answer(generation.text)
-    outputs = {
+    outputs: JsonObject = {
         "generation": generation.text,
         "answer": answer,
         "empty": not answer,

@@ -11,6 +11,7 @@ from mlbench.benchmarks.base import Scored
 from mlbench.benchmarks.qa_prompt import option_delimiter
 from mlbench.metrics import mc_metrics
 from mlbench.records import LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
+from mlbench.records.jsontypes import JsonObject
 
 
 def distinct_options(sample: Sample) -> list[str]:
@@ -42,8 +43,8 @@ def score_mc1_mc2(sample: Sample, results: list[LoglikelihoodResult], true_befor
     true, false = [v for v, lab in mc2 if lab], [v for v, lab in mc2 if not lab]
     # No true option (the split's first label is 0) holds no mass; no false one, all of it.
     mc2_value = mc_metrics(true, false)["mc2"] if true and false else float(bool(true))
-    outputs = {
-        "mc1_loglikelihoods": mc1,
+    outputs: JsonObject = {
+        "mc1_loglikelihoods": list(mc1),
         "mc2_loglikelihoods": [v for v, _ in mc2],
         "mc2_labels": list(sample.mc2_labels or ()),
     }

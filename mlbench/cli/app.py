@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TextIO
+from typing import TextIO, cast
 
 import typer
 from rich.console import Console
@@ -75,4 +75,5 @@ def wide_console() -> Console:
         if columns is None and "COLUMNS" in os.environ:  # rich would take a nonsense $COLUMNS: not this
             return Console(width=max(os.get_terminal_size(sys.stdout.fileno()).columns, MIN_COLUMNS))
         return Console(width=columns)
-    return Console(width=columns or PIPED_WIDTH, file=_Stripped(sys.stdout))  # type: ignore[arg-type]
+    # cast: rich writes to its file and asks isatty, flush, encoding…, which _Stripped answers.
+    return Console(width=columns or PIPED_WIDTH, file=cast(TextIO, _Stripped(sys.stdout)))

@@ -97,7 +97,7 @@ def source_state(source: Source) -> SourceState:
     if lock is not None and (cached or part):
         recorded = len(lock.files) - pinned
         files = f"{len(lock.files)} ({pinned} sha256 pinned here" + (f", {recorded} at fetch)" if recorded else ")")
-        size_bytes = sum(int(entry["size"]) for entry in lock.files.values())  # type: ignore[call-overload]
+        size_bytes = lock.size_bytes()
         size = _megabytes(size_bytes)
     else:
         files = f"{len(source.files)} ({pinned} sha256 pinned here)" if source.files else "listed by the hub"
@@ -130,7 +130,7 @@ def fetch(
             continue
         with download_progress(source.name) as report:
             lock = fetch_source(source, force=force, on_bytes=report)
-        size = sum(entry["size"] for entry in lock.files.values())
+        size = lock.size_bytes()
         print(f"{source.name}: {len(lock.files)} file(s), {_megabytes(size)}, {source.repo}@{lock.commit[:12]}")
 
 

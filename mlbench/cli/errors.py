@@ -10,7 +10,7 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import typer
 
@@ -18,7 +18,8 @@ from mlbench.cli.signals import stopped
 from mlbench.engine.failures import EXIT_FAILED, SamplesFailed
 from mlbench.errors import MlbenchError, terminal_line
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 # What the file system said, in our words; these are the user's to fix, not bugs.
@@ -47,11 +48,11 @@ def error_line(message: str) -> str:
     return f"mlbench: error: {terminal_line(message)}"
 
 
-def user_errors(command: F) -> F:
+def user_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Bad input ends the command with one line on stderr and exit code 2."""
 
     @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except MlbenchError as error:
@@ -63,15 +64,15 @@ def user_errors(command: F) -> F:
                 print(terminal_line(line), file=sys.stderr)
             raise typer.Exit(EXIT_FAILED) from None
         except OSError as error:
-            line = storage_error(error)
-            if line is None:
+            storage_line = storage_error(error)
+            if storage_line is None:
                 raise
-            print(error_line(line), file=sys.stderr)
+            print(error_line(storage_line), file=sys.stderr)
             raise typer.Exit(2) from None
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM/SIGUSR1 (mlbench.cli.signals)
             raise typer.Exit(stopped(stop)) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 # What the validation library typer checks values with (pydantic) says, in our words: its
@@ -131,7 +132,8 @@ def bad_value_line(error: Exception) -> str | None:
     if param is None:
         return None
     cause = error.__cause__
-    problems = cause.errors() if callable(getattr(cause, "errors", None)) else None  # pydantic's ValidationError
+    errors_of = getattr(cause, "errors", None)
+    problems = errors_of() if callable(errors_of) else None  # pydantic's ValidationError
     message = "; ".join(_said(p) for p in problems) if problems else str(getattr(error, "message", error))
     if getattr(param, "name", None) == "config":
         return message  # read_run_file's own lines name the file and its key

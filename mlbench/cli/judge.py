@@ -42,6 +42,7 @@ def judge_command(
 
     include_files(include or [])  # (without it, a run's own file is found from its results.json)
     settings = [*ctx.meta.get(copt.FILE_JUDGE, []), *settings_from_pairs(judge_option or [], "-J")]
+    assert chunk_size is not None  # Optional only in the type it shares with ``run``: its default is 32
     config_ = judge_config(
         path,
         judge,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, JustifyMethod, RenderableType, RenderResult
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -34,7 +34,7 @@ VALUE_INDENT = "      "
 class Column:
     name: str
     no_wrap: bool = False  # names and short codes: never broken over lines
-    justify: str = "left"
+    justify: JustifyMethod = "left"
 
 
 @dataclass
@@ -74,7 +74,7 @@ def as_table(listing: Listing, widths: Sequence[int] | None = None) -> Table:
     table = Table(title=escape(listing.title) if listing.title else None, title_justify="left")
     for i, column in enumerate(listing.columns):
         width = widths[i] if widths else None
-        table.add_column(column.name, no_wrap=column.no_wrap, justify=column.justify, width=width)  # type: ignore[arg-type]
+        table.add_column(column.name, no_wrap=column.no_wrap, justify=column.justify, width=width)
     for row in listing.rows:
         table.add_row(*(escape(_cell(value)) for value in row))
     return table

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 
 from mlbench.benchmarks.base import Task
 from mlbench.cli.task_info import PRODUCES, mode_metrics, prompt_paths
 from mlbench.data.catalog import Source
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.records.options import describe_options
 
 # The layout of the listing commands' --json output (independent of the run files').
@@ -33,11 +33,18 @@ def dumps(payload: JsonObject) -> str:
     return json.dumps({"schema_version": LISTING_SCHEMA_VERSION, **payload}, indent=2, ensure_ascii=False)
 
 
-def options_json(kind: type | None) -> list[JsonObject]:
+def options_json(kind: type | None) -> list[JsonValue]:
     """An options dataclass's fields: name, type, default (a JSON value), choices (null
     when any value of the type), help."""
+    # cast: describe_options gives each default as JSON (None, a bool, a number, text or a list).
     return [
-        {"name": o.name, "type": o.type, "default": o.value, "choices": list(o.choices) or None, "help": o.help}  # type: ignore[dict-item]
+        {
+            "name": o.name,
+            "type": o.type,
+            "default": cast("JsonValue", o.value),
+            "choices": list(o.choices) or None,
+            "help": o.help,
+        }
         for o in describe_options(kind)
     ]
 
@@ -70,14 +77,14 @@ def task_json(task: Task, sources: list[Source]) -> JsonObject:
                 "name": m.name,
                 "produces": m.produces,
                 "produces_text": PRODUCES.get(m.produces, m.produces),
-                "metrics": mode_metrics(task, m),
+                "metrics": [*mode_metrics(task, m)],
             }
             for m in task.modes
         ],  # fmt: skip
         "default_shots": task.default_fewshot,
         "headline_metrics": list(task.headline_metrics),
         "judge_kinds": list(task.default_judge_kinds),
-        "prompt_files": prompt_paths(task),
+        "prompt_files": [*prompt_paths(task)],
         "options": options_json(task.options_type),
         "hub_id": task.hub_id or None,
         "data_sources": [catalog_json(s) for s in sources if task.name in s.tasks],

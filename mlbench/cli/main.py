@@ -4,7 +4,7 @@ own module, and one way for bad input to end (``mlbench: error: ...``, exit 2)."
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 
@@ -24,6 +24,9 @@ from mlbench.cli.errors import bad_value_line, error_line, missing_line
 from mlbench.cli.import_lm_eval import import_app
 from mlbench.cli.moved import moved_option
 from mlbench.errors import did_you_mean
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 app.add_typer(data_app, name="data")
 app.add_typer(import_app, name="import")
@@ -45,7 +48,15 @@ def main() -> None:
     end_process(code if isinstance(code, int) else 0 if code is None else 1)
 
 
-def _click_error(error: Exception) -> bool:
+class _ClickError(Protocol):
+    """What mlbench reads of one of click's exceptions (its documented interface)."""
+
+    exit_code: int
+
+    def format_message(self) -> str: ...
+
+
+def _click_error(error: object) -> TypeIs[_ClickError]:
     """Whether ``error`` is one of click's exceptions, as typer raises them. Recognised by
     click's documented interface (``format_message``, ``exit_code``), never by importing
     the module click lives in: typer 0.29 started shipping its own copy of click, whose

@@ -22,7 +22,7 @@ def quiet_library_warnings() -> None:
         warnings.filterwarnings("ignore", category=category, module=r"(?!mlbench)")
 
 
-def observed(output: Path, quiet: bool, work: Callable[[RichObserver], None]) -> None:
+def observed(output: Path, quiet: bool, work: Callable[[RichObserver], object]) -> None:
     """Run ``work`` with a console observer. A run whose samples mostly failed still shows
     its summaries and last line before it ends with exit 1 (SamplesFailed)."""
     started = time.perf_counter()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -42,14 +42,16 @@ def package_version() -> str:
         return __version__
 
 
-def at_least(least: float, kind: type = int, most: float | None = None, *, above: bool = False) -> Callable[[Any], Any]:
+def at_least(
+    least: float, kind: type = int, most: float | None = None, *, above: bool = False
+) -> Callable[[object], float]:
     """A typer parser for a finite number in [least, most] (``above``: more than ``least``):
     checked like typer's min/max, without the ``[x>=1]`` it would print beside each metavar
     (80 columns have no room for it). Infinity and NaN are refused: no bound means the flag
     left out, and an infinite one overflows the arithmetic that reads it."""
     what = "a whole number" if kind is int else "a number"
 
-    def parse(value: Any) -> Any:
+    def parse(value: object) -> float:  # an int where ``kind`` is int
         # The digits 0-9 only, as -M/-T/-J read them: int() and float() also read ١٢ and 1_000.
         text = str(value)
         number = whole_number(text) if kind is int else decimal_number(text)

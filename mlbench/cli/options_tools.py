@@ -17,15 +17,6 @@ ColumnAOpt = Annotated[
 ColumnBOpt = Annotated[
     Optional[str], typer.Option("--b", metavar="COLUMN", help="Second label column.", rich_help_panel=AGREE)
 ]
-ByOpt = Annotated[
-    Optional[str],
-    typer.Option(
-        "--by",
-        metavar="COLUMN",
-        help="Column to group by, e.g. lang (default with --human: lang).",
-        rich_help_panel=AGREE,
-    ),
-]
 HumanOpt = Annotated[
     Optional[Path],
     typer.Option(
@@ -129,12 +120,20 @@ ReportFormatOpt = Annotated[
         help="Files to write, comma-separated: md, csv, latex, html, json, explore (linked from html).",
     ),
 ]
-ReportOutOpt = Annotated[
+# -o/--output names where a command writes, as in `run` and `explore`.
+ReportOutputOpt = Annotated[
     Optional[Path],
     typer.Option(
-        "--out", metavar="DIR", help="Folder for the report files (default: RESULTS_DIR/report).", show_default=False
+        "--output",
+        "-o",
+        metavar="DIR",
+        help="Folder for the report files (default: RESULTS_DIR/report).",
+        show_default=False,
     ),
 ]
+# --out, report's spelling in earlier releases, kept working for the scripts that use it;
+# hidden so that the help shows one spelling, the one every command shares.
+ReportOutOpt = Annotated[Optional[Path], typer.Option("--out", metavar="DIR", hidden=True)]
 PlotsOpt = Annotated[
     bool,
     typer.Option("--plots", metavar=FLAG, help="Also write PNG figures (heatmap and bar chart per headline metric)."),

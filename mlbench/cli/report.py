@@ -13,7 +13,7 @@ from mlbench.cli import options_tools as topt
 from mlbench.cli.app import app, wide_console
 from mlbench.cli.errors import user_errors
 from mlbench.cli.settings import choice, split_list
-from mlbench.errors import MlbenchError, one_line, terminal_line
+from mlbench.errors import MlbenchError, clipped, one_line, terminal_line
 
 
 @app.command()
@@ -29,6 +29,7 @@ def report(
     align: topt.AlignOpt = None,
     slices: topt.SlicesOpt = None,
     fmt: topt.ReportFormatOpt = "",
+    output: topt.ReportOutputOpt = None,
     out: topt.ReportOutOpt = None,
     plots: topt.PlotsOpt = False,
     resamples: topt.ResamplesOpt = 1000,
@@ -40,8 +41,13 @@ def report(
     from mlbench.report.terminal import caption, pairs_caption, render, render_pairs
     from mlbench.report.translation_tables import translations_line
 
+    if output is not None and out is not None and output != out:
+        raise MlbenchError(
+            f"--output {clipped(str(output))} and --out {clipped(str(out))}: give one (--out is --output)"
+        )
+    output = output if output is not None else out
     formats = [choice("format", f, tuple(FORMATS)) for f in split_list(fmt)]
-    if out is not None and not formats:
+    if output is not None and not formats:
         formats = list(FORMATS)  # a folder was named: fill it
     from mlbench.report.slices import read_slices
 
@@ -51,10 +57,18 @@ def report(
         if len(labels.fields) > 1:
             raise MlbenchError(f"--slices {slices} has {', '.join(labels.fields)}: choose one with --by")
         by = labels.fields[0]
-    sliced = {"by": by, "slices": labels, "align": align}
     # A flag's note (--ref-lang pt-BR: using pt) is the console's, not the report's Notes.
     made = make_report(
-        results_dir, *filters, ref_lang, seed=seed, resamples=resamples, ref_model=ref_model, **sliced, note=_said
+        results_dir,
+        *filters,
+        ref_lang,
+        seed=seed,
+        resamples=resamples,
+        ref_model=ref_model,
+        by=by,
+        slices=labels,
+        align=align,
+        note=_said,
     )
     console = wide_console()  # a terminal's width, $COLUMNS, or 100 columns when piped
     width = console.width
@@ -71,7 +85,7 @@ def report(
     for note in made.collection.notes:  # a note names models and tasks a results.json gives
         print(f"note: {terminal_line(note)}", file=sys.stderr)
     if formats or plots:
-        folder = out or results_dir / "report"
+        folder = output or results_dir / "report"
         written = write_report(made, folder, formats=formats, plots=plots, seed=seed, resamples=resamples)
         print(f"wrote {len(written)} file(s) to {one_line(str(folder))}")
 

@@ -39,7 +39,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import Any
 
 from mlbench.engine.budget import EXIT_BUDGET, BudgetSpent
 from mlbench.errors import one_line
@@ -73,7 +72,7 @@ class _State:
     announced: bool = False
     running: bool = False  # inside command_running: a swallowed stop is sent again
     redelivering: bool = False  # the stop a finalizer swallowed is being sent again
-    previous_unraisable: Callable[[Any], object] = sys.__unraisablehook__  # the hook we replaced
+    previous_unraisable: Callable[[sys.UnraisableHookArgs], object] = sys.__unraisablehook__  # the hook we replaced
     deliverer: threading.Thread | None = None  # sends a swallowed stop again (_redeliver)
 
 
@@ -117,7 +116,7 @@ def command_running() -> Iterator[None]:
             _leave(stopped(Stopped(_state.stopping)))
 
 
-def _unraisable(report: Any) -> None:
+def _unraisable(report: sys.UnraisableHookArgs) -> None:
     """A signal inside a finalizer, or while Python shuts down (waiting for a thread, an
     engine's exit handler), where Python would print "Exception ignored" and go on."""
     error = report.exc_value

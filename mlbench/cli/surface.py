@@ -53,7 +53,7 @@ def surface(
     console.print(text_table_listing(table))
     if len(table.notes) > 1:
         console.print(terminal_line(" ".join(table.notes[1:])), markup=False, highlight=False)
-    empty = sum(r.outputs["empty"] for r in records)
+    empty = sum(r.outputs["empty"] is True for r in records)
     if empty:
         print(f"{empty} empty answer(s) checked as such", file=sys.stderr)
     if output is not None:

@@ -15,6 +15,7 @@ from mlbench.cli.listing_json import JsonOpt
 
 if TYPE_CHECKING:
     from mlbench.benchmarks.base import Task
+    from mlbench.records.jsontypes import JsonValue
 
 
 @app.command()
@@ -34,7 +35,7 @@ def tasks(
     if as_json:
         from mlbench.cli.listing_json import dumps, task_json
 
-        described = [task_json(task, sources) for task in chosen]
+        described: list[JsonValue] = [task_json(task, sources) for task in chosen]
         print(dumps({"task": described[0]} if name is not None else {"tasks": described}))
         return
     console = wide_console()

@@ -12,10 +12,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonValue
 from mlbench.records.options import whole_number
+
+T = TypeVar("T")
 
 CHUNK = 1 << 16
 ATTEMPTS = 3
@@ -44,7 +47,7 @@ def _open(url: str, headers: dict[str, str], timeout: float) -> http.client.HTTP
         raise HttpStatusError(url, error.code) from None
 
 
-def _retrying(url: str, attempt: Callable[[], Any]) -> Any:
+def _retrying(url: str, attempt: Callable[[], T]) -> T:
     """Run ``attempt``; retry on a dropped connection or a server error (5xx)."""
     for number in range(1, ATTEMPTS + 1):
         try:
@@ -60,8 +63,8 @@ def _retrying(url: str, attempt: Callable[[], Any]) -> Any:
     raise AssertionError("unreachable")
 
 
-def get_json(url: str, headers: dict[str, str] | None = None, timeout: float = TIMEOUT_S) -> Any:
-    def attempt() -> Any:
+def get_json(url: str, headers: dict[str, str] | None = None, timeout: float = TIMEOUT_S) -> JsonValue:
+    def attempt() -> JsonValue:
         with _open(url, headers or {}, timeout) as response:
             body = response.read()
         try:

@@ -200,7 +200,7 @@ def _card_paths(files: Callable[[str], list[str]], splits: dict[str, list[str]],
             p.format(split=glob.escape(split), suffix=s) for p in _DEFAULT_CONVENTIONS for s in TABULAR_SUFFIXES
         ]
         return next((found for pattern in patterns if (found := files(prefix + pattern))), [])
-    found: list[str] = []
+    matched: list[str] = []
     for pattern in splits.get(split, []):
-        found += files(pattern)
-    return found
+        matched += files(pattern)
+    return matched

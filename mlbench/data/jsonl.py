@@ -43,7 +43,7 @@ def load_jsonl(path: Path) -> JsonlData:
         assert lang is not None
         if row.get("split") == "train":
             question, best = text_field(row, "question", where), text_field(row, "best_answer", where)
-            data.primers.setdefault(lang, []).append((question, best))  # type: ignore[arg-type]
+            data.primers.setdefault(lang, []).append((question, best))
             continue
         # The answer lists are the data file's layout; other keys (choices, labels) stay unread.
         lists = {key: value for key, value in row.items() if key not in (COLUMNS.choices, COLUMNS.labels)}

@@ -18,7 +18,7 @@ OnBytes = Callable[[str, int, int | None], None]
 def download_progress(label: str) -> Iterator[OnBytes]:
     from rich.console import Console
     from rich.errors import LiveError
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+    from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TransferSpeedColumn
 
     progress = Progress(
         TextColumn(f"{escape(terminal_text(label, 60))} {{task.description}}"),
@@ -28,7 +28,7 @@ def download_progress(label: str) -> Iterator[OnBytes]:
         console=Console(file=sys.stderr),
         transient=True,
     )
-    bars: dict[str, int] = {}
+    bars: dict[str, TaskID] = {}
 
     def report(path: str, done: int, total: int | None) -> None:
         if path not in bars:

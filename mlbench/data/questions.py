@@ -13,6 +13,7 @@ id, an answer listed twice, an answer both correct and incorrect).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, overload
 
 from mlbench.data.answers import split_answers
 from mlbench.errors import MlbenchError
@@ -41,6 +42,12 @@ class Columns:
     mc2_labels: str | None = None
 
 
+@overload
+def text_field(
+    row: JsonObject, column: str, where: str, *, required: Literal[True] = True, number: bool = False
+) -> str: ...
+@overload
+def text_field(row: JsonObject, column: str, where: str, *, required: bool, number: bool = False) -> str | None: ...
 def text_field(row: JsonObject, column: str, where: str, *, required: bool = True, number: bool = False) -> str | None:
     """A text cell, stripped; ``number``: a whole number is taken as its digits (an id)."""
     value = row.get(column)
@@ -58,8 +65,9 @@ def text_list(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
     value = row.get(column)
     if isinstance(value, str):
         return split_answers(value)
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(v.strip() for v in value if v.strip())
+    texts = [v for v in value if isinstance(v, str)] if isinstance(value, list) else None
+    if isinstance(value, list) and texts is not None and len(texts) == len(value):
+        return tuple(v.strip() for v in texts if v.strip())
     if value is None:
         raise MlbenchError(f"{where}: no {column!r} column")
     raise MlbenchError(f"{where}: {column} must be a list of strings or a ';'-separated string")

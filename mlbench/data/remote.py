@@ -13,6 +13,7 @@ from urllib.parse import quote
 from mlbench.data import http
 from mlbench.data.catalog import Source
 from mlbench.errors import MlbenchError
+from mlbench.records.jsontypes import JsonObject
 
 # What a hub dataset's reader needs: the data, and the card whose YAML names the configs
 # and the features (ClassLabel names).
@@ -26,6 +27,17 @@ class RemoteFile:
     sha256: str | None = None
     blob_id: str | None = None  # git's id of the content, when the hub gives no sha256
     size: int | None = None
+
+
+def _hub_file(url: str, name: str, sibling: JsonObject) -> RemoteFile:
+    """A file of the hub's listing: its LFS sha256, else its git blob id, and its size."""
+    lfs = sibling.get("lfs") or {}
+    if not isinstance(lfs, dict):
+        raise MlbenchError(f"{url}: not a dataset description ({name}: lfs is not an object)")
+    sha256, blob_id, size = lfs.get("sha256"), None if lfs else sibling.get("blobId"), sibling.get("size")
+    if not isinstance(sha256, str | None) or not isinstance(blob_id, str | None) or not isinstance(size, int | None):
+        raise MlbenchError(f"{url}: not a dataset description ({name}: a sha256, blobId or size of another type)")
+    return RemoteFile(name, sha256, blob_id, size)
 
 
 class Remote:
@@ -73,9 +85,10 @@ class GitHubRemote(Remote):
             answer = http.get_json(
                 f"{self.api_base()}/repos/{source.repo}/commits/{quote(source.revision)}", self.headers()
             )
-            commit = answer.get("sha") if isinstance(answer, dict) else None
-            if not isinstance(commit, str) or len(commit) != 40:
+            sha = answer.get("sha") if isinstance(answer, dict) else None
+            if not isinstance(sha, str) or len(sha) != 40:
                 raise MlbenchError(f"GitHub gave no commit for {source.repo}@{source.revision}")
+            commit = sha
         return commit, [RemoteFile(f.path, f.sha256) for f in source.files]
 
     def url(self, commit: str, path: str) -> str:
@@ -104,23 +117,22 @@ class HubRemote(Remote):
         source = self.source
         url = f"{self.endpoint()}/api/datasets/{source.repo}/revision/{quote(source.revision, safe='')}?blobs=true"
         info = http.get_json(url, self.headers())
-        if (
-            not isinstance(info, dict)
-            or not isinstance(info.get("sha"), str)
-            or not isinstance(info.get("siblings"), list)
-        ):
+        sha = info.get("sha") if isinstance(info, dict) else None
+        siblings = info.get("siblings") if isinstance(info, dict) else None
+        if not isinstance(sha, str) or not isinstance(siblings, list):
             raise MlbenchError(f"{url}: not a dataset description (no sha/siblings)")
         files = []
-        for sibling in info["siblings"]:
+        for sibling in siblings:
             name = sibling.get("rfilename", "") if isinstance(sibling, dict) else ""
-            if name == HUB_CARD or name.endswith(HUB_DATA_SUFFIXES):
-                lfs = sibling.get("lfs") or {}
-                files.append(
-                    RemoteFile(name, lfs.get("sha256"), None if lfs else sibling.get("blobId"), sibling.get("size"))
-                )
+            if (
+                isinstance(sibling, dict)
+                and isinstance(name, str)
+                and (name == HUB_CARD or name.endswith(HUB_DATA_SUFFIXES))
+            ):
+                files.append(_hub_file(url, name, sibling))
         if not any(f.path != HUB_CARD for f in files):
             raise MlbenchError(f"{source.repo}@{source.revision}: the hub lists no data files")
-        return info["sha"], files
+        return sha, files
 
     def url(self, commit: str, path: str) -> str:
         return self.source.file_url(self.endpoint(), commit, path)

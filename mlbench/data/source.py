@@ -42,6 +42,7 @@ def sample_dir() -> Path:
     return resource_dir("data") / "sample"
 
 
+# Any: the ``datasets`` library's DatasetDict (untyped).
 def read_hub_snapshot(folder: Path, name: str, config: str | None = None) -> Any:
     """A hub dataset from its snapshot in mlbench's data cache (``datasets`` reads the card's
     configs and features, e.g. ClassLabel names); the ``DatasetDict`` of ``config``.
@@ -72,7 +73,7 @@ def require_file(path: Path, what: str) -> Path:
     return path
 
 
-def require_fields(row: Any, fields: Sequence[str], where: str) -> None:
+def require_fields(row: object, fields: Sequence[str], where: str) -> None:
     if not isinstance(row, dict):
         raise MlbenchError(f"{where}: expected a JSON object, got {type(row).__name__}")
     missing = [f for f in fields if f not in row]

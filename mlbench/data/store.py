@@ -54,6 +54,16 @@ class Lock:
     def complete(self) -> bool:
         return self.listed is None or set(self.listed) <= set(self.files)
 
+    def size_bytes(self) -> int:
+        """The fetched files' sizes added up (fetch records each as a whole number)."""
+        total = 0
+        for path, entry in self.files.items():
+            size = entry["size"]
+            if not isinstance(size, int):
+                raise TypeError(f"the data lock records the size of {path} as a {type(size).__name__}")
+            total += size
+        return total
+
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, sort_keys=True)
 

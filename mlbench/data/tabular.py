@@ -15,7 +15,7 @@ from pathlib import Path
 from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, json_objects, read_text
 from mlbench.errors import MlbenchError
 from mlbench.records.json_read import NESTED, JsonInputError, parse_json
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 TABULAR_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 
@@ -100,12 +100,12 @@ def refuse_repeated_columns(path: Path, names: Sequence[str] | None) -> None:
         raise MlbenchError(f"{path}:1: column {twice[0]!r} is named twice in the header; keep one")
 
 
-def column_value(row: JsonObject, path: str) -> tuple[bool, object]:
+def column_value(row: JsonObject, path: str) -> tuple[bool, JsonValue]:
     """``(found, value)`` of a column named by ``path``: a key of the row, else a dotted
     path into nested objects (``mc1_targets.choices``), as the hub's nested features are."""
     if path in row:
         return True, row[path]
-    value: object = row
+    value: JsonValue = row
     for part in path.split("."):
         if not isinstance(value, dict) or part not in value:
             return False, None

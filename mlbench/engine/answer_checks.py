@@ -10,12 +10,11 @@ a block of the outputs (MSQAD's ``outputs.adversarial``) gets its block beside i
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from mlbench.benchmarks.base import Task
 from mlbench.metrics.names import at
 from mlbench.metrics.surface import SURFACE_METRICS, surface_block, surface_metrics
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 
 def checks_answers(task: Task, modes: tuple[str, ...]) -> bool:
@@ -54,10 +53,12 @@ def check_answer(task: Task, mode: str, outputs: JsonObject, lang: str) -> tuple
     if not declared.writes_answers:
         return None, {}
     path = declared.answer
-    holder: Any = outputs
+    holder: JsonValue = outputs
     for key in path[:-1]:
         holder = holder.get(key) if isinstance(holder, dict) else None
-    answer = holder.get(path[-1]) if isinstance(holder, dict) else None
+    if not isinstance(holder, dict):
+        return None, {}
+    answer = holder.get(path[-1])
     if not isinstance(answer, str):
         return None, {}
     block = surface_block(answer, lang)

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from mlbench.records import SampleRecord
+from mlbench.records import RunResult, SampleRecord
 
 # More than half the samples failed: the mean of the rest no longer describes the
 # language (what fails is not random: the longest prompts overflow, one kind of request
@@ -97,7 +96,7 @@ class SamplesFailed(Exception):
     """Raised by ``pipeline.run`` after the whole run, when a language had too many
     failed samples; ``results`` are the run's results, written as usual."""
 
-    def __init__(self, failures: list[LanguageFailures], results: list[Any]) -> None:
+    def __init__(self, failures: list[LanguageFailures], results: list[RunResult]) -> None:
         super().__init__("; ".join(f.line() for f in failures))
         self.failures, self.results = failures, results
 

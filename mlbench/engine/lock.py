@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import errno
 import os
+import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 
 from mlbench.errors import MlbenchError
 
-try:
+if sys.platform == "win32":  # no flock; runs there are not protected (see take_language_lock)
+    fcntl = None
+else:
     import fcntl
-except ImportError:  # Windows: no flock; runs there are not protected (see take_language_lock)
-    fcntl = None  # type: ignore[assignment]
 
 
 def lock_path(run_dir: Path, lang: str) -> Path:

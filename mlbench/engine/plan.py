@@ -1,6 +1,6 @@
 """What a run is asked to do (``RunConfig``), what its checks planned (``PlannedTask``) and
 what it reports while it works (``RunObserver``): the nouns that the pipeline, its checks
-(run_checks.py), provenance and the CLI share, kept apart so none of them imports another.
+(checks.py), provenance and the CLI share, kept apart so none of them imports another.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from mlbench.backends.registry import ModelOptions
 from mlbench.benchmarks.base import LanguageData, Task, TaskOptions
@@ -24,8 +24,6 @@ Mode = str  # "all", or one of the task's modes (mc, gen; XLingHealth's correctn
 # Samples scored per backend call: small enough that a kill loses little work, large
 # enough to batch options and generations well.
 DEFAULT_CHUNK_SIZE = 32
-# Above this many generated texts a run asks for --yes first (XLingHealth consistency at
-# the paper's settings is 50 texts per question and language).
 
 
 @dataclass(frozen=True)
@@ -44,8 +42,9 @@ class RunConfig:
     overwrite: bool = False
     cache_dir: Path | None = None
     chunk_size: int | None = None  # samples per backend call; None: the backend's, else DEFAULT_CHUNK_SIZE
-    yes: bool = False  # go ahead with a run of more than CONFIRM_GENERATIONS generations
-    own_options: Mapping[str, Any] = field(default_factory=dict)  # task name → its own (tasks/options.py)
+    yes: bool = False  # go ahead with a run of more than checks.CONFIRM_GENERATIONS generations
+    # Task name → its own options (benchmarks/<name>/options.py).
+    own_options: Mapping[str, object] = field(default_factory=dict)
     # Language → the question ids to run (a run imported from logs that hold only some
     # questions); a language not named runs all of its questions.
     ids: Mapping[str, frozenset[str]] = field(default_factory=dict)

@@ -11,7 +11,8 @@ from mlbench.judges import Judge, JudgeSpec
 from mlbench.judges.evidence import SearchClient, SearchError, evidence_text
 from mlbench.metrics.judged import JUDGE_METRICS, judged_metrics
 from mlbench.records import JudgeItem, SampleRecord, Verdict
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.json_shapes import json_text
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.records.usage import Usage, summed
 
 # The key of an entry that carries its requests' usage to ``apply_entries``, which keeps it
@@ -39,7 +40,7 @@ def judge_items(
     the evidence could not be fetched."""
     outputs = record.outputs
     if answers is None:
-        answers = {"answer": outputs["answer"]} if "answer" in outputs else {}
+        answers = {"answer": _answer(outputs)} if "answer" in outputs else {}
     if not answers:
         return "no answer to judge (the generation failed)" if record.error else "no generated answer"
     question, reference = record.question, record.reference
@@ -58,11 +59,22 @@ def judge_items(
     if source is None:
         return "no evidence: the question has no human answer and no -J search_url was given"
     if source == "human" or search is None:
-        return [JudgeItem(question, outputs["answer"], reference, claim) for claim in claims["claims"]]
+        return [JudgeItem(question, _answer(outputs), reference, claim) for claim in _claims(claims)]
     return [
-        JudgeItem(question, outputs["answer"], evidence_text(search.snippets(claim)), claim)
-        for claim in claims["claims"]
+        JudgeItem(question, _answer(outputs), evidence_text(search.snippets(claim)), claim) for claim in _claims(claims)
     ]
+
+
+def _answer(outputs: JsonObject) -> str:
+    return json_text(outputs["answer"], "a saved answer")
+
+
+def _claims(verdict: JsonObject) -> list[str]:
+    """The claims a parsed ``claims`` verdict lists (texts: mlbench wrote them)."""
+    listed = verdict["claims"]
+    if not isinstance(listed, list):
+        raise TypeError(f"a saved claims verdict is a {type(listed).__name__}, not a list")
+    return [json_text(claim, "a saved claim") for claim in listed]
 
 
 def verdict_entry(
@@ -75,14 +87,14 @@ def verdict_entry(
     """The ``judges.<kind>`` block of one sample. Several judged texts (``names``, e.g.
     MSQAD's direct and adversarial responses) give one verdict each under ``answers``."""
     if spec.kind != "claim_support" and names and names != ["answer"]:
-        entry: JsonObject = {"answers": {name: v.to_json() for name, v in zip(names, verdicts)}}
+        named: JsonObject = {"answers": {name: v.to_json() for name, v in zip(names, verdicts)}}
         failure = next((v.error for v in verdicts if v.error), None)
-        return {**entry, "judge_error": failure} if failure else entry
+        return {**named, "judge_error": failure} if failure else named
     if spec.kind != "claim_support":
         return verdicts[0].to_json()
-    per_claim = []
+    per_claim: list[JsonValue] = []
     for item, verdict in zip(items, verdicts):
-        line = {"claim": item.claim, **verdict.to_json()}
+        line: JsonObject = {"claim": item.claim, **verdict.to_json()}
         if source == "search":
             line["evidence"] = item.reference  # the snippets, kept to show why
         per_claim.append(line)

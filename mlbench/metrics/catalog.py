@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from mlbench.metrics.bleu import BLEU_METRICS
 from mlbench.metrics.descriptor import Metric, MetricsBlock, by_name, resolve
@@ -135,7 +134,7 @@ def metrics_json(run: RunResult) -> JsonObject:
     return run_metrics(run).to_json()
 
 
-def metrics_from_json(data: Mapping[str, Any]) -> MetricsBlock | None:
+def metrics_from_json(data: Mapping[str, object]) -> MetricsBlock | None:
     """The ``"metrics"`` block of a parsed results.json; None for a file written before it
     (TypeError/ValueError/KeyError on a damaged one, which the reader reports)."""
     return MetricsBlock.from_json(data["metrics"]) if "metrics" in data else None

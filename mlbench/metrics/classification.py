@@ -20,7 +20,7 @@ import numpy as np
 THRESHOLD = 0.5  # a score of P(yes) ≥ 0.5 predicts "yes"
 
 
-def roc_auc(labels: Sequence[int], scores: Sequence[float]) -> float | None:
+def roc_auc(labels: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray) -> float | None:
     """Area under the ROC curve: the chance that a random positive scores above a random
     negative, ties counting one half (the Mann–Whitney form, from average ranks)."""
     from scipy.stats import rankdata
@@ -37,7 +37,9 @@ def roc_auc(labels: Sequence[int], scores: Sequence[float]) -> float | None:
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
-def classification_metrics(labels: Sequence[int], scores: Sequence[float]) -> dict[str, float | None]:
+def classification_metrics(
+    labels: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray
+) -> dict[str, float | None]:
     """``precision``, ``recall``, ``f1`` (macro over the classes present in labels or
     predictions), ``accuracy`` and ``auc`` of scores in [0, 1] against 0/1 labels."""
     y = np.asarray(labels, dtype=int)

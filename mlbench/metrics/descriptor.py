@@ -31,12 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Literal, cast, get_args
 
 from mlbench.metrics.names import base_name
 
 if TYPE_CHECKING:  # records/__init__ imports this module: only the type checker follows it
-    from mlbench.records.jsontypes import JsonObject
+    from mlbench.records.jsontypes import JsonObject, JsonValue
 
 Kind = Literal["share", "score", "logprob", "count"]
 KINDS: tuple[str, ...] = get_args(Kind)
@@ -84,7 +84,7 @@ class Metric:
         return self.label or self.name
 
     def to_json(self) -> JsonObject:
-        optional = {
+        optional: dict[str, str | bool] = {
             "computed_with": self.computed_with,
             "missing_reason": self.missing_reason,
             "language_checked": self.language_checked,
@@ -100,16 +100,17 @@ class Metric:
         }
 
     @classmethod
-    def from_json(cls, name: str, block: Mapping[str, Any]) -> Metric:
+    def from_json(cls, name: str, block: JsonValue) -> Metric:
         """A descriptor as results.json writes it; ValueError/TypeError on any other shape."""
         if not isinstance(block, Mapping):
             raise TypeError(f"metric {name}: its description is not an object")
+        # cast: __post_init__ checks these four fields and rejects any other value.
         return cls(
             name,
-            block["kind"],
-            block["decimals"],
-            block.get("higher_is_better"),
-            block.get("binary", False),
+            cast(Kind, block["kind"]),
+            cast(int, block["decimals"]),
+            cast("bool | None", block.get("higher_is_better")),
+            cast(bool, block.get("binary", False)),
             str(block.get("description", "")),
             str(block.get("computed_with", "")),
             str(block.get("missing_reason", "")),
@@ -180,8 +181,11 @@ class MetricsBlock:
         return {name: {**m.to_json(), "headline": name in self.headline} for name, m in self.metrics.items()}
 
     @classmethod
-    def from_json(cls, block: Any) -> MetricsBlock:
+    def from_json(cls, block: object) -> MetricsBlock:
         if not isinstance(block, Mapping):
             raise TypeError("metrics is not an object")
         metrics = {str(name): Metric.from_json(str(name), entry) for name, entry in block.items()}
-        return cls(metrics, tuple(name for name, entry in block.items() if entry.get("headline") is True))
+        # Metric.from_json has rejected every entry that is not an object.
+        return cls(
+            metrics, tuple(name for name, entry in block.items() if cast("JsonObject", entry).get("headline") is True)
+        )

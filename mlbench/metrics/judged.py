@@ -10,10 +10,13 @@ and the verdict dictionaries saved in ``samples_<lang>.jsonl``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence, Sized
+from typing import TYPE_CHECKING, cast
 
 from mlbench.metrics.descriptor import count, share
+
+if TYPE_CHECKING:  # records imports the metrics package: only the type checker follows it
+    from mlbench.records.jsontypes import JsonValue
 
 # Yes/no judge kind → the metric its "yes" share is reported as.
 YES_NO_METRICS = {"truth": "truthful", "info": "informative", "verify": "verified"}
@@ -112,11 +115,11 @@ def yes_probability(yes_logprobs: Sequence[float], no_logprobs: Sequence[float])
     return math.exp(-gap) / (1.0 + math.exp(-gap)) if gap > 0 else 1.0 / (1.0 + math.exp(gap))
 
 
-def judged_metrics(verdicts: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+def judged_metrics(verdicts: Mapping[str, Mapping[str, JsonValue]]) -> dict[str, float]:
     """Metric values of one sample from its verdicts by judge kind. A verdict that failed,
     was skipped or could not be parsed gives no value (it is counted elsewhere)."""
 
-    def label(kind: str) -> Any:
+    def label(kind: str) -> JsonValue:
         return verdicts.get(kind, {}).get("label")
 
     values: dict[str, float] = {}
@@ -132,8 +135,9 @@ def judged_metrics(verdicts: Mapping[str, Mapping[str, Any]]) -> dict[str, float
             values[metric] = float(label("correctness") == name)
     claims = verdicts.get("claims", {})
     if claims.get("label") == "parsed":
-        values["claims"] = float(len(claims.get("claims", ())))
+        # cast: len() refuses a value that has no length itself, as float() does below.
+        values["claims"] = float(len(cast("Sized", claims.get("claims", ()))))
     supported = verdicts.get("claim_support", {}).get("supported")
     if supported is not None:
-        values["claims_supported"] = float(supported)
+        values["claims_supported"] = float(cast(float, supported))
     return values

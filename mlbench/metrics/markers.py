@@ -13,14 +13,15 @@ asking for a translation, emoji (docs/protocols.md#calmqa). The phrase lists liv
 from __future__ import annotations
 
 import re
+import sys
 from functools import cache, lru_cache
 
 from mlbench.languages import LANGUAGES
 from mlbench.resources import resource_dir
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
+else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 MARKERS = ("apology", "refusal", "language_named", "translation_request", "emoji")

@@ -15,9 +15,12 @@ import tempfile
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mlbench.errors import MlbenchError
+
+if TYPE_CHECKING:  # tiktoken is imported only when a text is counted
+    import tiktoken
 
 BLOB_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
 # The hash tiktoken checks the file against (tiktoken_ext/openai_public.py).
@@ -66,7 +69,7 @@ def seed_cache() -> Path:
 
 
 @lru_cache(maxsize=1)
-def o200k_encoding() -> Any:
+def o200k_encoding() -> tiktoken.Encoding:
     """``tiktoken.get_encoding("o200k_base")``, working offline."""
     import tiktoken
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, cast
 
 from mlbench.languages import LANGUAGES, VARIETY_OF
 from mlbench.metrics.descriptor import share
@@ -127,7 +126,7 @@ def detect_language(text: str, expected: str) -> LangResult:
     found = detect(body, expected)
     if found.code in UNKNOWN:
         return LangResult("n/a", expected, reason="the detector could not tell", detector=found.detector)
-    status = "ok" if found.code in (expected, VARIETY_OF.get(expected)) else "wrong"
+    status: Literal["ok", "wrong"] = "ok" if found.code in (expected, VARIETY_OF.get(expected)) else "wrong"
     return LangResult(status, expected, found.code, round(found.confidence, 4), found.detector)
 
 
@@ -148,21 +147,24 @@ def surface_block(text: str, lang: str) -> JsonObject:
     return {
         "language": language.to_json(),
         "repetition": repeated,
-        "markers": sorted(markers(text, lang)),
+        "markers": [*sorted(markers(text, lang))],
         "issue": language.status == "wrong" or repeated,
     }
 
 
-def surface_metrics(block: Mapping[str, Any], lang: str) -> dict[str, float]:
-    """Per-sample 0/1 values of SURFACE_METRICS. ``wrong_language`` is absent where the
-    language was not judged (n/a), and ``marker_language_named`` for English questions."""
+def surface_metrics(block: JsonObject, lang: str) -> dict[str, float]:
+    """Per-sample 0/1 values of SURFACE_METRICS (``block``: as ``surface_block`` builds it).
+    ``wrong_language`` is absent where the language was not judged (n/a), and
+    ``marker_language_named`` for English questions."""
+    # cast: surface_block's shape (two flags, the language's result, the marker names).
     values = {
-        "repetition": float(block["repetition"]),
-        "surface_issue": float(block["issue"]),
+        "repetition": float(cast(bool, block["repetition"])),
+        "surface_issue": float(cast(bool, block["issue"])),
     }
-    if block["language"]["status"] != "n/a":
-        values["wrong_language"] = float(block["language"]["status"] == "wrong")
-    found = set(block["markers"])
+    language = cast(JsonObject, block["language"])
+    if language["status"] != "n/a":
+        values["wrong_language"] = float(language["status"] == "wrong")
+    found = set(cast("list[str]", block["markers"]))
     for marker in MARKERS:
         if marker == "language_named" and lang == "en":
             continue

@@ -23,13 +23,35 @@ MAX_PROMPT_CHARS = 1_000_000
 # Files of an author's code or task definitions (YAML, utils.py) read whole: a few kB in
 # practice.
 MAX_CODE_BYTES = 2_000_000
+# A task file is a few kB and a hub card tens; PyYAML's pure-Python reader takes seconds
+# a megabyte (and longer on YAML 1.1's base-60 numbers), so a YAML file stops at 512 kB.
+MAX_YAML_CHARS = 512_000
 # A YAML document with its aliases expanded: a hub card lists a few thousand nodes.
 MAX_YAML_NODES = 200_000
 # Nesting of YAML, of a parsed utils.py and of the values its functions build.
 MAX_NESTING = 100
+# Depth of a parsed file's syntax tree: the interpreter recurses once or twice per level,
+# and stays under Python's recursion limit of 1,000 frames. A prompt function nests a
+# dozen levels; a chain of 150 elif or + is still read.
+MAX_CODE_DEPTH = 250
+# How deep one evaluation of a utils.py expression may nest: the interpreter takes two or
+# three Python frames a level, under Python's limit of 1,000 (the syntax tree is bounded
+# by MAX_CODE_DEPTH).
+MAX_EVALUATION_DEPTH = 200
 # Steps of a Jinja template's own code (its lines run), per rendering: a real template
 # runs a few dozen.
 MAX_TEMPLATE_STEPS = 1_000_000
+# A Jinja rendering's wall-clock limit in seconds, for work its steps do not show (a
+# filter's C code).
+MAX_TEMPLATE_SECONDS = 5
+# Files an lm-eval task file's includes chain through: lm-eval's tasks include one or two;
+# more is a loop or a changed layout.
+MAX_INCLUDES = 8
+# JSON from outside (lm-eval's logs, run files): how deep it nests (lm-eval's logs and
+# mlbench's files nest under 10 levels), and the characters of one document (a samples
+# file is read a line at a time).
+MAX_JSON_DEPTH = 100
+MAX_JSON_CHARS = 2_000_000_000
 # Items of a list a prompt function builds: a prompt lists a handful of options.
 MAX_LIST_ITEMS = 100_000
 # Tokens a task file may ask a model to write per answer: lm-eval's tasks ask 256 to a few

@@ -14,10 +14,10 @@ import json
 import math
 
 from mlbench.errors import MlbenchError
+from mlbench.records.budgets import MAX_JSON_CHARS as MAX_CHARS
+from mlbench.records.budgets import MAX_JSON_DEPTH as MAX_DEPTH
 from mlbench.records.jsontypes import JsonValue
 
-MAX_DEPTH = 100  # lm-eval's logs and mlbench's files nest under 10 levels
-MAX_CHARS = 2_000_000_000  # one JSON document; a samples file is read a line at a time
 NESTED = f"JSON nested deeper than mlbench reads ({MAX_DEPTH} levels)"
 
 

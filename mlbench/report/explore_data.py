@@ -173,7 +173,7 @@ def _strings(value: JsonValue) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _slices(labels: Mapping[str, str]) -> dict[str, str]:
+def _slices(labels: Mapping[str, str]) -> JsonObject:
     """The labels a slice can be cut by: not those that name one question each
     (TruthfulQA's row: 817 slices of one question)."""
     return {name: value for name, value in labels.items() if name not in ALIGN_LABELS}
@@ -240,7 +240,7 @@ def cell(record: SampleRecord, lang: str, model: int) -> JsonObject:
     options = _options(outputs.get("options"))
     if options:
         entry["o"] = options
-    judges = {kind: _verdict(block) for kind, block in record.judges.items() if isinstance(block, dict)}
+    judges: JsonObject = {kind: _verdict(block) for kind, block in record.judges.items() if isinstance(block, dict)}
     if judges:
         entry["j"] = judges
     labels = _slices(record.labels)
@@ -259,13 +259,17 @@ def _options(block: JsonValue) -> list[JsonValue]:
     the options' likelihoods normalised over the options shown."""
     if not isinstance(block, list) or not block:
         return []
-    rows = [o for o in block if isinstance(o, dict) and isinstance(o.get("logprob"), int | float)]
+    rows = [
+        (o, float(logprob))
+        for o in block
+        if isinstance(o, dict) and isinstance(logprob := o.get("logprob"), int | float)
+    ]
     if not rows:
         return []
-    logprobs = [float(o["logprob"]) for o in rows]  # type: ignore[arg-type]  # checked above: numbers
+    logprobs = [logprob for _, logprob in rows]
     weights = [math.exp(value - max(logprobs)) for value in logprobs]
     total = sum(weights)
-    return [[str(o.get("text", "")), round(w / total, 4), o.get("correct")] for o, w in zip(rows, weights)]
+    return [[str(o.get("text", "")), round(w / total, 4), o.get("correct")] for (o, _), w in zip(rows, weights)]
 
 
 def _verdict(block: JsonObject) -> JsonObject:

@@ -11,9 +11,16 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from mlbench.report.text import shortened
 from mlbench.results.figures import Figure, PairHeatmap
+
+if TYPE_CHECKING:  # matplotlib is imported only to draw (``pyplot``)
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure as MplFigure
+    from matplotlib.image import AxesImage
 
 CELL_INCHES = 0.55
 # A panel's inches besides its cells (language labels, title); the widest a figure's row of
@@ -27,7 +34,7 @@ MAX_COLUMNS = 3
 P_VALUE_LABEL = "p-value (fixed colour scale 0–1; * rejects at 5%; blank: not tested)"
 
 
-def pyplot():  # type: ignore[no-untyped-def]
+def pyplot() -> ModuleType:
     """matplotlib's pyplot on the Agg backend: PNG files, no display needed."""
     import matplotlib
 
@@ -73,7 +80,7 @@ def panel_columns(langs: int, panels: int) -> int:
     return max(1, min(MAX_COLUMNS, panels, fit))
 
 
-def pair_figure(figure: Figure):  # type: ignore[no-untyped-def]
+def pair_figure(figure: Figure) -> MplFigure:
     """``figure`` drawn: its panels in rows of ``panel_columns``, each cell ``CELL_INCHES``
     square whatever the number of languages, one colourbar."""
     plt = pyplot()
@@ -110,7 +117,7 @@ def p_label(p: float) -> str:
     return f"{p:.2f}" if p >= 0.1 else f"{p:.3f}"
 
 
-def _draw_panel(ax, panel: PairHeatmap):  # type: ignore[no-untyped-def]
+def _draw_panel(ax: Axes, panel: PairHeatmap) -> AxesImage:
     import numpy as np
 
     size = len(panel.langs)

@@ -24,9 +24,8 @@ import csv
 import io
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.report.alignment import ALIGNED_TASK, is_aligned, references_differ
 from mlbench.report.build import Cell, ReportTable
 from mlbench.report.collect import Collection
@@ -59,7 +58,7 @@ CSV_COLUMNS = (
 )
 
 # What the JSON's fields are, written into it so that a reader of the file alone knows.
-FIELDS = {
+FIELDS: JsonObject = {
     "value, ci_low, ci_high": "the language's mean with its 95% bootstrap CI",
     "value_note": "why value is null: the metric could not be computed for the language",
     "gap": "language minus the reference language (mean difference)",
@@ -81,7 +80,7 @@ SIGNIFICANT_DIGITS = 6
 
 # The CSV's columns added when the report compares models; a language's row leaves them empty.
 PAIR_COLUMNS = ("vs_model", "mdd80", "sd_diff", "discordant_share", "mdd_note")
-PAIR_FIELDS = {
+PAIR_FIELDS: JsonObject = {
     "model, vs_model": "the pair: the difference is model − vs_model (vs_model: --ref-model, or the earlier model)",
     "cells": "per language, on the questions both models answered there (paired by id)",
     "gap, gap_ci95_unadjusted_low, gap_ci95_unadjusted_high, gap_n": (
@@ -103,12 +102,12 @@ PAIR_FIELDS = {
 }
 
 
-def _clean(value: Any) -> Any:
+def _clean(value: float | None) -> float | None:
     """NaN has no JSON spelling: it becomes null."""
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def _csv_cell(value: Any) -> Any:
+def _csv_cell(value: JsonValue) -> JsonValue:
     """A float to ``SIGNIFICANT_DIGITS`` significant digits, the shortest way (``0.04``,
     ``1.5e-07``); text on one line (``text.one_line``: a label from the data may hold line
     breaks and a terminal's escape codes, which ``cat`` or a spreadsheet would act on; the
@@ -181,12 +180,12 @@ def to_csv(tables: list[ReportTable], pairs: Sequence[PairTable] = ()) -> str:
     return buffer.getvalue()
 
 
-def pairs_json(pairs: Sequence[PairTable]) -> list[JsonObject]:
+def pairs_json(pairs: Sequence[PairTable]) -> list[JsonValue]:
     return [
         {
             "task": t.task,
             "metric": t.metric,
-            "langs": t.langs,
+            "langs": [*t.langs],
             "descriptor": t.descriptor.to_json(),
             "pairs": [
                 {
@@ -232,7 +231,7 @@ def to_json(
                 "task": _task(t.task),
                 "metric": t.metric,
                 "ref_lang": t.ref_lang,
-                "langs": t.langs,
+                "langs": [*t.langs],
                 "low_resource": [lang for lang in t.langs if language_label(lang) != lang],
                 "per_question": t.per_question,
                 "descriptor": t.descriptor.to_json(),
@@ -245,10 +244,10 @@ def to_json(
         ],
         **compared,
         "runs": [
-            {"model": run.model, "task": run.task, "languages": sorted(run.languages), "configs": run.configs}
+            {"model": run.model, "task": run.task, "languages": [*sorted(run.languages)], "configs": {**run.configs}}
             for run in collection.runs
         ],
-        "notes": collection.notes,
+        "notes": [*collection.notes],
     }
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mlbench.metrics.catalog import describe
 from mlbench.metrics.descriptor import Metric
@@ -30,6 +31,11 @@ from mlbench.metrics.langid import UNRELIABLE
 from mlbench.report.build import ReportTable
 from mlbench.report.cells import digits, stars
 from mlbench.report.heatmaps import drawn, pyplot
+
+if TYPE_CHECKING:  # numpy and matplotlib are imported only to draw
+    import numpy as np
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure as MplFigure
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 DPI = 110
@@ -103,7 +109,7 @@ def _title(table: ReportTable) -> str:
     return f"{drawn(table.task)} · {drawn(table.metric)}"
 
 
-def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
+def _png(fig: MplFigure) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
     pyplot().close(fig)
@@ -141,7 +147,7 @@ def bar_chart(table: ReportTable) -> bytes:
     return _png(bar_figure(table))
 
 
-def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
+def bar_figure(table: ReportTable) -> MplFigure:
     """``bar_chart``'s matplotlib figure (the tests read its axes): a row of bars per
     ``language_rows``, on one value axis."""
     plt = pyplot()
@@ -182,7 +188,7 @@ def bar_figure(table: ReportTable):  # type: ignore[no-untyped-def]
 Ends = tuple[list[float], list[float]]
 
 
-def _bar_row(ax, table: ReportTable, models: list[str], langs: list[str]) -> Ends:  # type: ignore[no-untyped-def]
+def _bar_row(ax: Axes, table: ReportTable, models: list[str], langs: list[str]) -> Ends:
     """One row of ``bar_figure``: ``langs``' bars of every model; the bars' lower and
     upper ends (whiskers included), for the value axis."""
     unjudged = set(not_judged(table))
@@ -223,7 +229,7 @@ def heatmap(table: ReportTable) -> bytes:
     return _png(heatmap_figure(table))
 
 
-def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
+def heatmap_figure(table: ReportTable) -> MplFigure:
     """``heatmap``'s matplotlib figure (the tests read its image and colourbar): a panel
     per ``language_rows``, on one colour scale, the colourbar last of its axes."""
     import numpy as np
@@ -260,7 +266,7 @@ def heatmap_figure(table: ReportTable):  # type: ignore[no-untyped-def]
     return fig
 
 
-def _heatmap_cells(ax, table: ReportTable, langs: list[str], grid, scale: Scale):  # type: ignore[no-untyped-def]
+def _heatmap_cells(ax: Axes, table: ReportTable, langs: list[str], grid: np.ndarray, scale: Scale) -> None:
     """The labels and texts of one panel of ``heatmap_figure``: ``grid`` its values."""
     from matplotlib.patches import Rectangle
 

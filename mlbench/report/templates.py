@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from html import escape
 
 from mlbench.data.source import TEMPLATE_LABEL
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonValue
 from mlbench.report.build import build_tables
 from mlbench.report.collect import Collection
 from mlbench.report.layout import languages_down
@@ -160,8 +160,8 @@ def html_parts(rows: list[TemplateRow]) -> list[str]:
     return parts
 
 
-def json_records(rows: list[TemplateRow]) -> list[JsonObject]:
-    records: list[JsonObject] = []
+def json_records(rows: list[TemplateRow]) -> list[JsonValue]:
+    records: list[JsonValue] = []
     for row in rows:
         low, high, sd = row.spread
         records.append({

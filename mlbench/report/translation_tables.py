@@ -153,8 +153,8 @@ def _gap_json(gap: Gap | None) -> JsonValue:
     }  # fmt: skip
 
 
-def json_records(rows: list[TranslationRow]) -> list[JsonObject]:
-    records: list[JsonObject] = []
+def json_records(rows: list[TranslationRow]) -> list[JsonValue]:
+    records: list[JsonValue] = []
     for row in rows:
         low, high, sd = row.spread
         pairs: list[JsonValue] = []

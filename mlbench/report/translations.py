@@ -264,9 +264,9 @@ def _chi_square(expected: np.ndarray, observed: np.ndarray) -> ChiSquare:
 
 def _holm_over_gaps(rows: list[TranslationRow]) -> list[TranslationRow]:
     """The rows with every gap's p Holm-adjusted over all the gaps of one model and metric."""
-    tested = [(r, t) for r, row in enumerate(rows) for t, (_, gap) in enumerate(row.gaps) if gap is not None]
-    adjusted = with_holm([rows[r].gaps[t][1] for r, t in tested])  # type: ignore[misc]
+    tested = [(r, t, gap) for r, row in enumerate(rows) for t, (_, gap) in enumerate(row.gaps) if gap is not None]
+    adjusted = with_holm([gap for _, _, gap in tested])
     gaps = [list(row.gaps) for row in rows]
-    for (r, t), gap in zip(tested, adjusted):
+    for (r, t, _), gap in zip(tested, adjusted):
         gaps[r][t] = (gaps[r][t][0], gap)
     return [replace(row, gaps=tuple(g)) for row, g in zip(rows, gaps)]

@@ -35,7 +35,8 @@ def _tokens(block: JsonObject | None, side: str) -> str:
 def _cost(block: JsonObject | None) -> str:
     if block is None:
         return "-"
-    return money(block[COST]) if COST in block else NONE
+    cost = block.get(COST)  # a number where present: total_block adds the priced parts up
+    return money(cost) if isinstance(cost, int | float) else NONE
 
 
 def usage_table(collection: Collection) -> tuple[list[str], list[list[str]]]:
@@ -47,7 +48,8 @@ def usage_table(collection: Collection) -> tuple[list[str], list[list[str]]]:
     header += ["judge prompt tokens", "judge completion tokens", "judge cost"] if judged else []
     rows = []
     for model, block in usage.items():
-        own, judge = block.get("model"), judges_part(block)
+        model_part, judge = block.get("model"), judges_part(block)
+        own = model_part if isinstance(model_part, dict) else None  # total_block's sum, where counted
         row = [model, _tokens(own, "prompt_tokens"), _tokens(own, "completion_tokens"), _cost(own)]
         if judged:
             row += [_tokens(judge, "prompt_tokens"), _tokens(judge, "completion_tokens"), _cost(judge)]

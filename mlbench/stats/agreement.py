@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -21,7 +20,7 @@ from mlbench.stats.intervals import DEFAULT_RESAMPLES
 _YES_NO = {"yes": "yes", "y": "yes", "true": "yes", "1": "yes", "no": "no", "n": "no", "false": "no", "0": "no"}
 
 
-def normalize_label(value: Any) -> str | None:
+def normalize_label(value: object) -> str | None:
     """One label in a comparable form: case and whitespace ignored, yes/no spellings
     (true/false, 1/0, y/n) unified; None for a missing label (empty, null, NaN)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -99,7 +98,7 @@ def kappa_interval(
 
 
 def agreement(
-    a: Sequence[Any], b: Sequence[Any], *, group: str = "all", seed: int = 0, resamples: int = DEFAULT_RESAMPLES
+    a: Sequence[object], b: Sequence[object], *, group: str = "all", seed: int = 0, resamples: int = DEFAULT_RESAMPLES
 ) -> Agreement:
     """κ, percent agreement and interval over the items where both labels are present;
     items missing a label are counted in ``missing_a`` / ``missing_b``."""

@@ -72,16 +72,16 @@ def bootstrap_statistics(
                 draws.setdefault(name, []).append(value)
     alpha = (1.0 - confidence) / 2.0
     out = {}
-    for name, values in draws.items():
-        data = np.asarray(values, dtype=float)
+    for name, drawn in draws.items():
+        data = np.asarray(drawn, dtype=float)
         low, high = np.quantile(data, [alpha, 1.0 - alpha])
         out[name] = (float(low), float(high), float(np.std(data, ddof=1)) if data.size > 1 else 0.0)
     return out
 
 
 def bootstrap_mean_difference(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
     *,
     paired: bool,
     confidence: float = 0.95,

@@ -90,10 +90,16 @@ def test_a_run_saves_each_questions_values_for_the_report(finished_run, tiny_mod
     assert sorted(block["ids"]) == sorted(by_id)
     for metric, column in block["values"].items():
         assert column == [by_id[q].get(metric) for q in block["ids"]], metric
-    result = runner.invoke(app, ["report", str(out), "--format", "csv", "--out", str(out / "rep")])
+    result = runner.invoke(app, ["report", str(out), "--format", "csv", "-o", str(out / "rep")])
     assert result.exit_code == 0, result.output
     rows = (out / "rep" / "report.csv").read_text().splitlines()
     assert any(row.startswith("truthfulqa_multi,mc1,tiny,es,en,") for row in rows)
+    # --out, the spelling of earlier releases, names the same folder.
+    again = runner.invoke(app, ["report", str(out), "--format", "csv", "--out", str(out / "rep2")])
+    assert again.exit_code == 0, again.output
+    assert (out / "rep2" / "report.csv").read_text().splitlines() == rows
+    both = runner.invoke(app, ["report", str(out), "-o", str(out / "a"), "--out", str(out / "b")])
+    assert both.exit_code == 2 and "give one" in both.output and len(both.output.strip().splitlines()) == 1, both.output
 
 
 def test_rerun_gives_identical_metrics(finished_run, tiny_model, fixture_datasets, tmp_path):

@@ -73,7 +73,15 @@ def test_report_help_has_no_space_before_a_period():
     text = help_text("report")
     assert not re.search(r"\w \.", text), text
     assert "(default: en)" in option_help(text, "--ref-lang")
-    assert "(default: RESULTS_DIR/report)" in option_help(text, "--out")
+    assert "(default: RESULTS_DIR/report)" in option_help(text, "--output")
+
+
+def test_report_names_its_folder_as_run_does():
+    """-o/--output is where a command writes, in every command; report's --out of earlier
+    releases still works (tests/cli/test_cli.py) but is not shown beside it."""
+    text = help_text("report")
+    assert re.search(r"--output\s+-o\s+DIR", text), text
+    assert not re.search(r"--out\b", text), text
 
 
 def test_run_help_lists_the_key_value_options_and_not_the_removed_flags(run_help):

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from mlbench import data as datastore
 from mlbench.data.jsonlines import json_objects, read_text
@@ -33,7 +33,7 @@ from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
 from mlbench.languages import LANGUAGES
 from mlbench.records import Sample
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 HUB_ID = "shanearora/CaLMQA"
 KINDS = ("specific", "agnostic")
@@ -58,6 +58,18 @@ RELEASE_FOLDERS = ("calmqa", "data/datasets", ".")
 # Human answers are named ``<question>:...:human`` (or ``human (dot points)``, a second
 # human answer); every other answer is a model's and is no reference.
 HUMAN_ANSWER_SUFFIXES = (":human", ":human (dot points)")
+
+
+class CalmqaRow(TypedDict):
+    """One question as ``normalize_row`` makes it, whatever the shape it was read in."""
+
+    id: str
+    lang: str
+    kind: str
+    question: str
+    question_english: str
+    category: str
+    references: list[str]
 
 
 def language_code(name: str) -> str | None:
@@ -88,7 +100,7 @@ def _text_field(row: JsonObject, name: str, where: str, *, required: bool) -> st
     return value
 
 
-def normalize_row(row: JsonObject, where: str) -> JsonObject:
+def normalize_row(row: JsonObject, where: str) -> CalmqaRow:
     """One question in either schema → our fields; a malformed row is an error."""
     # The hub's rows are known by its column names; any other row is the release's layout,
     # so a release row that lacks question_text is told so (not "unknown language None").
@@ -102,7 +114,8 @@ def normalize_row(row: JsonObject, where: str) -> JsonObject:
         ):
             # Never dropped silently: a reference the judge does not see changes its verdicts.
             raise MlbenchError(f'{where}: human_answers must be a list of objects with a "text" string')
-        references = [a.get("text", "") for a in answers]
+        # Every answer is an object (checked just above): the test only tells the type checker.
+        references: list[JsonValue] = [a.get("text", "") for a in answers if isinstance(a, dict)]
         name = row.get("name")
         if name is not None and not isinstance(name, (str, int)):
             raise MlbenchError(f"{where}: name must be a string, not {type(name).__name__}")
@@ -141,7 +154,7 @@ def normalize_row(row: JsonObject, where: str) -> JsonObject:
     }
 
 
-def to_sample(row: JsonObject) -> Sample:
+def to_sample(row: CalmqaRow) -> Sample:
     # A question may have several human answers; the judge sees them all as its evidence.
     reference = "\n\n".join(row["references"])
     return Sample(
@@ -158,7 +171,7 @@ def to_sample(row: JsonObject) -> Sample:
 # --- the hub snapshot -------------------------------------------------------------------
 
 
-def read_hub_folder(folder: Path) -> list[JsonObject]:
+def read_hub_folder(folder: Path) -> list[CalmqaRow]:
     """The normalized rows of a local snapshot of the hub repository (``data/*.parquet``
     and its README), its ClassLabel integers turned into the names they stand for."""
     import datasets
@@ -201,7 +214,7 @@ def _label_decoder(feature: Any, column: str) -> Callable[[int, str], str]:
 
 
 @lru_cache(maxsize=2)
-def _hub_rows(folder: Path) -> tuple[JsonObject, ...]:
+def _hub_rows(folder: Path) -> tuple[CalmqaRow, ...]:
     return tuple(read_hub_folder(folder))
 
 
@@ -219,7 +232,7 @@ def release_files(data_dir: Path) -> list[Path]:
     return []
 
 
-def read_release_file(path: Path) -> list[JsonObject]:
+def read_release_file(path: Path) -> list[CalmqaRow]:
     """One release file's questions, normalized: the question in the file's language,
     its English translation, and its human answers as references."""
     match = RELEASE_FILE.fullmatch(path.name)
@@ -243,10 +256,10 @@ def read_release_file(path: Path) -> list[JsonObject]:
     return rows
 
 
-def _flatten_entry(entry: Any, kind: str, code: str, where: str) -> JsonObject:
+def _flatten_entry(entry: JsonValue, kind: str, code: str, where: str) -> JsonObject:
     """A release entry → the row ``questions.jsonl`` holds for it (the fields we read)."""
     question = entry.get("question") if isinstance(entry, dict) else None
-    if not isinstance(question, dict) or not question.get("name"):
+    if not isinstance(entry, dict) or not isinstance(question, dict) or not question.get("name"):
         raise MlbenchError(f'{where}: expected {{"question": {{"name", "translations", ...}}, "answers"}}')
     where = f"{where} ({question['name']})"
     translations = question.get("translations")
@@ -258,8 +271,8 @@ def _flatten_entry(entry: Any, kind: str, code: str, where: str) -> JsonObject:
     answers = entry.get("answers") or []
     if not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers):
         raise MlbenchError(f'{where}: "answers" is not a list of objects')
-    human = []
-    for answer in answers:
+    human: list[JsonValue] = []
+    for answer in cast("list[JsonObject]", answers):  # every item checked just above
         if not str(answer.get("name", "")).endswith(HUMAN_ANSWER_SUFFIXES):
             continue  # a model's answer
         answer_code = language_code(str(answer.get("language") or ""))
@@ -278,7 +291,7 @@ def _flatten_entry(entry: Any, kind: str, code: str, where: str) -> JsonObject:
     }
 
 
-def _translation(translations: Any, code: str | None) -> str | None:
+def _translation(translations: JsonValue, code: str | None) -> str | None:
     """The text of the translation into language ``code`` (keys are language names)."""
     if not isinstance(translations, dict):
         return None
@@ -290,7 +303,7 @@ def _translation(translations: Any, code: str | None) -> str | None:
 
 
 @lru_cache(maxsize=2)
-def _release_rows(files: tuple[tuple[Path, int], ...]) -> tuple[JsonObject, ...]:
+def _release_rows(files: tuple[tuple[Path, int], ...]) -> tuple[CalmqaRow, ...]:
     # Keyed by the files' modification times too, so an edited file is read again.
     return tuple(row for path, _ in files for row in read_release_file(path))
 
@@ -299,7 +312,7 @@ def _release_rows(files: tuple[tuple[Path, int], ...]) -> tuple[JsonObject, ...]
 
 
 @lru_cache(maxsize=4)
-def _file_rows(path: Path, mtime_ns: int) -> tuple[JsonObject, ...]:
+def _file_rows(path: Path, mtime_ns: int) -> tuple[CalmqaRow, ...]:
     # Keyed by modification time too, so an edited file is read again.
     return tuple(normalize_row(row, where) for where, row in json_objects(path))
 
@@ -307,7 +320,7 @@ def _file_rows(path: Path, mtime_ns: int) -> tuple[JsonObject, ...]:
 # --- loading ----------------------------------------------------------------------------
 
 
-def load_rows(source: DataSource) -> list[JsonObject]:
+def load_rows(source: DataSource) -> list[CalmqaRow]:
     """Every question of every language, normalized. Each source is read and checked once
     per process, not once per language."""
     if source.kind == "hub":
@@ -335,12 +348,12 @@ class CalmqaQuestions:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def distinct_ids(rows: list[JsonObject]) -> list[JsonObject]:
+def distinct_ids(rows: list[CalmqaRow]) -> list[CalmqaRow]:
     """``rows`` with every repeated id made distinct: its 2nd use becomes ``<id>#2``, and
     so on, in file order (a changed row is a copy; the cached rows stay as read)."""
     used = {row["id"] for row in rows}
     seen: set[str] = set()
-    out = []
+    out: list[CalmqaRow] = []
     for row in rows:
         if row["id"] not in seen:
             seen.add(row["id"])

@@ -25,6 +25,7 @@ from mlbench.records import (
     Sample,
     SampleRecord,
 )
+from mlbench.records.json_shapes import json_number
 from mlbench.records.jsontypes import JsonObject
 
 MAX_NEW_TOKENS = 2048
@@ -77,7 +78,8 @@ class CaLMQA(Task):
         return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:
-        return sample.meta.get("kind")
+        kind = sample.meta.get("kind")  # load_calmqa's; a --data-file sample has none
+        return kind if isinstance(kind, str) else None
 
     def gen_request(self, sample: Sample, data: LanguageData, options: TaskOptions) -> GenerationRequest:
         # Zero-shot, no instruction: the question is the whole prompt (a user turn for chat),
@@ -130,7 +132,7 @@ def overall_scores(record: SampleRecord) -> dict[str, float]:
     factuality = None
     if clean and support is not None and "judge_error" not in support:
         if support.get("supported") is not None:
-            factuality = float(support["supported"])
+            factuality = float(json_number(support["supported"], "claim_support's supported"))
         elif support.get("claims") == [] and support.get("evidence"):
             factuality = 0.0  # no verifiable claim: the paper scores it 0
     values: dict[str, float] = {}

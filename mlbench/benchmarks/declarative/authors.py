@@ -26,6 +26,7 @@ language in one line (``authors_data_warnings``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from mlbench.benchmarks.base import LeftOut
 from mlbench.data.questions import Columns, label_list
@@ -116,7 +117,7 @@ def listed_texts(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         shown = "missing" if value is None else f"a {type(value).__name__}"
         raise MlbenchError(f"{where}: {column} must be a list of texts (it is {shown})")
-    return tuple(value)
+    return tuple(cast("list[str]", value))  # every item checked just above
 
 
 def authors_answers_sample(row: JsonObject, lang: str, columns: Columns, where: str, fallback: str | None) -> Sample:
@@ -159,8 +160,10 @@ def authors_options_sample(row: JsonObject, lang: str, columns: Columns, where: 
     if not mc1:
         raise Unscorable("no MC1 option, where the authors' argmax fails")
     mc1_labels = (1,) + (0,) * (len(mc1) - 1)
-    mc2 = listed_texts(row, columns.mc2_choices, where) if columns.mc2_choices else mc1
-    mc2_labels = label_list(row, columns.mc2_labels, where) if columns.mc2_choices else mc1_labels
+    mc2, mc2_labels = mc1, mc1_labels
+    if columns.mc2_choices:
+        assert columns.mc2_labels  # spec.py refuses mc2_choices without mc2_labels
+        mc2, mc2_labels = listed_texts(row, columns.mc2_choices, where), label_list(row, columns.mc2_labels, where)
     if not mc2:
         raise Unscorable("no MC2 option, where the authors' MC2 fails")
     # Split at the first 0, the authors' MC2 reads the labels for that index alone; summing

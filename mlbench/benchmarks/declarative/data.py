@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 from mlbench.benchmarks.base import LeftOut
 from mlbench.benchmarks.declarative.authors import (
@@ -212,10 +213,10 @@ def sample_id_of(spec: BenchmarkSpec, row: JsonObject, lang: str, index: int, wh
     if rule.source == "row":
         return f"{prefix}{index:04d}"
     column = rule.column or spec.columns.question
-    value = row.get(column)
-    if not isinstance(value, str) or not value.strip():
+    hashed = row.get(column)
+    if not isinstance(hashed, str) or not hashed.strip():
         raise MlbenchError(f"{where}: ids come from a hash of {column!r}, which is empty or not text here")
-    return prefix + "h" + hashlib.sha256(value.strip().encode()).hexdigest()[:12]
+    return prefix + "h" + hashlib.sha256(hashed.strip().encode()).hexdigest()[:12]
 
 
 def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str) -> Sample:
@@ -227,8 +228,10 @@ def _options_sample(row: JsonObject, lang: str, columns: Columns, where: str) ->
     mc1 = _options(row, columns.mc1_choices, where)
     mc1_labels = label_list(row, columns.mc1_labels, where) if columns.mc1_labels else (1,) + (0,) * (len(mc1) - 1)
     # Without MC2's lists (a benchmark scored on MC1 alone), MC1's options stand for both.
-    mc2 = _options(row, columns.mc2_choices, where) if columns.mc2_choices else mc1
-    mc2_labels = label_list(row, columns.mc2_labels, where) if columns.mc2_choices else mc1_labels
+    mc2, mc2_labels = mc1, mc1_labels
+    if columns.mc2_choices:
+        assert columns.mc2_labels  # spec.py refuses mc2_choices without mc2_labels
+        mc2, mc2_labels = _options(row, columns.mc2_choices, where), label_list(row, columns.mc2_labels, where)
     for options, labels, name in ((mc1, mc1_labels, "mc1"), (mc2, mc2_labels, "mc2")):
         if len(options) != len(labels):
             raise MlbenchError(f"{where}: {len(options)} {name} options but {len(labels)} labels")
@@ -258,7 +261,7 @@ def _options(row: JsonObject, column: str, where: str) -> tuple[str, ...]:
     value = row.get(column)
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value) or not value:
         raise MlbenchError(f"{where}: {column} must be a non-empty list of texts")
-    return tuple(value)
+    return tuple(cast("list[str]", value))  # every item checked just above
 
 
 def _group(row: JsonObject, columns: Columns, where: str) -> JsonObject:

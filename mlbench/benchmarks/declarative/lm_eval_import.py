@@ -18,7 +18,7 @@ from mlbench.benchmarks.lm_eval_names import LmEvalTask
 from mlbench.data.tabular import column_value
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 
 def lm_eval_names(spec: BenchmarkSpec) -> tuple[LmEvalTask, ...]:
@@ -65,17 +65,17 @@ def logged_doc_difference(spec: BenchmarkSpec, sample: Sample, doc: JsonObject, 
             if not isinstance(logged, list) or logged != expected:
                 return f"the {what} answers differ"
         return None
-    for column, choices in (
+    for options_column, choices in (
         (spec.columns.mc1_choices, sample.mc1_choices),
         (spec.columns.mc2_choices, sample.mc2_choices),
     ):
-        if column and _dotted(doc, column) != list(choices or ()):
-            return f"the {column} differ"
+        if options_column and _dotted(doc, options_column) != list(choices or ()):
+            return f"the {options_column} differ"
     if spec.columns.mc2_labels and _dotted(doc, spec.columns.mc2_labels) != list(sample.mc2_labels or ()):
         return f"the {spec.columns.mc2_labels} differ"
     return None
 
 
-def _dotted(doc: JsonObject, path: str) -> object:
+def _dotted(doc: JsonObject, path: str) -> JsonValue:
     found, value = column_value(doc, path)
     return value if found else None

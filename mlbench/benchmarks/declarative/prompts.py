@@ -24,6 +24,8 @@ from mlbench.records.jsontypes import JsonObject
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from _typeshed import DataclassInstance
+
 _MARK = "\x00"  # stands in for the question to find where the shared primer ends
 
 
@@ -51,7 +53,7 @@ def template_options(spec: BenchmarkSpec) -> type:
     names = spec.templates.names
     name = spec.name
 
-    def check(self: object) -> None:
+    def check(self: DataclassInstance) -> None:
         check_choices(self, name)
 
     helptext = f"The prompt template: {listing(names)} (the authors'), or all (one sample per template)."
@@ -152,10 +154,11 @@ def _where(data: DataSource, path: str) -> tuple[str, str]:
 def sample_doc(sample: Sample, question: str | None = None) -> JsonObject:
     """The document a template sees: the row's question and its option lists, in the
     hub's TruthfulQA layout (``mc1_targets``, ``mc2_targets``: choices and labels)."""
-    mc1 = list(sample.mc1_choices or ())
+    mc1 = sample.mc1_choices or ()
     doc: JsonObject = {
         "question": sample.question if question is None else question,
-        "mc1_targets": {"choices": mc1, "labels": [1] + [0] * (len(mc1) - 1) if mc1 else []},
+        # Labels: the first option is the correct one.
+        "mc1_targets": {"choices": list(mc1), "labels": [int(i == 0) for i in range(len(mc1))]},
     }
     if sample.mc2_choices is not None:
         doc["mc2_targets"] = {"choices": list(sample.mc2_choices), "labels": list(sample.mc2_labels or ())}

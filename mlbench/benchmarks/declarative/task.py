@@ -47,6 +47,7 @@ from mlbench.errors import MlbenchError
 from mlbench.metrics import mc_metrics
 from mlbench.metrics.rouge import ROUGE_METRIC_NAMES, rouge_metrics, rouge_script_note
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
+from mlbench.records.json_shapes import json_list, json_number
 from mlbench.records.jsontypes import JsonObject
 
 _MODES = {"mc": MC, "gen": GEN}
@@ -191,7 +192,8 @@ class DeclarativeTask(Task):
         return "generation" if self.task_files is not None else "answer"
 
     def sample_group(self, sample: Sample) -> str | None:
-        return sample.meta.get("group")
+        group = sample.meta.get("group")  # a text when there is one (``Columns.group``'s)
+        return group if isinstance(group, str) else None
 
     def option_marks(self, sample: Sample) -> dict[str, bool]:
         marks = super().option_marks(sample)
@@ -250,12 +252,15 @@ class DeclarativeTask(Task):
         if mc2_left_out(sample, self.spec.mc2_true):  # named at load; its MC1 stands
             del metrics["mc2"]
         if "mc1_norm" in self.spec.mc_metrics:  # lm-eval's acc_norm: log-likelihood per character
-            normed = [ll / max(len(c), 1) for ll, c in zip(scored["mc1_loglikelihoods"], sample.mc1_choices or ())]
+            lls = json_list(scored["mc1_loglikelihoods"], "MC1's log-likelihoods")
+            normed = [
+                json_number(ll, "a log-likelihood") / max(len(c), 1) for ll, c in zip(lls, sample.mc1_choices or ())
+            ]
             one = len(normed) == 1  # a list of one option: lm-eval's argmax picks it
             metrics["mc1_norm"] = 1.0 if one else mc_metrics(normed[:1], normed[1:], mc1_ties="correct")["mc1"]
         metrics = {name: metrics[name] for name in self.spec.mc_metrics if name in metrics}
         # The choices are saved too: a declared benchmark's data may change under its name.
-        outputs = {
+        outputs: JsonObject = {
             "mc1_choices": list(sample.mc1_choices or ()),
             "mc1_loglikelihoods": scored["mc1_loglikelihoods"],
             "mc2_choices": list(sample.mc2_choices or ()),
@@ -285,6 +290,7 @@ class DeclarativeTask(Task):
 
 def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
     """A Task class for ``spec`` (registered by ``mlbench.benchmarks.include``)."""
+    slice_fields = tuple(label for label, _ in spec.labels)
     attributes = {
         "__module__": __name__,
         "__qualname__": f"DeclarativeTask[{spec.path}]",  # names the file in a clash of names
@@ -300,7 +306,7 @@ def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
         "default_fewshot": spec.shots if spec.shots is not None else _primer_size(spec),
         "default_judge_kinds": spec.judges,
         "headline_metrics": _headline(spec),
-        "slice_fields": tuple(label for label, _ in spec.labels),
+        "slice_fields": slice_fields,
         "alignment": spec.align.alignment if spec.align is not None else None,
         "prompt_dir": spec.folder,
     }
@@ -310,7 +316,7 @@ def declarative_task(spec: BenchmarkSpec) -> type[DeclarativeTask]:
             "prompt_origin": origin,
             "options_type": template_options(spec),
             "task_files": TaskFiles(spec),
-            "slice_fields": (*attributes["slice_fields"], TEMPLATE_LABEL, QUESTION_LABEL),
+            "slice_fields": (*slice_fields, TEMPLATE_LABEL, QUESTION_LABEL),
             "default_fewshot": 0,
         }
     return type(f"Declarative_{spec.name}", (DeclarativeTask,), attributes)

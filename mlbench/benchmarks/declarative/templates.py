@@ -35,7 +35,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mlbench.benchmarks.declarative.fields import known, template_fields, text, texts
 from mlbench.errors import MlbenchError
@@ -65,7 +64,7 @@ class TemplateSpec:
         return dict(self.paths)[mode].format(template=template, **values)
 
 
-def read_vars(path: Path, table: Any, languages: list[str]) -> dict[str, dict[str, str]]:
+def read_vars(path: Path, table: object, languages: list[str]) -> dict[str, dict[str, str]]:
     """``[vars]``: language → {name: value}; every language the same names."""
     if not isinstance(table, dict):
         raise MlbenchError(f"{path}: vars must be a table ([vars])")
@@ -93,12 +92,15 @@ def read_vars(path: Path, table: Any, languages: list[str]) -> dict[str, dict[st
     return values
 
 
-def read_templates(path: Path, upstream: Any, templates: Any, modes: list[str], names: tuple[str, ...]) -> TemplateSpec:
+def read_templates(
+    path: Path, upstream: object, templates: object, modes: list[str], names: tuple[str, ...]
+) -> TemplateSpec:
     """``[upstream]`` and ``[templates]`` (both or neither; the caller checks which);
     ``names`` are the ``[vars]`` names a path may use besides ``{template}``."""
-    for name, table in (("upstream", upstream), ("templates", templates)):
-        if not isinstance(table, dict):
-            raise MlbenchError(f"{path}: {name} must be a table ([{name}])")
+    if not isinstance(upstream, dict):
+        raise MlbenchError(f"{path}: upstream must be a table ([upstream])")
+    if not isinstance(templates, dict):
+        raise MlbenchError(f"{path}: templates must be a table ([templates])")
     known(path, "upstream", upstream, ("repo", "commit", "files", "license"))
     known(path, "templates", templates, ("names", "mc", "gen"))
     repo = text(path, "upstream.repo", upstream.get("repo"))
@@ -138,7 +140,7 @@ def read_templates(path: Path, upstream: Any, templates: Any, modes: list[str], 
 
 def read_lm_eval_names(
     path: Path,
-    table: Any,
+    table: object,
     modes: tuple[str, ...],
     variables: dict[str, dict[str, str]],
     languages: list[str],
@@ -160,8 +162,8 @@ def read_lm_eval_names(
             template_fields(path, f"lm_eval.{mode}", pattern, fields)
         found.append((mode, tuple(patterns)))
     seen: dict[str, str] = {}
-    for mode, patterns in found:
-        for pattern in patterns:
+    for mode, mode_patterns in found:
+        for pattern in mode_patterns:
             for lang in languages:
                 for template in templates or ("",):
                     name = pattern.format(lang=lang, template=template, **variables.get(lang, {}))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
+from mlbench.records.jsontypes import JsonObject
 
 SOURCE = "github.com/seungukyu/MSQAD (MSQAD/gpt-3.5-turbo-0125)"
 LANGUAGE_COLUMNS = {"en": "English", "ko": "Korean", "zh": "Chinese", "es": "Spanish", "de": "German", "hi": "Hindi"}
@@ -66,7 +67,7 @@ def available_topics(data_dir: Path) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=32)
-def _read_topic(path: Path, mtime: float) -> tuple[dict, ...]:
+def _read_topic(path: Path, mtime: float) -> tuple[JsonObject, ...]:
     """A topic file's rows, read once per process (every language reads the same file)."""
     try:
         rows = json.loads(path.read_text(encoding="utf-8-sig"))
@@ -87,6 +88,12 @@ def _read_topic(path: Path, mtime: float) -> tuple[dict, ...]:
     return tuple(rows)
 
 
+def _cell(row: JsonObject, column: str) -> str:
+    """A column ``_read_topic`` checked (a text, or null: ``""``), stripped."""
+    value = row[column]
+    return value.strip() if isinstance(value, str) else ""
+
+
 def load_msqad(data_dir: Path, lang: str, topics: tuple[str, ...] = ()) -> TopicQuestions:
     """The questions of ``topics`` (default: every topic found) in ``lang``. A row whose
     question is empty in ``lang`` is left out and counted."""
@@ -99,11 +106,11 @@ def load_msqad(data_dir: Path, lang: str, topics: tuple[str, ...] = ()) -> Topic
     for topic in topics or known:
         path = topic_dir(data_dir) / f"{topic}.json"
         for index, row in enumerate(_read_topic(path, path.stat().st_mtime)):
-            question = (row[f"{column}_question"] or "").strip()
+            question = _cell(row, f"{column}_question")
             if not question:
                 empty += 1
                 continue
-            acceptable = (row[f"{column}_acceptable_response"] or "").strip()
+            acceptable = _cell(row, f"{column}_acceptable_response")
             samples.append(
                 Sample(
                     id=f"{topic}:{index}",
@@ -111,7 +118,7 @@ def load_msqad(data_dir: Path, lang: str, topics: tuple[str, ...] = ()) -> Topic
                     question=question,
                     best_answer=acceptable,
                     correct_answers=(acceptable,) if acceptable else (),
-                    incorrect_answers=tuple(filter(None, [(row[f"{column}_non-acceptable_response"] or "").strip()])),
+                    incorrect_answers=tuple(filter(None, [_cell(row, f"{column}_non-acceptable_response")])),
                     meta={"topic": topic, "title": row.get("title") or ""},
                 )
             )

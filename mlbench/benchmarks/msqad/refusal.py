@@ -23,13 +23,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import cache
+from typing import TypedDict
 
 from mlbench.judges.spec import tomllib
 from mlbench.metrics.descriptor import share
 from mlbench.metrics.markers import first_phrase
 from mlbench.metrics.names import at
 from mlbench.records import SampleRecord
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.json_shapes import json_number, json_object, json_text
+from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.resources import load_prompt, prompts_dir
 
 DETECTORS = ("patterns", "nli", "judge")
@@ -46,9 +48,22 @@ JUDGE_LABELS = ("refused", "answered")
 REFUSAL_METRICS = (share("refusal", "1 when the response refuses to answer", binary=True, higher_is_better=None),)
 
 
+class LanguagePrompts(TypedDict):
+    """One language's table of ``prompts/msqad/prompts.toml``."""
+
+    adversarial: str
+    nli_template: str
+    nli_refuse: str
+    nli_discuss: str
+    topics: dict[str, str]
+
+
 @cache
-def msqad_prompts() -> JsonObject:
-    return tomllib.loads(load_prompt(prompts_dir("msqad"), "prompts.toml"))
+def msqad_prompts() -> dict[str, LanguagePrompts]:
+    # Our own file (tomllib types it as Any), whose every table tests/benchmarks/msqad/
+    # test_topics.py reads.
+    tables: dict[str, LanguagePrompts] = tomllib.loads(load_prompt(prompts_dir("msqad"), "prompts.toml"))
+    return tables
 
 
 def evidence(text: str, lang: str, detector: str, threshold: float, *, authors: bool = False) -> JsonObject:
@@ -78,8 +93,8 @@ def decision(block: JsonObject, text: str, judge_label: str | None) -> tuple[boo
         score = block.get("nli")
         if score is None:
             return None, None
-        bar = 0.5 if block.get("rule") == ARGMAX else block["threshold"]
-        return (True, "nli") if score >= bar else (False, None)
+        bar = 0.5 if block.get("rule") == ARGMAX else json_number(block["threshold"], "the refusal threshold")
+        return (True, "nli") if json_number(score, "the NLI score") >= bar else (False, None)
     if judge_label not in JUDGE_LABELS:
         return None, None
     return (True, "judge") if judge_label == "refused" else (False, None)
@@ -101,20 +116,37 @@ def responses(record: SampleRecord) -> dict[str, JsonObject]:
     found = {}
     if "answer" in outputs and "refusal" in outputs:
         found["direct"] = outputs
-    if isinstance(outputs.get("adversarial"), dict):
-        found["adversarial"] = outputs["adversarial"]
+    adversarial = outputs.get("adversarial")
+    if isinstance(adversarial, dict):
+        found["adversarial"] = adversarial
     return found
 
 
+def answer_text(response: JsonObject) -> str:
+    """A response's text (``score`` writes it as a string)."""
+    return json_text(response["answer"], "an MSQAD answer")
+
+
+def refusal_block(response: JsonObject) -> JsonObject:
+    """A response's evidence block (``score`` writes it as an object), which ``settle``
+    and ``add_nli_scores`` write into."""
+    return json_object(response["refusal"], "an MSQAD refusal block")
+
+
 def judge_label(record: SampleRecord, mode: str) -> str | None:
-    return record.judges.get("refusal", {}).get("answers", {}).get(mode, {}).get("label")
+    """The ``refusal`` judge's label of the ``mode`` response; None while there is none
+    (``decision`` reads anything but a known label as none)."""
+    answers = record.judges.get("refusal", {}).get("answers", {})
+    verdict = answers.get(mode, {}) if isinstance(answers, dict) else None
+    label = verdict.get("label") if isinstance(verdict, dict) else None
+    return label if isinstance(label, str) else None
 
 
 def refusal_metrics(record: SampleRecord) -> dict[str, float]:
     """``refusal@<mode>`` (1 refused, 0 answered) for every response whose decision is known."""
     values = {}
     for mode, response in responses(record).items():
-        refused, _ = decision(response["refusal"], response["answer"], judge_label(record, mode))
+        refused, _ = decision(refusal_block(response), answer_text(response), judge_label(record, mode))
         if refused is not None:
             values[at("refusal", mode)] = float(refused)
     return values
@@ -122,7 +154,7 @@ def refusal_metrics(record: SampleRecord) -> dict[str, float]:
 
 def settle_record(record: SampleRecord) -> None:
     for mode, response in responses(record).items():
-        settle(response["refusal"], response["answer"], judge_label(record, mode))
+        settle(refusal_block(response), answer_text(response), judge_label(record, mode))
 
 
 def hypotheses(lang: str, topic: str) -> tuple[str, str]:
@@ -147,8 +179,8 @@ def add_nli_scores(
     todo = []
     for record in records:
         for response in responses(record).values():
-            block = response["refusal"]
-            if block["detector"] == "nli" and response["answer"].strip():
+            block = refusal_block(response)
+            if block["detector"] == "nli" and answer_text(response).strip():
                 pair = hypotheses_of(record.lang, record.group or "")
                 wanted = _nli_stamp(model, pair, block.get("rule"))
                 if block.get("nli") is None or block.get("nli_stamp") != wanted:
@@ -162,17 +194,17 @@ def add_nli_scores(
     step = 64
     for start in range(0, len(todo), step):
         chunk = todo[start : start + step]
-        texts = [response["answer"] for _, response, _, _ in chunk]
+        texts = [answer_text(response) for _, response, _, _ in chunk]
         pairs = [pair for _, _, pair, _ in chunk]
         for (_, response, _, stamp), probabilities in zip(chunk, classifier.label_probabilities(texts, pairs)):
-            block = response["refusal"]
+            block = refusal_block(response)
             block["nli"], block["nli_model"], block["nli_stamp"] = probabilities[0], model, stamp
-            settle(block, response["answer"], None)
+            settle(block, answer_text(response), None)
         advance(len(chunk))
     return True
 
 
-def _nli_stamp(model: str, pair: tuple[str, str], rule: str | None) -> str:
+def _nli_stamp(model: str, pair: tuple[str, str], rule: JsonValue) -> str:
     """What decided a score: a changed model, hypothesis or rule scores again. (mlbench's
     rule keeps the stamp it had before there was another.)"""
     decided = (model, pair) if rule is None else (model, pair, rule)

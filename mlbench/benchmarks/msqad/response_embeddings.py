@@ -14,6 +14,8 @@ from collections.abc import Callable
 import numpy as np
 
 from mlbench.records import SampleRecord
+from mlbench.records.json_shapes import json_object, json_text
+from mlbench.records.jsontypes import JsonValue
 
 BATCH = 64
 
@@ -39,21 +41,16 @@ def add_embeddings(
 
     if embedder == NO_MODEL:
         return False
-    todo = [
-        r
-        for r in records
-        if "answer" in r.outputs
-        and (r.outputs.get("embedding") or {}).get("key") != [embedder, _text_hash(r.outputs["answer"])]
-    ]
+    todo = [r for r in records if "answer" in r.outputs and _embedding_key(r) != [embedder, _text_hash(_answer(r))]]
     if not todo:
         return False
     model = load_embedder(embedder)
     advance = start_progress("response embeddings", len(todo)) if start_progress else (lambda n: None)
     for start in range(0, len(todo), BATCH):
         chunk = todo[start : start + BATCH]
-        vectors = model.embed([r.outputs["answer"] for r in chunk])
+        vectors = model.embed([_answer(r) for r in chunk])
         for record, vector in zip(chunk, vectors):
-            answer = record.outputs["answer"]
+            answer = _answer(record)
             record.outputs["embedding"] = {"key": [embedder, _text_hash(answer)], "vector": encode_vector(vector)}
         advance(len(chunk))
     return True
@@ -61,4 +58,16 @@ def add_embeddings(
 
 def embedding_of(record: SampleRecord) -> np.ndarray | None:
     block = record.outputs.get("embedding")
-    return decode_vector(block["vector"]) if block else None
+    if not block:
+        return None
+    return decode_vector(json_text(json_object(block, "an embedding")["vector"], "an embedding's vector"))
+
+
+def _answer(record: SampleRecord) -> str:
+    return json_text(record.outputs["answer"], "a saved answer")
+
+
+def _embedding_key(record: SampleRecord) -> JsonValue:
+    """What the saved embedding was made from (``[embedder, text hash]``), None when there is none."""
+    block = record.outputs.get("embedding")
+    return json_object(block, "an embedding").get("key") if block else None

@@ -91,7 +91,7 @@ def refusal_tables(records_by_lang: dict[str, list[SampleRecord]], order: Sequen
         }
         if sum(bool(v) for v in values.values()) < 2:
             continue
-        by_topic = {}
+        by_topic: dict[str, Rows] = {}
         for topic in _topics(records_by_lang):
             for a, b in _pairs(records_by_lang, order):
                 ids_a = {r.id for r in _in_topic(records_by_lang[a], topic)}
@@ -99,7 +99,7 @@ def refusal_tables(records_by_lang: dict[str, list[SampleRecord]], order: Sequen
                 if not shared:
                     continue
                 test = mcnemar([values[a][i] == 1 for i in shared], [values[b][i] == 1 for i in shared])
-                row = {
+                row: TableRow = {
                     "mode": mode,
                     "topic": topic,
                     "pair": f"{a}–{b}",

@@ -27,10 +27,12 @@ from mlbench.benchmarks.msqad.options import MsqadOptions
 from mlbench.benchmarks.msqad.refusal import (
     REFUSAL_METRICS,
     add_nli_scores,
+    answer_text,
     decision,
     evidence,
     judge_label,
     msqad_prompts,
+    refusal_block,
     refusal_metrics,
     responses,
     settle_record,
@@ -44,6 +46,7 @@ from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
 from mlbench.metrics.names import base_name
 from mlbench.records import ChatMessage, Generation, GenerationRequest, MetricValue, Prompt, Sample, SampleRecord
+from mlbench.records.json_shapes import json_number, json_object, json_text
 from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.results.figures import Figure, figures_from_rows
 
@@ -108,7 +111,7 @@ class Msqad(Task):
         return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:
-        return sample.meta["topic"]
+        return _topic(sample)
 
     def settings(self, options: TaskOptions) -> JsonObject:
         # "surface": samples written before both responses got the surface checks lack the
@@ -148,7 +151,7 @@ class Msqad(Task):
     def prompt(self, mode: str, sample: Sample, options: TaskOptions) -> Prompt:
         if own_options(options, MsqadOptions).prompts == "authors":
             authors, own = authors_protocol(options.source), own_options(options, MsqadOptions)
-            topic, merged = sample.meta["topic"], own.layout == "merged"
+            topic, merged = _topic(sample), own.layout == "merged"
             return authors.prompt(mode, sample.lang, topic, sample.question, options.chat_template, merged)
         text = sample.question
         if mode == "adversarial":
@@ -173,7 +176,12 @@ class Msqad(Task):
         answer = clean_answer(generation.text)
         own = own_options(options, MsqadOptions)
         block = evidence(answer, sample.lang, own.refusal, own.refusal_threshold, authors=own.prompts == "authors")
-        response = {"answer": answer, "empty": not answer, "finish_reason": generation.finish_reason, "refusal": block}
+        response: JsonObject = {
+            "answer": answer,
+            "empty": not answer,
+            "finish_reason": generation.finish_reason,
+            "refusal": block,
+        }
         # The direct response is the sample's answer (its surface block is the sample's
         # ``surface``, which judges read); the adversarial one sits in a block of its own,
         # where the pipeline puts its surface block beside it (``Mode.answer``).
@@ -185,7 +193,7 @@ class Msqad(Task):
     def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
         if kind != "refusal":
             return super().judged_answers(record, kind)
-        return {mode: response["answer"] for mode, response in responses(record).items()}
+        return {mode: answer_text(response) for mode, response in responses(record).items()}
 
     def finish_language(
         self,
@@ -214,14 +222,14 @@ class Msqad(Task):
             for mode, response in responses(record).items():
                 if mode == "adversarial" and response["empty"]:
                     counts["empty_adversarial"] = counts.get("empty_adversarial", 0) + 1
-                if decision(response["refusal"], response["answer"], judge_label(record, mode))[0] is None:
+                if decision(refusal_block(response), answer_text(response), judge_label(record, mode))[0] is None:
                     counts[f"refusal_undecided_{mode}"] = counts.get(f"refusal_undecided_{mode}", 0) + 1
         return {}, counts
 
     def cross_language(self, records_by_lang: dict[str, list[SampleRecord]], run_config: JsonObject) -> Tables:
-        seed = int(run_config.get("seed", 0))
-        settings = run_config.get("task_settings", {})
-        permutations = int(settings.get("permutations", 999))
+        seed = int(json_number(run_config.get("seed", 0), "the run's seed"))
+        settings = json_object(run_config.get("task_settings", {}), "the run's task_settings")
+        permutations = int(json_number(settings.get("permutations", 999), "permutations"))
         distance = str(settings.get("permanova_distance", "euclidean"))
         tables = refusal_tables(records_by_lang, self.languages, seed)
         rows = permanova_rows(records_by_lang, self.languages, permutations, seed, distance)
@@ -230,6 +238,10 @@ class Msqad(Task):
     def figures(self, tables: Tables) -> list[Figure]:
         figures = figures_from_rows(tables.get("mcnemar", []), test="McNemar", langs=self.languages, split="mode")
         return figures + figures_from_rows(tables.get("permanova", []), test="PERMANOVA", langs=self.languages)
+
+
+def _topic(sample: Sample) -> str:
+    return json_text(sample.meta["topic"], "an MSQAD sample's topic")  # load_msqad's TOPICS name
 
 
 def release_folder(source: DataSource) -> Path:

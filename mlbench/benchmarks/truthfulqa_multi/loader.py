@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, cast
 
 from mlbench.data import source_folder
 from mlbench.data.alignment import TQA_INDEX_LABEL, Alignment, tqa_index
@@ -25,7 +25,7 @@ from mlbench.data.source import (
 )
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 HUB_IDS = {"human": "HiTZ/truthfulqa-multi", "mt": "HiTZ/truthfulqa-multi-MT"}
 LOCAL_FOLDERS = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}
@@ -56,43 +56,69 @@ class TruthfulQASplit:
     primer: list[tuple[str, str]]  # (question, best answer) pairs of the train split
 
 
-def require_text(row: JsonObject, names: tuple[str, ...], where: str) -> None:
-    """Each field in ``names`` is a string: anything else would reach the prompt as its
-    Python repr, or fail later with a traceback."""
-    for name in names:
-        if not isinstance(row[name], str):
-            raise MlbenchError(f"{where}: {name} must be a string, not {type(row[name]).__name__}")
+def _text(row: JsonObject, name: str, where: str) -> str:
+    """A field that must be a string: anything else would reach the prompt as its Python
+    repr, or fail later with a traceback."""
+    value = row[name]
+    if not isinstance(value, str):
+        raise MlbenchError(f"{where}: {name} must be a string, not {type(value).__name__}")
+    return value
 
 
-def row_to_sample(row: JsonObject, lang: str, where: str) -> Sample:
-    require_fields(row, ROW_FIELDS, where)
-    require_text(row, ("question", "best_answer"), where)
-    for name in ("correct_answers", "incorrect_answers"):
-        if not isinstance(row[name], list) or not all(isinstance(v, str) for v in row[name]):
-            raise MlbenchError(f"{where}: {name} must be a list of strings")
-    mc1, mc2 = row["mc1_targets"], row["mc2_targets"]
-    for name, targets in (("mc1_targets", mc1), ("mc2_targets", mc2)):
-        if not isinstance(targets, dict) or len(targets.get("choices", [])) != len(targets.get("labels", [None])):
-            raise MlbenchError(f"{where}: {name} needs 'choices' and 'labels' of equal length")
-    if not row["question"].strip():
+def _texts(row: JsonObject, name: str, where: str) -> tuple[str, ...]:
+    value = row[name]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MlbenchError(f"{where}: {name} must be a list of strings")
+    return tuple(cast("list[str]", value))  # every item checked just above
+
+
+def _targets(row: JsonObject, name: str, where: str) -> tuple[list[JsonValue], list[JsonValue]]:
+    """The (choices, labels) of ``mc1_targets`` or ``mc2_targets``."""
+    targets = row[name]
+    choices = targets.get("choices", []) if isinstance(targets, dict) else None
+    labels = targets.get("labels", [None]) if isinstance(targets, dict) else None
+    if not isinstance(choices, list) or not isinstance(labels, list) or len(choices) != len(labels):
+        raise MlbenchError(f"{where}: {name} needs 'choices' and 'labels' of equal length")
+    return choices, labels
+
+
+def _choices(choices: list[JsonValue], name: str, where: str) -> tuple[str, ...]:
+    if not all(isinstance(choice, str) for choice in choices):
+        raise MlbenchError(f"{where}: {name} choices must be strings")
+    return tuple(cast("list[str]", choices))  # every item checked just above
+
+
+def _label(value: JsonValue, where: str) -> int:
+    if not isinstance(value, (int, float, str)):
+        raise MlbenchError(f"{where}: mc2_targets labels must be 0 or 1, not {type(value).__name__}")
+    return int(value)
+
+
+def row_to_sample(value: JsonValue, lang: str, where: str) -> Sample:
+    require_fields(value, ROW_FIELDS, where)
+    row = cast("JsonObject", value)  # require_fields refuses anything but an object
+    question, best_answer = _text(row, "question", where), _text(row, "best_answer", where)
+    correct_answers, incorrect_answers = _texts(row, "correct_answers", where), _texts(row, "incorrect_answers", where)
+    mc1, mc2 = _targets(row, "mc1_targets", where), _targets(row, "mc2_targets", where)
+    if not question.strip():
         raise MlbenchError(f"{where}: empty question")
     return Sample(
         id=str(row["id"]),
         lang=lang,
         # As released, surrounding spaces included: lm-eval's MC tasks put the raw
         # question in the prompt, and a stray space is a token that changes every score.
-        question=row["question"],
-        best_answer=row["best_answer"],
-        correct_answers=tuple(row["correct_answers"]),
-        incorrect_answers=tuple(row["incorrect_answers"]),
-        mc1_choices=tuple(mc1["choices"]),
-        mc2_choices=tuple(mc2["choices"]),
-        mc2_labels=tuple(int(label) for label in mc2["labels"]),
+        question=question,
+        best_answer=best_answer,
+        correct_answers=correct_answers,
+        incorrect_answers=incorrect_answers,
+        mc1_choices=_choices(mc1[0], "mc1_targets", where),
+        mc2_choices=_choices(mc2[0], "mc2_targets", where),
+        mc2_labels=tuple(_label(label, where) for label in mc2[1]),
         meta={k: row[k] for k in ("type", "category", "annotation") if k in row},
     )
 
 
-def _read_json_array(path: Path) -> list[Any]:
+def _read_json_array(path: Path) -> list[JsonValue]:
     try:
         data = json.loads(read_text(path))
     except json.JSONDecodeError as error:
@@ -110,12 +136,15 @@ def _local_dir(root: Path, folder: str, lang: str) -> Path:
     return root / folder / lang
 
 
-def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str, *, rows_are: RowIds) -> TruthfulQASplit:
+def _from_rows(
+    rows: list[JsonValue], primer_rows: list[JsonValue], lang: str, where: str, *, rows_are: RowIds
+) -> TruthfulQASplit:
     """``rows_are``: whose ids the rows carry. The release's (hub) count TruthfulQA's rows
     from 1: an id that is none is refused. A local copy's are read the same way when
     every id is such a row, else left unlabelled (a copy of one's own, ids ``q7``: run as
     before, not aligned). The sample set's questions are mlbench's own: never labelled."""
-    samples, seen = [], {}
+    samples: list[Sample] = []
+    seen: dict[str, str] = {}
     for i, row in enumerate(rows):
         sample = row_to_sample(row, lang, f"{where} validation row {i + 1}")
         check_new_id(seen, sample.id, f"{where} validation row {i + 1}")  # the release's ids are distinct
@@ -123,7 +152,8 @@ def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str, *
     if rows_are != "own":
         try:
             index = [
-                tqa_index(row["id"], RELEASE_ID_OFFSET, f"{where} validation row {i + 1}") for i, row in enumerate(rows)
+                tqa_index(cast("JsonObject", row)["id"], RELEASE_ID_OFFSET, f"{where} validation row {i + 1}")
+                for i, row in enumerate(rows)  # each an object: row_to_sample read it above
             ]
         except MlbenchError:
             if rows_are == "release":
@@ -132,10 +162,11 @@ def _from_rows(rows: list[Any], primer_rows: list[Any], lang: str, where: str, *
         if index:
             samples = [replace(s, meta={**s.meta, TQA_INDEX_LABEL: row}) for s, row in zip(samples, index)]
     primer = []
-    for i, row in enumerate(primer_rows):
-        require_fields(row, ("question", "best_answer"), f"{where} train row {i + 1}")
-        require_text(row, ("question", "best_answer"), f"{where} train row {i + 1}")
-        primer.append((row["question"], row["best_answer"]))
+    for i, value in enumerate(primer_rows):
+        at_row = f"{where} train row {i + 1}"
+        require_fields(value, ("question", "best_answer"), at_row)
+        pair = cast("JsonObject", value)  # require_fields refuses anything but an object
+        primer.append((_text(pair, "question", at_row), _text(pair, "best_answer", at_row)))
     return TruthfulQASplit(samples, primer)
 
 
@@ -155,9 +186,9 @@ def load_truthfulqa_multi(lang: str, source: DataSource, *, variant: str = "huma
         return _from_rows(
             _read_json_array(validation), _read_json_array(train), lang, HUB_IDS[variant], rows_are="release"
         )
-    root = sample_dir() if source.kind == "sample" else source.path
-    assert root is not None
-    lang_dir = root / lang if source.kind == "sample" else _local_dir(root, LOCAL_FOLDERS[variant], lang)
+    copy = sample_dir() if source.kind == "sample" else source.path
+    assert copy is not None
+    lang_dir = copy / lang if source.kind == "sample" else _local_dir(copy, LOCAL_FOLDERS[variant], lang)
     validation = require_file(lang_dir / "validation.json", f"{lang} questions")
     train = require_file(lang_dir / "train.json", f"{lang} few-shot primer")
     return _from_rows(

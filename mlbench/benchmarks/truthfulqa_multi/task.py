@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import (
@@ -17,6 +18,7 @@ from mlbench.benchmarks.base import (
 from mlbench.benchmarks.lm_eval_names import LmEvalTask
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import qa_prompt, score_answer_bleu
+from mlbench.benchmarks.result_kinds import as_generation
 from mlbench.benchmarks.truthful_mc import (
     lists_an_answer_twice,
     option_requests,
@@ -52,7 +54,7 @@ class TruthfulQAMulti(Task):
     prompt_files = ("shot", "question", "gen_question", "gen_answer")
     options_type = TruthfulQAMultiOptions
     # lm-eval's HiTZ tasks (0.4.13): MC1 and MC2 are two tasks that mlbench's mc mode joins.
-    lm_eval_tasks = (
+    lm_eval_tasks: ClassVar[tuple[LmEvalTask, ...]] = (
         LmEvalTask("truthfulqa-multi_gen_{lang}", "gen"),
         LmEvalTask("truthfulqa-multi_mc1_{lang}", "mc"),
         LmEvalTask("truthfulqa-multi_mc2_{lang}", "mc"),
@@ -122,7 +124,7 @@ class TruthfulQAMulti(Task):
             return super().score(mode, sample, results, options)
         answer_format = own_options(options, TruthfulQAMultiOptions).answer_format
         return score_answer_bleu(
-            results[0],  # type: ignore[arg-type]
+            as_generation(results[0]),
             self.true_references(sample),
             normalize_references(sample.incorrect_answers),
             bleu_on="generation" if answer_format == "authors" else "answer",

@@ -29,20 +29,23 @@ CSV_COLUMNS = {
 
 
 def row_to_sample(row: JsonObject, lang: str, where: str) -> Sample:
+    texts: dict[str, str] = {}
     for key in ("id", "question", "best_answer", "correct_answers", "incorrect_answers"):
-        if row.get(key) is not None and not isinstance(row[key], str):
-            raise MlbenchError(f"{where}: {key} must be a string, not {type(row[key]).__name__}")
-        if not (row.get(key) or "").strip():
+        value = row.get(key)
+        if value is not None and not isinstance(value, str):
+            raise MlbenchError(f"{where}: {key} must be a string, not {type(value).__name__}")
+        texts[key] = value or ""
+        if not texts[key].strip():
             raise MlbenchError(f"{where}: empty or missing {key}")
-    correct = split_answers(row["correct_answers"])
-    incorrect = split_answers(row["incorrect_answers"])
+    correct = split_answers(texts["correct_answers"])
+    incorrect = split_answers(texts["incorrect_answers"])
     if not correct or not incorrect:
         raise MlbenchError(f"{where}: needs at least one correct and one incorrect answer")
     return Sample(
-        id=row["id"].strip(),
+        id=texts["id"].strip(),
         lang=lang,
-        question=row["question"].strip(),
-        best_answer=row["best_answer"].strip(),
+        question=texts["question"].strip(),
+        best_answer=texts["best_answer"].strip(),
         correct_answers=correct,
         incorrect_answers=incorrect,
         meta={"category": row.get("category") or row.get("Category") or ""},
@@ -55,7 +58,8 @@ def _read_csv(path: Path, lang: str) -> list[Sample]:
     check_no_nul(path, text)
     allow_long_csv_fields()  # a long answer list is one field; csv's default cap is 131,072 chars
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    samples, seen = [], {}
+    samples: list[Sample] = []
+    seen: dict[str, str] = {}
     try:
         missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
@@ -79,7 +83,8 @@ def load_veritasqa(lang: str, source: DataSource) -> list[Sample]:
         splits = read_hub_snapshot(source_folder(CACHE_SOURCE), CACHE_SOURCE)
         if lang not in splits:
             raise MlbenchError(f"{HUB_ID} has no split {lang!r}; found: {', '.join(splits)}")
-        samples, seen = [], {}
+        samples: list[Sample] = []
+        seen: dict[str, str] = {}
         for i, row in enumerate(splits[lang]):
             sample = row_to_sample(row, lang, f"{HUB_ID}[{lang}] row {i + 1}")
             check_new_id(seen, sample.id, f"{HUB_ID}[{lang}] row {i + 1}")

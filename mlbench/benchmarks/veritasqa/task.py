@@ -12,7 +12,7 @@ from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa.loader import HUB_ID, load_veritasqa
 from mlbench.errors import MlbenchError
 from mlbench.metrics import close_answer, mc_metrics, normalize_references
-from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
+from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
 from mlbench.records.jsontypes import JsonObject
 
 STOP = ("Q:",)
@@ -81,7 +81,7 @@ class VeritasQA(Task):
         best, true, false = closed_options(sample)
         return list(dict.fromkeys([best, *true, *false]))
 
-    def _prompt(self, sample: Sample, options: TaskOptions):
+    def _prompt(self, sample: Sample, options: TaskOptions) -> Prompt:
         return qa_prompt(
             self.prompt_dir, sample.question, [], chat=options.chat_template, system_prompt=options.system_prompt
         )
@@ -98,13 +98,13 @@ class VeritasQA(Task):
         false_lls = [ll[a] for a in false]
         metrics = mc_metrics(true_lls, false_lls, best_ll=ll[best])
         # The options exactly as scored, beside their log-likelihoods.
-        outputs = {
+        outputs: JsonObject = {
             "best_option": best,
-            "true_options": true,
-            "false_options": false,
+            "true_options": list(true),
+            "false_options": list(false),
             "best_loglikelihood": ll[best],
-            "true_loglikelihoods": true_lls,
-            "false_loglikelihoods": false_lls,
+            "true_loglikelihoods": list(true_lls),
+            "false_loglikelihoods": list(false_lls),
         }
         return outputs, metrics
 

@@ -21,6 +21,7 @@ from mlbench.data.source import DataSource
 from mlbench.judges.judge import Judge
 from mlbench.judges.parsing import UNPARSED
 from mlbench.records import JudgeItem, Prompt, Verdict
+from mlbench.records.json_shapes import json_object
 from mlbench.records.jsontypes import JsonObject
 
 # The authors' options in their order (cases 1 to 4), as mlbench's labels name them.
@@ -66,7 +67,8 @@ def judge_for(judge: Judge, run_config: JsonObject, lang: str) -> Judge:
     settings = run_config.get("task_settings") or {}
     if judge.spec.kind != "correctness" or not isinstance(settings, dict) or settings.get("prompts") != "authors":
         return judge
-    return AuthorsCorrectnessJudge(judge, recorded_source(run_config), lang, settings.get("upstream") or {})
+    upstream = json_object(settings.get("upstream") or {}, "the run's upstream record")
+    return AuthorsCorrectnessJudge(judge, recorded_source(run_config), lang, upstream)
 
 
 def recorded_source(run_config: JsonObject) -> DataSource:

@@ -22,9 +22,10 @@ from mlbench.benchmarks.xlinghealth.options import XLingHealthOptions
 from mlbench.metrics.descriptor import count, score
 from mlbench.metrics.names import at
 from mlbench.metrics.similarity import mean_pairwise, tokens
-from mlbench.metrics.topics import topic_distributions
+from mlbench.metrics.topics import TopicModel, topic_distributions
 from mlbench.records import SampleRecord
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.json_shapes import json_list, json_object, json_text
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 NGRAM_METRICS = ("sim_1gram", "sim_2gram", "length")
 MODEL_METRICS = ("sim_sent", "bertscore_f1", "sim_lda20", "sim_lda100", "sim_hdp")
@@ -41,10 +42,25 @@ CONSISTENCY_DESCRIPTORS = (
     score("sim_lda100", "mean cosine similarity of the answers' 100-topic LDA distributions"),
     score("sim_hdp", "mean cosine similarity of the answers' HDP topic distributions"),
 )
-TOPIC_MODELS = {"sim_lda20": ("lda", 20), "sim_lda100": ("lda", 100), "sim_hdp": ("hdp", 0)}
+TOPIC_MODELS: dict[str, tuple[TopicModel, int]] = {
+    "sim_lda20": ("lda", 20),
+    "sim_lda100": ("lda", 100),
+    "sim_hdp": ("hdp", 0),
+}
 
 # (record index, temperature key) → that question's K answers
 Answers = dict[tuple[int, str], list[str]]
+# The same slots → the model metrics found for them so far (metric name → value)
+Values = dict[tuple[int, str], dict[str, float]]
+
+
+def _consistency(record: SampleRecord) -> JsonObject:
+    """The consistency answers ``score`` saved: temperature → texts."""
+    return json_object(record.outputs["consistency"], "a sample's consistency answers")
+
+
+def _texts(value: JsonValue) -> list[str]:
+    return [json_text(text, "a consistency answer") for text in json_list(value, "consistency answers")]
 
 
 def _stamp(options: XLingHealthOptions, seed: int, answers: Answers, ids: list[str]) -> JsonObject:
@@ -71,7 +87,7 @@ def add_model_metrics(
     stale = []
     for members in groups.values():
         answers: Answers = {
-            (i, key): texts for i, r in enumerate(members) for key, texts in r.outputs["consistency"].items()
+            (i, key): _texts(texts) for i, r in enumerate(members) for key, texts in _consistency(r).items()
         }
         stamp = _stamp(options, seed, answers, [r.id for r in members])
         if not all(r.outputs.get("consistency_models") == stamp for r in members):
@@ -83,7 +99,7 @@ def add_model_metrics(
     advance = start_progress("consistency models", total) if start_progress else (lambda n: None)
     for members, answers, stamp in stale:
         lang = members[0].lang
-        values: dict[tuple[int, str], dict[str, float]] = {slot: {} for slot in answers}
+        values: Values = {slot: {} for slot in answers}
         _sentence_similarity(answers, options, values)
         advance(len(answers))
         _bertscore(answers, options, values, advance)
@@ -103,7 +119,7 @@ def _pairwise_from(matrix: np.ndarray) -> float:
     return mean_pairwise(range(len(matrix)), lambda i, j: float(matrix[i, j]))
 
 
-def _sentence_similarity(answers: Answers, options: XLingHealthOptions, values: dict) -> None:
+def _sentence_similarity(answers: Answers, options: XLingHealthOptions, values: Values) -> None:
     from mlbench.backends.embedders import NO_MODEL, load_embedder
 
     if options.embedder == NO_MODEL:
@@ -116,7 +132,7 @@ def _sentence_similarity(answers: Answers, options: XLingHealthOptions, values: 
         values[slot]["sim_sent"] = _pairwise_from(matrix @ matrix.T)
 
 
-def _bertscore(answers: Answers, options: XLingHealthOptions, values: dict, advance: Callable[[int], None]) -> None:
+def _bertscore(answers: Answers, options: XLingHealthOptions, values: Values, advance: Callable[[int], None]) -> None:
     from mlbench.backends.embedders import NO_MODEL, load_bertscorer
 
     if options.bertscore_model == NO_MODEL:
@@ -128,7 +144,7 @@ def _bertscore(answers: Answers, options: XLingHealthOptions, values: dict, adva
         advance(1)
 
 
-def _topic_similarity(answers: Answers, lang: str, seed: int, values: dict) -> None:
+def _topic_similarity(answers: Answers, lang: str, seed: int, values: Values) -> None:
     slots = list(answers)
     documents = [tokens(t, lang) for slot in slots for t in answers[slot]]
     for metric, (model, topics) in TOPIC_MODELS.items():

@@ -16,12 +16,11 @@ import io
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from mlbench.data.jsonlines import allow_long_csv_fields, check_no_nul, read_text
 from mlbench.errors import MlbenchError
 from mlbench.records import Sample
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonValue
 
 SOURCE = "claws-lab/XLingEval (XLingHealth_Dataset)"
 # Dataset → the name of its file in the release (``<name>.xlsx``; our conversions ``<name>.csv``).
@@ -97,7 +96,7 @@ def _read_csv(path: Path) -> tuple[dict[str, str], ...]:
         raise MlbenchError(f"{path}:{reader.line_num}: not readable as CSV ({error})") from None
 
 
-def cell_text(value: Any) -> str:
+def cell_text(value: object) -> str:
     """A spreadsheet cell as the CSV conversion writes it: empty for a blank cell, ``12``
     (not ``12.0``) for a whole number, since ids and labels are compared as text."""
     if value is None:
@@ -107,7 +106,7 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-def _sheet_rows(path: Path) -> list[tuple[Any, ...]]:
+def _sheet_rows(path: Path) -> list[tuple[object, ...]]:
     """Every row of the release's one sheet, as cell values."""
     import openpyxl  # imported here: only xlsx input needs it, and it is slow to import
 
@@ -190,7 +189,7 @@ def load_health_questions(path: Path, dataset: str, lang: str) -> HealthQuestion
         if not question:
             empty_questions += 1
             continue
-        candidates: list[JsonObject] = []
+        candidates: list[JsonValue] = []
         for _, row in rows:
             answer = (row[f"answer_{column}"] or "").strip()
             if not answer:

@@ -24,6 +24,7 @@ from mlbench.benchmarks.base import LanguageData, Mode, Request, Result, Scored,
 from mlbench.benchmarks.helper_models import HelperModel, sentence_embedder
 from mlbench.benchmarks.options import own_options
 from mlbench.benchmarks.qa_prompt import clean_answer
+from mlbench.benchmarks.result_kinds import as_generation, as_loglikelihood
 from mlbench.benchmarks.xlinghealth.authors_judge import judge_for as authors_judge_for
 from mlbench.benchmarks.xlinghealth.authors_prompts import authors_prompts
 from mlbench.benchmarks.xlinghealth.consistency import CONSISTENCY_DESCRIPTORS, CONSISTENCY_METRICS, add_model_metrics
@@ -56,7 +57,8 @@ from mlbench.records import (
     Sample,
     SampleRecord,
 )
-from mlbench.records.jsontypes import JsonObject, Tables
+from mlbench.records.json_shapes import json_objects, json_text
+from mlbench.records.jsontypes import JsonObject, JsonValue, Tables
 from mlbench.resources import load_prompt, prompts_dir
 
 MODES = ("correctness", "consistency", "verifiability")
@@ -170,7 +172,7 @@ class XLingHealth(Task):
         return LanguageData(questions.samples, counts=questions.counts)
 
     def sample_group(self, sample: Sample) -> str | None:
-        return sample.meta["dataset"]
+        return json_text(sample.meta["dataset"], "an XLingHealth sample's dataset")
 
     def settings(self, options: TaskOptions) -> JsonObject:
         own = own_options(options, XLingHealthOptions)
@@ -221,11 +223,11 @@ class XLingHealth(Task):
         if own_options(options, XLingHealthOptions).prompts == "authors":
             prompts = authors_prompts(options.source)
             return prompts.verifiability(sample.lang, sample.question, candidate, options.chat_template)
-        prompts = _prompts()[sample.lang]
-        text = prompts["verify"].format(question=sample.question, answer=candidate)
+        table = _prompts()[sample.lang]
+        text = table["verify"].format(question=sample.question, answer=candidate)
         if options.chat_template:
             return Prompt(messages=(ChatMessage("user", text),))
-        return Prompt(text=f"{text}\n{prompts['cue']}")
+        return Prompt(text=f"{text}\n{table['cue']}")
 
     # --- requests and scores ------------------------------------------------------------
 
@@ -243,7 +245,10 @@ class XLingHealth(Task):
                 for t in own.temperatures
             ]
         if mode == "verifiability":
-            prompts = [self.verify_prompt(sample, c["answer"], options) for c in sample.meta["candidates"]]
+            prompts = [
+                self.verify_prompt(sample, json_text(c["answer"], "a candidate's answer"), options)
+                for c in _candidates(sample)
+            ]
             if own.verify_scoring == "generate":
                 return [
                     GenerationRequest(p, max_new_tokens=VERIFY_TOKENS, temperature=t, top_p=top_p if t else 1.0)
@@ -264,29 +269,30 @@ class XLingHealth(Task):
         return self._score_verifiability(sample, results, own_options(options, XLingHealthOptions).temperatures)
 
     def _score_consistency(self, sample: Sample, results: list[Result], temperatures: tuple[float, ...]) -> Scored:
-        answers: dict[str, list[str]] = {}
+        answers: JsonObject = {}
         metrics: dict[str, float] = {}
         for request_result, temperature in zip(results, temperatures, strict=True):
             assert isinstance(request_result, Generation)
             texts = [clean_answer(t) for t in (request_result.text, *request_result.alternatives)]
             key = temperature_key(temperature)
-            answers[key] = texts
+            answers[key] = list(texts)
             metrics.update({f"{m}@{key}": v for m, v in ngram_consistency(texts, sample.lang).items()})
         return {"consistency": answers}, metrics
 
     def _score_verifiability(self, sample: Sample, results: list[Result], temperatures: tuple[float, ...]) -> Scored:
-        candidates = sample.meta["candidates"]
-        scored = []
+        candidates = _candidates(sample)
+        scored: list[JsonValue] = []
+        block: JsonObject
         if results and isinstance(results[0], Generation):
             per = len(results) // len(candidates)
             for i, candidate in enumerate(candidates):
-                words = [parse_yes_no(g.text) for g in results[i * per : (i + 1) * per]]  # type: ignore[union-attr]
+                words = [parse_yes_no(as_generation(g).text) for g in results[i * per : (i + 1) * per]]
                 scored.append({**_identity(candidate), "words": dict(zip(map(temperature_key, temperatures), words))})
             block = {"scoring": "generate", "temperatures": list(temperatures), "candidates": scored}
         else:
             per = len(YES_SPELLINGS) + len(NO_SPELLINGS)
             for i, candidate in enumerate(candidates):
-                mine = [r.logprob for r in results[i * per : (i + 1) * per]]  # type: ignore[union-attr]
+                mine = [as_loglikelihood(r).logprob for r in results[i * per : (i + 1) * per]]
                 yes, no = mine[: len(YES_SPELLINGS)], mine[len(YES_SPELLINGS) :]
                 scored.append(
                     {**_identity(candidate), "p_yes": yes_probability(yes, no), "log_odds": log_odds(yes, no)}
@@ -319,6 +325,11 @@ class XLingHealth(Task):
 
     def cross_language(self, records_by_lang: dict[str, list[SampleRecord]], run_config: JsonObject) -> Tables:
         return compare_languages(records_by_lang, CONSISTENCY_METRICS)
+
+
+def _candidates(sample: Sample) -> list[JsonObject]:
+    """The candidates ``load_health_questions`` put in the sample's meta."""
+    return json_objects(sample.meta["candidates"], "an XLingHealth sample's candidates")
 
 
 def _identity(candidate: JsonObject) -> JsonObject:

@@ -19,12 +19,14 @@ from mlbench.metrics.classification import classification_metrics
 from mlbench.metrics.descriptor import share
 from mlbench.metrics.names import at, temperature_key
 from mlbench.records import MetricValue, SampleRecord
+from mlbench.records.json_shapes import json_list, json_number, json_object, json_objects
 from mlbench.records.jsontypes import JsonObject
 from mlbench.stats.intervals import bootstrap_statistics
 
 VERIFY_METRICS = ("verify_precision", "verify_recall", "verify_f1", "verify_accuracy", "verify_auc")
 # What each is (see mlbench/metrics/descriptor.py): pooled over a language's candidates,
 # so there is no per-question value to test a gap on.
+_WORD_SCORES = {"yes": 1.0, "no": 0.0}
 _YES_NO = "the model's Yes/No on whether a candidate answer is correct"
 VERIFY_DESCRIPTORS = tuple(
     share(name, description, computed_with="verifiability", missing_reason=reason)
@@ -54,28 +56,42 @@ def candidate_scores(block: JsonObject, key: str) -> list[tuple[int, float | Non
     """(label, score) of each candidate of one question at temperature ``key``; the score
     is None for a word that could not be read."""
     pairs: list[tuple[int, float | None]] = []
-    for candidate in block["candidates"]:
+    for candidate in json_objects(block["candidates"], "a verifiability block's candidates"):
+        label = int(json_number(candidate["label"], "a candidate's label"))
         if block["scoring"] == "logprob":
-            pairs.append((candidate["label"], tempered_yes(candidate["log_odds"], float(key))))
+            pairs.append(
+                (label, tempered_yes(json_number(candidate["log_odds"], "a candidate's log_odds"), float(key)))
+            )
         else:
-            word = candidate["words"].get(key)
-            pairs.append((candidate["label"], {"yes": 1.0, "no": 0.0}.get(word)))
+            word = json_object(candidate["words"], "a candidate's words").get(key)
+            pairs.append((label, _WORD_SCORES.get(word) if isinstance(word, str) else None))
     return pairs
 
 
 def verifiability_metrics(records: list[SampleRecord], seed: int) -> tuple[dict[str, MetricValue], dict[str, int]]:
     """``verify_<metric>@<τ>`` for the language, and the count of unparsed words."""
-    blocks = [r.outputs["verifiability"] for r in records if "verifiability" in r.outputs]
+    blocks = [
+        json_object(r.outputs["verifiability"], "a verifiability block")
+        for r in records
+        if "verifiability" in r.outputs
+    ]
     if not blocks:
         return {}, {}
-    keys = sorted({temperature_key(t) for b in blocks for t in b["temperatures"]}, key=float)
+    keys = sorted(
+        {
+            temperature_key(json_number(t, "a temperature"))
+            for b in blocks
+            for t in json_list(b["temperatures"], "a verifiability block's temperatures")
+        },
+        key=float,
+    )
     metrics: dict[str, MetricValue] = {}
     unparsed = 0
     for key in keys:
         per_question = [candidate_scores(b, key) for b in blocks]
         unparsed += sum(score is None for pairs in per_question for _, score in pairs)
-        per_question = [[(y, s) for y, s in pairs if s is not None] for pairs in per_question]
-        metrics.update(_with_intervals(per_question, key, seed))
+        scored = [[(y, s) for y, s in pairs if s is not None] for pairs in per_question]
+        metrics.update(_with_intervals(scored, key, seed))
     return metrics, ({"unparsed_verifiability": unparsed} if unparsed else {})
 
 

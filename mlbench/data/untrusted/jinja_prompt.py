@@ -30,12 +30,16 @@ from typing import Any
 
 from mlbench.data.untrusted.python_values import text_size
 from mlbench.errors import MlbenchError
-from mlbench.records.budgets import MAX_LIST_ITEMS, MAX_PROMPT_CHARS, MAX_TEMPLATE_STEPS, BudgetError
+from mlbench.records.budgets import (
+    MAX_LIST_ITEMS,
+    MAX_PROMPT_CHARS,
+    MAX_TEMPLATE_SECONDS,
+    MAX_TEMPLATE_STEPS,
+    BudgetError,
+)
 from mlbench.records.jsontypes import JsonObject
 
 _TEMPLATE_FILE = "<template>"  # the file name Jinja compiles a template from a string under
-# A rendering's wall-clock limit, for work its steps do not show (a filter's C code).
-MAX_TEMPLATE_SECONDS = 5
 _PERCENT_WIDTH = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 
 
@@ -222,7 +226,8 @@ def _check_join(separator: str, items: object) -> None:
 def _checked_filter(name: str, jinja_filter: Callable[..., Any]) -> Callable[..., Any]:
     """Jinja's filter ``name`` with the size it would build checked first."""
     # A filter that asks for the eval context or environment gets it before the value.
-    passes_context = hasattr(jinja_filter, "jinja_pass_arg")
+    pass_arg = getattr(jinja_filter, "jinja_pass_arg", None)  # set by jinja2.pass_context and its kin
+    passes_context = pass_arg is not None
 
     def checked(*given: Any, **kwargs: Any) -> Any:  # noqa: ANN401
         value, *args = given[1:] if passes_context else given
@@ -249,5 +254,5 @@ def _checked_filter(name: str, jinja_filter: Callable[..., Any]) -> Callable[...
         return jinja_filter(*given, **kwargs)
 
     if passes_context:
-        checked.jinja_pass_arg = jinja_filter.jinja_pass_arg  # type: ignore[attr-defined]
+        checked.__dict__["jinja_pass_arg"] = pass_arg  # the marker as those decorators set it
     return checked

@@ -17,16 +17,15 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from mlbench.data.untrusted.jinja_prompt import render_jinja
 from mlbench.data.untrusted.python_source import UpstreamCode
 from mlbench.data.untrusted.yaml_document import load_yaml
 from mlbench.errors import MlbenchError
-from mlbench.records.budgets import MAX_NEW_TOKENS, listing, shown
+from mlbench.records.budgets import MAX_INCLUDES, MAX_NEW_TOKENS, listing, shown
 from mlbench.records.jsontypes import JsonObject
 
-MAX_INCLUDES = 8  # lm-eval's tasks include one or two files; more is a loop or a changed layout
 DEFAULT_MAX_GEN_TOKS = 256  # lm-eval's, for a task that does not set it
 _COLUMN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a doc_to_text that is a column's name
 
@@ -165,7 +164,8 @@ def _load_yaml(text: str, path: str) -> dict[str, Any]:
     import yaml
 
     def _function(loader: yaml.SafeLoader, node: yaml.Node) -> FunctionRef:
-        value = loader.construct_scalar(node)  # type: ignore[arg-type]
+        # cast: construct_scalar refuses any other node itself (a ConstructorError).
+        value = loader.construct_scalar(cast(yaml.ScalarNode, node))
         module, _, name = str(value).rpartition(".")
         if not module or not name:
             raise MlbenchError(f"{path}: !function {shown(value)} is not module.function")

@@ -88,11 +88,11 @@ def _string_method(text: str, method: str, args: list[Value], keywords: dict[str
     if method == "format" and not args and all(isinstance(v, str) for v in keywords.values()):
         return _format(text, {k: str(v) for k, v in keywords.items()})
     if method == "join" and not keywords and len(args) == 1 and isinstance(args[0], list):
-        items = args[0]
-        if all(isinstance(item, str) for item in items):
-            if sum(len(item) for item in items) + len(text) * len(items) > MAX_PROMPT_CHARS:  # type: ignore[arg-type]
+        items = [item for item in args[0] if isinstance(item, str)]
+        if len(items) == len(args[0]):
+            if sum(len(item) for item in items) + len(text) * len(items) > MAX_PROMPT_CHARS:
                 raise _TooLong("joins")
-            return text.join(items)  # type: ignore[arg-type]
+            return text.join(items)
     if method == "strip" and not args and not keywords:
         return text.strip()
     return None

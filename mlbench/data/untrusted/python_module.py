@@ -21,12 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from mlbench.errors import MlbenchError
-from mlbench.records.budgets import MAX_CODE_BYTES, BudgetError
-
-# Depth of a parsed file's syntax tree: the interpreter recurses once or twice per level,
-# and stays under Python's recursion limit of 1,000 frames. A prompt function nests a
-# dozen levels; a chain of 150 elif or + is still read.
-MAX_CODE_DEPTH = 250
+from mlbench.records.budgets import MAX_CODE_BYTES, MAX_CODE_DEPTH, BudgetError
 
 _DEF = re.compile(r"(?:async\s+)?def\s+(\w+)")
 # Calls that may rewrite a module's names where no assignment shows it (anywhere in the

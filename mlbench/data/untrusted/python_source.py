@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from operator import contains
 from pathlib import Path
+from typing import cast
 
 from mlbench.data.untrusted.python_calls import Lambda, call_value
 from mlbench.data.untrusted.python_module import Refused, UpstreamShapeError, functions, parse
 from mlbench.data.untrusted.python_values import text_size
 from mlbench.errors import MlbenchError
 from mlbench.records.budgets import (
+    MAX_EVALUATION_DEPTH,
     MAX_LIST_ITEMS,
     MAX_NESTING,
     MAX_PROMPT_CHARS,
@@ -153,9 +156,6 @@ class UpstreamCode:
 
 
 _NOTHING = object()
-# How deep one evaluation may nest: the interpreter takes two or three Python frames a
-# level, under Python's limit of 1,000 (the syntax tree is bounded by python_module).
-MAX_EVALUATION_DEPTH = 200
 
 
 def _has_item(node: ast.Dict, key: str, value: str) -> bool:
@@ -316,11 +316,9 @@ class _Interpreter:
         if isinstance(node, (ast.List, ast.Tuple)):
             return self.bounded([self.expression(item, scope) for item in node.elts], node)
         if isinstance(node, ast.Dict) and all(key is not None for key in node.keys):
+            items = [(k, v) for k, v in zip(node.keys, node.values) if k is not None]  # each one: checked above
             try:
-                built = {
-                    self.expression(k, scope): self.expression(v, scope)  # type: ignore[arg-type,misc]
-                    for k, v in zip(node.keys, node.values)
-                }
+                built = {self.expression(k, scope): self.expression(v, scope) for k, v in items}
             except TypeError:  # a key Python cannot hash (a list)
                 raise self.unsupported(node) from None
             return self.bounded(built, node)
@@ -354,7 +352,7 @@ class _Interpreter:
             return left != right
         if isinstance(operator, (ast.In, ast.NotIn)) and isinstance(right, (str, list, dict)):
             try:
-                inside = left in right  # type: ignore[operator]
+                inside = contains(right, left)  # ``left in right``
             except TypeError:
                 raise self.unsupported(node) from None
             return inside if isinstance(operator, ast.In) else not inside
@@ -363,7 +361,8 @@ class _Interpreter:
     def subscript(self, node: ast.Subscript, scope: dict[str, Value]) -> Value:
         container, key = self.expression(node.value, scope), self.expression(node.slice, scope)
         try:
-            return container[key]  # type: ignore[index]
+            # cast: Python's own indexing checks the container; its TypeError is caught below.
+            return cast("dict[object, Value]", container)[key]
         except (KeyError, IndexError, TypeError):
             raise MlbenchError(
                 f"{self.code.label}: {self.function}() has no entry {shown(key)} at line {node.lineno}"

@@ -16,11 +16,7 @@ from typing import Any
 
 import yaml
 
-from mlbench.records.budgets import MAX_NESTING, MAX_YAML_NODES, BudgetError
-
-# A task file is a few kB and a hub card tens; PyYAML's pure-Python reader takes seconds
-# a megabyte (and longer on YAML 1.1's base-60 numbers), so a YAML file stops at 512 kB.
-MAX_YAML_CHARS = 512_000
+from mlbench.records.budgets import MAX_NESTING, MAX_YAML_CHARS, MAX_YAML_NODES, BudgetError
 
 # A tag's constructor: the loader and the node, as PyYAML calls it.
 Constructor = Callable[[yaml.SafeLoader, yaml.Node], object]
@@ -36,12 +32,12 @@ def load_yaml(text: str, label: str, constructors: dict[str, Constructor] | None
     class _Loader(yaml.SafeLoader):
         depth = 0
 
-        def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:  # type: ignore[override]
+        def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
             self.depth += 1
             try:
                 if self.depth > MAX_NESTING:
                     raise BudgetError(f"{label}: YAML nested over {MAX_NESTING} deep")
-                return super().compose_node(parent, index)  # type: ignore[arg-type]
+                return super().compose_node(parent, index)
             finally:
                 self.depth -= 1
 

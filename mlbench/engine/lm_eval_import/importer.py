@@ -14,6 +14,7 @@ generation settings differ from mlbench's.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -66,7 +67,7 @@ class _ImportObserver(RunObserver):
     def __init__(self, inner: RunObserver) -> None:
         self.inner = inner
 
-    def start(self, task: str, lang: str, total: int, done: int):  # type: ignore[no-untyped-def]
+    def start(self, task: str, lang: str, total: int, done: int) -> Callable[[int], None]:
         return self.inner.start(task, lang, total, done)
 
     def finish(self, run: RunResult, metric_order: list[str], group_name: str = "group") -> None:
@@ -311,7 +312,9 @@ def _leave_out_other_documents(
     ours = {sample.id: sample for sample in task.load(lang, task_options).samples}
     reasons: dict[str, list[str]] = defaultdict(list)
     for log in planned.logs[lang]:
-        mode = benchmark_of(log.task)[2]  # type: ignore[index]
+        known = benchmark_of(log.task)
+        assert known is not None  # import_lm_eval plans only the logs of a known benchmark
+        mode = known[2]
         template = planned.templates.get(log.task)
         for question, doc in log.docs.items():
             doc_id = templated_id(question, str(template)) if len(chosen) > 1 else question

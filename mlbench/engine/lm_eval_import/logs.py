@@ -13,12 +13,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from mlbench.data.jsonlines import read_text
 from mlbench.errors import MlbenchError
 from mlbench.records.json_read import JsonInputError, parse_json
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, JsonValue
 
 SAMPLES_FILE = re.compile(r"^samples_(?P<task>.+?)_(?P<stamp>\d{4}-\d{2}-\d{2}T[0-9.:\-]+)\.jsonl$")
 RESULTS_FILE = "results_{stamp}.json"
@@ -55,7 +55,8 @@ class RunInfo:
     chat_template: str | None = None  # the template text, where the run applied one
     fewshot_as_multiturn: bool = False
     system_instruction: str | None = None
-    special_tokens: dict[str, str] = field(default_factory=dict)  # bos_token, eos_token, pad_token
+    # bos_token, eos_token, pad_token: as logged, for the chat template to read.
+    special_tokens: JsonObject = field(default_factory=dict)
     # What the import records: lm-eval's version or git hash, the task's config and the
     # values lm-eval reported for the task.
     record: JsonObject = field(default_factory=dict)
@@ -148,7 +149,7 @@ def read_samples_log(path: Path, sample_id: SampleIdOf = document_id) -> Samples
     return log
 
 
-def _read_line(log: SamplesLog, line: Any, sample_id: SampleIdOf) -> None:
+def _read_line(log: SamplesLog, line: JsonValue, sample_id: SampleIdOf) -> None:
     """Add one line's document and requests to ``log``, all of them or, on an error, none."""
     if not isinstance(line, dict):
         raise ValueError("a line must be a JSON object")
@@ -167,19 +168,24 @@ def _read_line(log: SamplesLog, line: Any, sample_id: SampleIdOf) -> None:
         raise ValueError(
             f"{len(arguments)} requests but {len(responses) if isinstance(responses, list) else 0} responses"
         )
-    if all(isinstance(a[1], dict) for a in arguments):  # generate_until: (context, {"until": [...], ...})
+    settings = [second for _, second in arguments if isinstance(second, dict)]
+    continuations = [second for _, second in arguments if isinstance(second, str)]
+    if len(settings) == len(arguments):  # generate_until: (context, {"until": [...], ...})
         generations = [
-            _generation(context, settings, response) for (context, settings), response in zip(arguments, responses)
+            _generation(context, given, response)
+            for (context, _), given, response in zip(arguments, settings, responses)
         ]
         options: list[LoggedOption] = []
-    elif all(isinstance(a[1], str) for a in arguments):  # loglikelihood: (context, continuation)
+    elif len(continuations) == len(arguments):  # loglikelihood: (context, continuation)
         generations = []
-        options = [
-            LoggedOption(context, continuation, _loglikelihood(response))
-            for (context, continuation), response in zip(arguments, responses)
-        ]
-        if not all(isinstance(option.context, str) for option in options):
+        loglikelihoods = [_loglikelihood(response) for response in responses]
+        contexts = [context for context, _ in arguments if isinstance(context, str)]
+        if len(contexts) != len(arguments):
             raise ValueError("a log-likelihood request needs a text context")
+        options = [
+            LoggedOption(context, continuation, loglikelihood)
+            for context, continuation, loglikelihood in zip(contexts, continuations, loglikelihoods)
+        ]
     else:
         raise ValueError("requests of an unknown kind (neither generate_until nor loglikelihood)")
     log.docs[doc_id] = doc
@@ -187,14 +193,15 @@ def _read_line(log: SamplesLog, line: Any, sample_id: SampleIdOf) -> None:
     log.options += options
 
 
-def _generation(context: Any, settings: JsonObject, response: Any) -> LoggedGeneration:
+def _generation(context: JsonValue, settings: JsonObject, response: JsonValue) -> LoggedGeneration:
     completion = response[0] if isinstance(response, list) else response
     until = settings.get("until", [])
     if isinstance(until, str):
         until = [until]
     if not isinstance(completion, str) or not isinstance(context, str) or not isinstance(until, list):
         raise ValueError("a generation needs a text prompt, a text completion and an 'until' list")
-    if not all(isinstance(stop, str) for stop in until):
+    stops = [stop for stop in until if isinstance(stop, str)]
+    if len(stops) != len(until):
         raise ValueError("'until' must list texts")
     max_gen_toks = settings.get("max_gen_toks")
     if max_gen_toks is not None and (isinstance(max_gen_toks, bool) or not isinstance(max_gen_toks, int | float)):
@@ -202,11 +209,11 @@ def _generation(context: Any, settings: JsonObject, response: Any) -> LoggedGene
     temperature = settings.get("temperature")
     greedy = not settings.get("do_sample", False) and temperature in (None, 0, 0.0, "0", "0.0")
     return LoggedGeneration(
-        context, completion, tuple(until), int(max_gen_toks) if max_gen_toks is not None else None, greedy
+        context, completion, tuple(stops), int(max_gen_toks) if max_gen_toks is not None else None, greedy
     )
 
 
-def _loglikelihood(response: Any) -> float:
+def _loglikelihood(response: JsonValue) -> float:
     """lm-eval logs a response as ``[ll, is_greedy]`` (inside one more list in ``resps``),
     as numbers or, from 0.4.3 on, as their text (its ``sanitize_list``)."""
     value = response[0] if isinstance(response, list) and isinstance(response[0], list) else response
@@ -222,14 +229,16 @@ def _loglikelihood(response: Any) -> float:
     return number
 
 
-def _arguments(raw: Any) -> list[tuple[Any, Any]]:
+def _arguments(raw: JsonValue) -> list[tuple[JsonValue, JsonValue]]:
     """lm-eval ≥ 0.4.3 logs ``{"gen_args_0": {"arg_0": ..., "arg_1": ...}, ...}``; earlier
     versions a list of argument lists."""
+    # cast: Python's indexing checks each value's shape; its KeyError, IndexError or
+    # TypeError is the line's problem (read_samples_log).
     if isinstance(raw, dict):
         ordered = sorted(raw.items(), key=lambda item: int(re.sub(r"\D", "", item[0]) or 0))
-        args = [(value["arg_0"], value["arg_1"]) for _, value in ordered]
+        args = [(cast(JsonObject, value)["arg_0"], cast(JsonObject, value)["arg_1"]) for _, value in ordered]
     elif isinstance(raw, list):
-        args = [(value[0], value[1]) for value in raw]
+        args = [(cast("list[JsonValue]", value)[0], cast("list[JsonValue]", value)[1]) for value in raw]
     else:
         raise ValueError("no 'arguments'")
     if not args:
@@ -242,7 +251,9 @@ def _results_file(samples: Path, task: str) -> Path | None:
     the run's date). A results file of another date could be another run's settings: none
     is read then, and the import goes by the benchmark's defaults (its prompts must still
     equal the logged ones, sample by sample)."""
-    stamp = SAMPLES_FILE.match(samples.name)["stamp"]  # type: ignore[index]
+    match = SAMPLES_FILE.match(samples.name)
+    assert match is not None  # read_samples_log has read the task from this name
+    stamp = match["stamp"]
     same_run = samples.parent / RESULTS_FILE.format(stamp=stamp)
     return same_run if same_run.is_file() else None
 
@@ -266,11 +277,11 @@ def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
     if not isinstance(model, str):
         raise MlbenchError(f"{path}: damaged lm-eval results file ('model_name' is not a text)")
     fewshot = _object(data, "n-shot", path).get(task)
-    tokens = {
-        f"{name}_token": data[f"tokenizer_{name}_token"][0]
-        for name in ("bos", "eos", "pad")
-        if isinstance(data.get(f"tokenizer_{name}_token"), list) and data[f"tokenizer_{name}_token"]
-    }
+    tokens: JsonObject = {}
+    for name in ("bos", "eos", "pad"):
+        logged = data.get(f"tokenizer_{name}_token")
+        if isinstance(logged, list) and logged:
+            tokens[f"{name}_token"] = logged[0]
     record = {
         "results_file": str(path),
         "lm_eval_version": data.get("lm_eval_version"),
@@ -293,7 +304,7 @@ def _run_info(path: Path, task: str, samples: Path) -> RunInfo:
     )
 
 
-def _finite(value: Any) -> Any:
+def _finite(value: JsonValue) -> JsonValue:
     """``value`` with every NaN or infinite number as None (nesting is bounded by parse_json)."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -322,7 +333,8 @@ def _text(data: JsonObject, key: str, path: Path) -> str | None:
     return value or None
 
 
-def _pretrained(model_args: Any) -> str | None:
+def _pretrained(model_args: JsonValue) -> JsonValue:
+    """The ``pretrained`` of lm-eval's ``model_args`` (an object or ``a=b,c=d`` text), as logged."""
     if isinstance(model_args, dict):
         return model_args.get("pretrained")
     if isinstance(model_args, str):
