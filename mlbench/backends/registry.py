@@ -4,12 +4,14 @@ only when chosen."""
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from mlbench.backends.base import Backend
 from mlbench.backends.cache import CachedBackend, check_cache_file
+from mlbench.backends.gguf import GGUF_FILE_ARG, gguf_path
 from mlbench.backends.options import (
     BACKEND_OPTIONS,
     HfOptions,
@@ -30,9 +32,10 @@ DType = Literal["auto", "float32", "bfloat16", "float16"]
 @dataclass(frozen=True)
 class ModelOptions:
     """A model to run: what every backend shares, and the options given for its backend
-    (``backend_values``). Its backend's own options (``options``) are built once, when
-    first asked for: ``auto`` is resolved then (torch's look for a GPU), so that a model's
-    mistakes found without torch are found in a second."""
+    (``backend_values``). ``auto`` is resolved (torch's look for a GPU) and the backend's
+    own options built and checked once each, when first asked for (``runs_on``,
+    ``options``), so that a model's mistakes found without torch are found in a second.
+    Two specs are equal when they give the same values, in whatever order."""
 
     model: str
     backend: str = "hf"  # as given: auto runs on ``runs_on``
@@ -41,6 +44,15 @@ class ModelOptions:
     given: tuple[tuple[str, object], ...] = ()  # (key, typed value), in the order given
     flag: str = "-M"  # what an error line names: -M, or -J for a judge
     inherit: tuple[tuple[str, object], ...] = ()  # a judge after a run: the options given for the run
+
+    def __post_init__(self) -> None:
+        given = dict(self.given)
+        if GGUF_FILE_ARG in given:
+            # --model DIR -M gguf_file=NAME names the same model as --model DIR/NAME, and gets
+            # the same results folder.
+            model, _ = gguf_path(self.model, ((GGUF_FILE_ARG, json.dumps(given.pop(GGUF_FILE_ARG))),))
+            object.__setattr__(self, "model", model)
+        object.__setattr__(self, "given", tuple(sorted(given.items(), key=lambda item: item[0])))
 
     @functools.cached_property
     def runs_on(self) -> str:

@@ -3,7 +3,6 @@ the request cache, the search client. Every check here fails with one MlbenchErr
 
 from __future__ import annotations
 
-import json
 import typing
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,15 +62,10 @@ def model_options(
     each checked as its declaration says; against the backend that runs (``auto``
     resolved) when they are first used. A judge after ``run`` takes the run's options
     declared inherited where its backend does."""
-    from mlbench.backends.gguf import GGUF_FILE_ARG, gguf_path
     from mlbench.backends.options import backend_values
     from mlbench.backends.registry import BACKENDS, DType, ModelOptions
 
     values = backend_values(choice("backend", backend, BACKENDS), settings, flag)
-    if "gguf_file" in values:
-        # --model DIR -M gguf_file=NAME names the same model as --model DIR/NAME, and gets the
-        # same results folder.
-        model, _ = gguf_path(model, ((GGUF_FILE_ARG, json.dumps(values.pop("gguf_file"))),))
     checked = cast("DType", choice("dtype", dtype, typing.get_args(DType)))
     inherit = run.given if run is not None else ()
     options = ModelOptions(model, backend, checked, seed, tuple(values.items()), flag, inherit)

@@ -1,8 +1,8 @@
 """A chunk's requests, built once. Before it scores a chunk the pipeline builds the next
 one's, tells the backend of them (``Backend.prefetch``: the hf backend on a GPU tokenizes
 their texts in a thread while this chunk runs) and later hands the same objects to that
-chunk's scoring, which takes them instead of building them again: a backend that prepared
-a call finds it by the identity of its requests."""
+chunk's scoring, which sends those same objects: a backend that prepared a call finds it
+by the identity of its requests."""
 
 from __future__ import annotations
 

@@ -54,3 +54,19 @@ def test_replicas_decoding_is_merged_as_what_ran():
     assert merged_decoding([{"decoder": "static", "path": "not used"}, graphs]) == graphs
     assert merged_decoding([graphs, graphs]) == {**graphs, "recorded": 6}
     assert merged_decoding([]) == {}
+
+
+def test_a_model_spec_is_its_values_not_the_order_they_were_given_in():
+    one = model_spec("m", "hf", batch_size=4, device="cpu")
+    other = model_spec("m", "hf", device="cpu", batch_size=4)
+    assert one == other and hash(one) == hash(other)
+    assert one != model_spec("m", "hf", device="cpu", batch_size=8)
+
+
+def test_a_gguf_file_given_as_an_option_becomes_the_model_path_wherever_the_spec_is_made(tmp_path):
+    # Made here, not through the command line's parser: the file still names the model.
+    spec = model_spec(str(tmp_path), "hf", gguf_file="m.gguf", device="cpu")
+    assert spec.model == str(tmp_path / "m.gguf")
+    assert "gguf_file" not in dict(spec.given)
+    with pytest.raises(MlbenchError, match="already a GGUF file"):
+        model_spec(str(tmp_path / "x.gguf"), "hf", gguf_file="m.gguf")
