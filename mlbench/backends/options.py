@@ -71,7 +71,8 @@ def declared(
 class BackendOptions(BaseModel):
     """What one backend takes; frozen (a model's options are its identity) and closed."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built at first use, not at import: every command imports the declarations, few check options.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     backend: ClassVar[str]
 
 

@@ -141,7 +141,8 @@ class Shapes:
 class Table(BaseModel):
     """A table of the file: only the keys declared, each checked as declared."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built at first use, not at import: only a run of a declared benchmark reads its file.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @model_validator(mode="before")
     @classmethod
