@@ -141,7 +141,7 @@ class Shapes:
 class Table(BaseModel):
     """A table of the file: only the keys declared, each checked as declared."""
 
-    # Built at first use, not at import: only a run of a declared benchmark reads its file.
+    # Built when a file is first read, not when the module is imported.
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @model_validator(mode="before")
