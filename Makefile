@@ -142,8 +142,9 @@ test-data: ## the tests over a full data copy (MLBENCH_TEST_DATA=DIR)
 	@test -n "$(MLBENCH_TEST_DATA)" || { echo "make: test-data needs MLBENCH_TEST_DATA=DIR (a full data folder)"; exit 2; }
 	MLBENCH_TEST_DATA="$(MLBENCH_TEST_DATA)" $(PYTHON) -m pytest -q tests/full_data
 
-# The authors' code files XLingHealth's and MSQAD's prompts are read from (tests/upstream_code):
-# MLBENCH_UPSTREAM_CODE=DIR, a folder holding DIR/upstream/{xlinghealth,msqad}/<path in the repository>.
+# The authors' code files XLingHealth's and MSQAD's prompts and TruthfulQA-Multi's judge protocol
+# are read from (tests/upstream_code): MLBENCH_UPSTREAM_CODE=DIR, a folder holding
+# DIR/upstream/{xlinghealth,msqad,truthfulqa-multi}/<path in the repository>.
 test-upstream: ## the tests over the authors' prompt code (MLBENCH_UPSTREAM_CODE=DIR)
 	@test -n "$(MLBENCH_UPSTREAM_CODE)" || { echo "make: test-upstream needs MLBENCH_UPSTREAM_CODE=DIR (DIR/upstream/xlinghealth/..., DIR/upstream/msqad/...)"; exit 2; }
 	MLBENCH_UPSTREAM_CODE="$(MLBENCH_UPSTREAM_CODE)" $(PYTHON) -m pytest -q tests/upstream_code

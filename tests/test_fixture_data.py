@@ -6,6 +6,7 @@ from __future__ import annotations
 from fixture_data import write_fixture_datasets
 
 from mlbench.benchmarks.msqad.sources import CODE as MSQAD_CODE
+from mlbench.benchmarks.truthfulqa_multi.sources import JUDGE_SCRIPT
 from mlbench.benchmarks.xlinghealth.sources import CODE as XLINGHEALTH_CODE
 
 
@@ -27,4 +28,5 @@ def test_the_tree_is_deterministic_and_small(fixture_datasets, tmp_path):
     # The authors' prompt code, in its shape with text written for the tests (upstream/<task>/).
     expected |= {f"upstream/xlinghealth/{path}" for path in XLINGHEALTH_CODE}
     expected |= {f"upstream/msqad/{path}" for path in MSQAD_CODE}
+    expected |= {f"upstream/truthfulqa-multi/{JUDGE_SCRIPT}"}  # the authors' judge script, in its shape
     assert set(first) == expected

@@ -23,7 +23,10 @@ R = TypeVar("R")
 
 
 def _request_key(fingerprint: str, kind: str, request: Any) -> str:
-    payload = {"fingerprint": fingerprint, "kind": kind, "request": asdict(request)}
+    fields = asdict(request)
+    if not fields["prompt"]["tokenizer_bos"]:
+        del fields["prompt"]["tokenizer_bos"]  # at its default, the key the cache had before the field
+    payload = {"fingerprint": fingerprint, "kind": kind, "request": fields}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,9 +12,25 @@ from mlbench.records import ChatMessage, GenerationRequest, LoglikelihoodRequest
 
 
 def render_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> str:
-    """Plain text as is; chat turns through the tokenizer's chat template, ending with an
-    open assistant turn (the generation prompt) unless ``open_turn`` is False."""
-    return sent_prompt(tokenizer, prompt, open_turn=open_turn)[1]
+    """The model's input text: plain text as is, chat turns through the tokenizer's chat
+    template, ending with an open assistant turn (the generation prompt) unless
+    ``open_turn`` is False. A ``tokenizer_bos`` prompt that starts with BOS gets the
+    tokenizer's BOS in front, as its own default would add it (``encode`` adds none to a
+    text that starts with BOS)."""
+    text = sent_prompt(tokenizer, prompt, open_turn=open_turn)[1]
+    bos = getattr(tokenizer, "bos_token", None)
+    if prompt.tokenizer_bos and bos and text.startswith(bos) and adds_bos(tokenizer):
+        return bos + text
+    return text
+
+
+@functools.lru_cache(maxsize=8)
+def adds_bos(tokenizer: Any) -> bool:
+    """Whether the tokenizer's own default puts BOS in front of a text (Llama's and Gemma's
+    do; many BPE tokenizers add nothing)."""
+    plain = tokenizer("a", add_special_tokens=False)["input_ids"]
+    ids = tokenizer("a")["input_ids"]
+    return len(ids) > len(plain) and ids[0] == getattr(tokenizer, "bos_token_id", None)
 
 
 def sent_prompt(tokenizer: Any, prompt: Prompt, *, open_turn: bool = True) -> tuple[Prompt, str]:

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from mlbench.benchmarks.helper_models import HelperModel
+from mlbench.benchmarks.judge_hooks import JudgeHooks
 from mlbench.benchmarks.lm_eval_names import LmEvalTask
 from mlbench.benchmarks.result_kinds import Result, as_generation, as_loglikelihoods
 from mlbench.data.alignment import Alignment, aligned_labels
 from mlbench.data.jsonl import JsonlData, load_jsonl
 from mlbench.data.source import QUESTION_LABEL, DataSource
 from mlbench.errors import MlbenchError, clipped, did_you_mean
-from mlbench.judges.judge import Judge
 from mlbench.metrics.descriptor import Metric
 from mlbench.records import (
     Generation,
@@ -27,7 +27,6 @@ from mlbench.records import (
     Sample,
     SampleRecord,
 )
-from mlbench.records.json_shapes import json_text
 from mlbench.records.jsontypes import JsonObject, Tables
 from mlbench.resources import prompts_dir
 from mlbench.results.figures import Figure
@@ -108,7 +107,7 @@ MC = Mode("mc", "loglikelihoods", ("mc1", "mc2"))
 GEN = Mode("gen", "answers", ("bleu_max", "bleu_acc", "bleu_diff"))
 
 
-class Task(ABC):
+class Task(JudgeHooks, ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     languages: ClassVar[tuple[str, ...]]
@@ -136,8 +135,6 @@ class Task(ABC):
     # The descriptors of the metrics this benchmark adds to the shared ones
     # (mlbench.metrics.catalog), declared beside the code that computes them.
     metric_descriptors: ClassVar[tuple[Metric, ...]] = ()
-    # What `--judge` judges when no -J kind is given.
-    default_judge_kinds: ClassVar[tuple[str, ...]] = ("truth",)
     # Whether each mode's prompt is saved (``outputs.mode_prompts``), not the first mode's
     # alone: for benchmarks whose modes send prompts of their own (XLingHealth, MSQAD).
     saves_every_prompt: ClassVar[bool] = False
@@ -229,27 +226,11 @@ class Task(ABC):
         after scoring and again after every judge."""
         return {}
 
-    def judge_skip_reason(self, record: SampleRecord) -> str | None:
-        """Why a judge must not read this sample's answer (None: judge it)."""
-        return None
-
     def seeds_outputs(self, options: TaskOptions, modes: tuple[str, ...]) -> bool:
         """Whether the run's --seed changes what the model writes (the protocol samples):
         then the seed joins the resume hash, so answers drawn with two seeds never mix.
         (False by default, and for earlier protocols: their runs keep their hash.)"""
         return False
-
-    def judge_for(self, judge: Judge, run_config: JsonObject, lang: str) -> Judge:
-        """The judge that reads this benchmark's samples in ``lang`` of a run with
-        ``run_config`` (results.json's config): ``judge`` itself, unless the benchmark's
-        protocol judges with a prompt of its own (XLingHealth's authors' correctness judge).
-        A judge of its own carries its own ``spec.sha256``, so its verdicts never mix."""
-        return judge
-
-    def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
-        """The texts a ``kind`` judge reads in a saved sample, by name. One named
-        ``answer`` gives one verdict; several (MSQAD's two responses) give one each."""
-        return {"answer": json_text(record.outputs["answer"], "a saved answer")} if "answer" in record.outputs else {}
 
     def mc_requests(self, sample: Sample, data: LanguageData, options: TaskOptions) -> list[LoglikelihoodRequest]:
         raise MlbenchError(f"{self.name} has no multiple-choice mode")

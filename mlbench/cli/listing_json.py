@@ -84,6 +84,7 @@ def task_json(task: Task, sources: list[Source]) -> JsonObject:
         "default_shots": task.default_fewshot,
         "headline_metrics": list(task.headline_metrics),
         "judge_kinds": list(task.default_judge_kinds),
+        "judge_protocols": list(task.judge_protocols),
         "prompt_files": [*prompt_paths(task)],
         "options": options_json(task.options_type),
         "hub_id": task.hub_id or None,

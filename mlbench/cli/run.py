@@ -107,6 +107,7 @@ def _run(plan: RunConfig, judge: str | None, judge_settings: list[OptionSetting]
     backend (``checked_backend``)."""
     from dataclasses import replace
 
+    from mlbench.benchmarks import get_task
     from mlbench.engine.budget import check_budget
     from mlbench.engine.failures import SamplesFailed
     from mlbench.engine.judging import check_judge_config, judge_after_run
@@ -121,7 +122,8 @@ def _run(plan: RunConfig, judge: str | None, judge_settings: list[OptionSetting]
         # path: replaced by each task's run folder when the run is judged
         judging = judge_config(plan.output, judge, judge_settings, run=plan.model, resume=plan.resume,
                                cache_dir=plan.cache_dir, chunk_size=plan.chunk_size or DEFAULT_CHUNK_SIZE)  # fmt: skip
-        check_judge_config(judging)  # its kinds and backend options, before an hour of generation
+        # its kinds, protocol and backend options, before an hour of generation
+        check_judge_config(judging, tuple(get_task(name) for name in plan.tasks), plan.task_options.source)
         judging = replace(judging, budget=plan.budget)  # one budget for the run and its judges
     check_budget(plan.budget, plan.model, judging.judge if judging else None)
     check_run(plan, judging.judge if judging else None)

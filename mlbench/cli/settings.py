@@ -135,6 +135,7 @@ def judge_config(
         langs=langs,
         chat=own.chat_template,
         scoring=own.scoring,
+        protocol=own.protocol,
         resume=resume,
         cache_dir=cache_dir,
         chunk_size=chunk_size,

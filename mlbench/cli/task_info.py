@@ -35,6 +35,10 @@ def task_details(task: Task, sources: list[Source]) -> RenderableType:
         ("few-shot default", str(task.default_fewshot)),
         ("judges (--judge, default kinds)", list(task.default_judge_kinds)),
     ]
+    if len(task.judge_protocols) > 1:  # -J protocol, the first the default
+        facts.append(
+            ("judge protocols (-J protocol)", [f"{task.judge_protocols[0]} (default)", *task.judge_protocols[1:]])
+        )
     if task.headline_metrics:
         facts.append(("headline metrics", list(task.headline_metrics)))
     facts.append(("prompts", prompt_files(task)))

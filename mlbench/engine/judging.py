@@ -11,8 +11,6 @@ say): every read-modify-write of a samples file happens under the run folder's l
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +19,9 @@ from typing import Literal
 from mlbench.backends.base import Backend
 from mlbench.backends.redact import redact_url
 from mlbench.backends.registry import ModelOptions, create_backend
-from mlbench.benchmarks import get_task
+from mlbench.benchmarks import all_tasks, get_task
 from mlbench.benchmarks.base import Task
+from mlbench.data.source import DataSource
 from mlbench.engine.budget import Budget, chunk_size, spend_verdicts
 from mlbench.engine.failures import LanguageFailures, SamplesFailed, too_many, verdict_failures
 from mlbench.engine.pipeline import RunConfig, RunObserver, cross_language, metric_order
@@ -30,10 +29,11 @@ from mlbench.engine.verdicts import apply_entries, judge_records, needs_verdict
 from mlbench.errors import MlbenchError
 from mlbench.judges import Judge, JudgeSpec, load_spec
 from mlbench.judges.evidence import SearchClient
+from mlbench.judges.options import JudgeProtocol, JudgeProtocolName, ScoringChoice
 from mlbench.languages import pick_languages
 from mlbench.records import RunResult
 from mlbench.records.json_shapes import json_list, json_number, json_object, json_text
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, settings_digest
 from mlbench.results import (
     language_records,
     merge_run,
@@ -49,8 +49,6 @@ from mlbench.results import (
 from mlbench.results.aggregation import aggregate
 from mlbench.results.usage import USAGE_KEYS, language_usage
 
-ScoringChoice = Literal["auto", "logprob", "generate"]
-
 
 @dataclass(frozen=True)
 class JudgeConfig:
@@ -60,6 +58,7 @@ class JudgeConfig:
     langs: tuple[str, ...] | Literal["all"] = "all"
     chat: bool | None = None  # None: chat when the judge has a chat template (servers: always)
     scoring: ScoringChoice = "auto"
+    protocol: JudgeProtocolName = "trained"  # -J protocol: the benchmark's judge_protocols
     resume: bool = False
     cache_dir: Path | None = None
     chunk_size: int = 32
@@ -104,24 +103,46 @@ def judge_settings(judge: Judge, backend: Backend, model: str) -> JsonObject:
         "scoring": judge.scoring,
         "prompt_sha256": judge.spec.sha256,
     }
+    if judge.protocol != "trained":  # only then: the verdicts given before the choice keep their hash
+        settings["protocol"] = judge.protocol
     # A served judge is known by its name only: its URL changes when a requeued job starts
     # the server elsewhere, and that must not throw away the verdicts already given.
     identity = {**settings, "fingerprint": model if backend.name == "openai" else backend.fingerprint}
-    digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+    digest = settings_digest(identity)
     return {**settings, "settings_hash": digest}
 
 
-def check_judge_config(config: JudgeConfig) -> None:
+def check_judge_config(config: JudgeConfig, tasks: tuple[Task, ...] = (), source: DataSource | None = None) -> None:
     """What can be checked of a judging stage before any model runs (so that a run with
-    --judge does not generate for an hour and then stop): its kinds, and its model's
+    --judge does not generate for an hour and then stop): its kinds, its protocol against
+    the benchmarks of ``tasks`` (whose data will come from ``source``), and its model's
     options against the backend it will run on (built once: ``ModelOptions.options``)."""
     from mlbench.backends.options import HfOptions, gpu_visible
 
     for kind in config.kinds:
         load_spec(kind)
+    check_protocol(config, tasks)
+    for task in tasks:
+        recorded: JsonObject = {"data_source": source.describe(task.hub_id)} if source is not None else {}
+        task.check_judge_protocol(protocol_of(config), config.kinds or task.default_judge_kinds, recorded, config.chat)
     options = config.judge.options
     if isinstance(options, HfOptions) and options.device == "cuda" and not gpu_visible():
         raise MlbenchError("-J device=cuda but torch sees no CUDA GPU; use -J device=cpu or auto")
+
+
+def protocol_of(config: JudgeConfig) -> JudgeProtocol:
+    return JudgeProtocol(config.protocol, config.judge, config.scoring)
+
+
+def check_protocol(config: JudgeConfig, tasks: tuple[Task, ...]) -> None:
+    """-J protocol names a protocol every benchmark judged has."""
+    for task in tasks:
+        if config.protocol not in task.judge_protocols:
+            offered = [t.name for t in all_tasks() if config.protocol in t.judge_protocols]
+            raise MlbenchError(
+                f"-J protocol={config.protocol}: {task.name}'s judges have no such protocol (it has"
+                f" {', '.join(task.judge_protocols)}; {config.protocol} is {' and '.join(offered)}'s)"
+            )
 
 
 def judge_run(
@@ -136,6 +157,9 @@ def judge_run(
     # Every run's task first, before a judge loads (a user's benchmark is included again here).
     tasks_of = {run_dir: _task_of(run_dir) for run_dir, _ in plans}
     kinds_of = {run_dir: config.kinds or tasks_of[run_dir].default_judge_kinds for run_dir, _ in plans}
+    check_protocol(config, tuple(tasks_of.values()))
+    for run_dir, task in tasks_of.items():  # the protocol's own refusals, before the judge loads
+        task.check_judge_protocol(protocol_of(config), kinds_of[run_dir], read_run(run_dir).config, config.chat)
     # Every kind once, in the order given (or each benchmark's order: claims before claim_support).
     specs = [load_spec(kind) for kind in dict.fromkeys(k for kinds in kinds_of.values() for k in kinds)]
     _check_answers(plans)
@@ -144,6 +168,11 @@ def judge_run(
         results, failures = [], []
         for spec in specs:
             judge = Judge(spec, chat=resolve_chat(backend, config.chat), scoring=resolve_scoring(spec, config.scoring))
+            if config.protocol != "trained" and config.chat is None:  # the script is told; here it was inferred
+                how = "an instruct judge (it has a chat template)" if judge.chat else "a base judge (no chat template)"
+                observer.note(
+                    f"-J protocol={config.protocol}: {spec.kind} judged as {how}; -J chat_template=... to choose"
+                )
 
             def settings_of(judge: Judge) -> JsonObject:
                 settings = judge_settings(judge, backend, config.judge.model)
@@ -231,7 +260,7 @@ def _judge_run_dir(
     given = judge
     for lang in langs:
         # The benchmark's own judge for this language, if its protocol has one (Task.judge_for).
-        judge = task.judge_for(given, read_language(run_dir, lang).config, lang)
+        judge = task.judge_for(given, read_language(run_dir, lang).config, lang, protocol_of(config))
         settings = settings_of(judge)
         # The samples the language's result is of, not every line of its file: a resumed
         # run with a smaller --limit leaves more there (judged, they would change n).

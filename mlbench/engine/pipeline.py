@@ -6,8 +6,6 @@ folder) is checked first, so bad input fails in a second instead of after a mode
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -41,7 +39,7 @@ from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.languages import pick_languages
 from mlbench.metrics.judged import JUDGE_METRICS
 from mlbench.records import RunResult, SampleRecord
-from mlbench.records.jsontypes import JsonObject, Tables
+from mlbench.records.jsontypes import JsonObject, Tables, settings_digest
 from mlbench.report.heatmaps import write_figures
 from mlbench.results import (
     language_path,
@@ -150,7 +148,7 @@ def config_hash(task: Task, modes: tuple[str, ...], config: RunConfig, fingerpri
         payload["mode_settings"] = per_mode
     if task.seeds_outputs(options, modes):  # sampled answers: another seed, other answers
         payload["seed"] = config.seed
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+    return settings_digest(payload)
 
 
 def metric_order(task: Task, modes: tuple[str, ...]) -> list[str]:

@@ -130,7 +130,7 @@ def judge_records(
     names: dict[str, list[str]] = {}
     for record in records:
         skip = task.judge_skip_reason(record) if task is not None else None
-        answers = task.judged_answers(record, judge.spec.kind) if task is not None else None
+        answers = task.judged_answers(record, judge.spec.kind, judge.reads) if task is not None else None
         names[record.id] = list(answers or {})
         try:
             planned[record.id] = judge_items(record, judge.spec, skip, search, answers)

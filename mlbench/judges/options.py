@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mlbench.backends.options import PASSTHROUGH, backend_keys
+from mlbench.backends.registry import ModelOptions
 from mlbench.errors import MlbenchError, did_you_mean
 from mlbench.records.options import SEED_MAX, OptionSetting, option, option_names, parse_value
 
@@ -28,6 +29,9 @@ class JudgeOptions:
     seed: int = option(0, "Seed of the judge model's sampling.")
     chat_template: bool | None = option(None, "Prompt with the judge's chat template.", shown="if it has one")
     scoring: Literal["auto", "logprob", "generate"] = option("auto", "Read the verdict's probability or words.")
+    protocol: Literal["trained", "authors"] = option(
+        "trained", "TruthfulQA-Multi's truth/info judges: training format, or as the authors ran them."
+    )
     search_url: str | None = option(None, "Web-search service for claim evidence (CaLMQA).")
     search_api_key_env: str | None = option(None, "Variable holding the search service's key.")
     search_results: int = option(10, "Search results per claim.")
@@ -37,6 +41,21 @@ class JudgeOptions:
             raise MlbenchError(f"-J seed must be between 0 and {SEED_MAX}, not {self.seed}")
         if self.search_results < 1:
             raise MlbenchError(f"-J search_results must be at least 1, not {self.search_results}")
+
+
+JudgeProtocolName = Literal["trained", "authors"]
+ScoringChoice = Literal["auto", "logprob", "generate"]
+
+
+@dataclass(frozen=True)
+class JudgeProtocol:
+    """How a benchmark picks its judge (``Task.judge_for``): the protocol asked for
+    (``-J protocol``), the judge model (whose tokenizer and class a protocol may need) and
+    the scoring asked for (``-J scoring``)."""
+
+    name: JudgeProtocolName = "trained"
+    model: ModelOptions | None = None
+    scoring: ScoringChoice = "auto"
 
 
 def split_judge_settings(settings: Sequence[OptionSetting]) -> tuple[JudgeOptions, list[OptionSetting]]:

@@ -20,6 +20,7 @@ from mlbench.records.shape import IdText, Number, dumped
 from mlbench.records.usage import Usage
 
 Role = Literal["system", "user", "assistant"]
+ChatTurn = dict[str, str]  # {"role": ..., "content": ...}, as a sample writes its turns
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,11 @@ class Prompt:
     # system turn is joined to the first user turn, this text between them (an author's
     # layout for such models). None: the turns are sent as they are.
     system_join: str | None = None
+    # True: the tokenizer adds its special tokens as its own default does, even in front of
+    # a text that already starts with BOS (a chat template rendered to text then begins
+    # with two, as in the TruthfulQA-Multi authors' judge call). False: mlbench's rule,
+    # lm-eval's: such a text gets no second BOS.
+    tokenizer_bos: bool = False
 
     def __post_init__(self) -> None:
         if (self.text is None) == (self.messages is None):
@@ -156,6 +162,12 @@ class Verdict:
     # Written as ``judge_error`` (beside the judge's own keys of an entry), before ``claims``.
     error: Annotated[str | None, Field(serialization_alias="judge_error")] = None
     claims: tuple[str, ...] | None = None
+    # What the judge was sent for this item: the text after its chat template, or the
+    # turns where a server applies the template; past ``JUDGE_SENT_KEPT`` characters, its
+    # sha256 and length instead (``judges.sent``).
+    sent: str | list[ChatTurn] | None = None
+    sent_sha256: str | None = None
+    sent_chars: int | None = None
     # What the judge's requests for this item cost (kept beside the verdict, not in it).
     usage: Annotated[Usage | None, Field(exclude=True)] = field(default=None, compare=False)
 

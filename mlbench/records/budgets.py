@@ -113,3 +113,9 @@ def check_path_length(path: str | PurePath, where: str) -> None:
         if length > NAME_MAX:
             name = shown(part)
             raise BudgetError(f"{where}: a file name of {length:,} bytes ({name}); a file system holds {NAME_MAX}")
+
+
+# What a verdict keeps of its judge's prompt, in characters: the text itself up to here (a
+# TruthfulQA judge's prompt is a few hundred), its sha256 and length past it (a claim
+# checked against ten search snippets, say), so samples files stay small.
+JUDGE_SENT_KEPT = 16_000

@@ -28,3 +28,12 @@ Cell: TypeAlias = str | int | float | bool | None
 TableRow: TypeAlias = dict[str, Cell]
 # Named tables of rows (a run's cross-language statistics: "anova", "tukey", …).
 Tables: TypeAlias = dict[str, list[TableRow]]
+
+
+def settings_digest(value: object) -> str:
+    """The short hash mlbench keys settings by: sha256 of the value's JSON with sorted keys,
+    first 16 hex digits (a run's config hash, a judge's settings hash, a prompt's)."""
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]

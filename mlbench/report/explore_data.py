@@ -273,10 +273,20 @@ def _options(block: JsonValue) -> list[JsonValue]:
 
 
 def _verdict(block: JsonObject) -> JsonObject:
+    """A verdict with short keys: l label, s score, t the judge's words, e error, p share
+    supported, x what the judge read (its text, the turns a server templated, or the
+    sha256 kept in place of a long text)."""
     verdict: JsonObject = {}
     for key, short in (("label", "l"), ("score", "s"), ("output", "t"), ("judge_error", "e"), ("supported", "p")):
         if block.get(key) is not None:
             verdict[short] = block[key]
+    sent = block.get("sent")
+    if isinstance(sent, list):  # turns: shown as the role of each, then its text
+        sent = "\n\n".join(f"[{t.get('role')}]\n{t.get('content')}" for t in sent if isinstance(t, dict))
+    if isinstance(sent, str):
+        verdict["x"] = sent
+    elif isinstance(block.get("sent_sha256"), str):
+        verdict["x"] = f"({block.get('sent_chars')} characters, sha256 {block['sent_sha256']})"
     return verdict
 
 

@@ -71,7 +71,7 @@ def test_p_yes_from_the_eight_spellings_by_hand():
 def test_label_is_no_below_one_half_and_yes_at_it():
     even = ScriptedBackend(lambda prompt, continuation: -1.0)
     [tie] = Judge(load_spec("info"), chat=False, scoring="logprob").verdicts(even, [ITEM])
-    assert tie == Verdict(label="yes", score=0.5)
+    assert tie == Verdict(label="yes", score=0.5, sent="Q: What is the capital of France?\nA: Paris.\nHelpful:")
     leaning_no = ScriptedBackend(lambda prompt, continuation: -1.0 if "o" in continuation else -1.1)
     [no] = Judge(load_spec("info"), chat=False, scoring="logprob").verdicts(leaning_no, [ITEM])
     assert no.label == "no" and no.score < 0.5
@@ -95,7 +95,10 @@ def test_a_failed_spelling_fails_the_verdict_instead_of_skewing_it():
         lambda prompt, continuation: "HTTP 503 (after 6 attempts)" if continuation == "No" else -1.0
     )
     [verdict] = Judge(load_spec("truth"), chat=False, scoring="logprob").verdicts(backend, [ITEM])
-    assert verdict == Verdict(error="HTTP 503 (after 6 attempts)")
+    # What was sent is kept with the failure: the call can be retried, or read, as it was.
+    assert verdict == Verdict(
+        error="HTTP 503 (after 6 attempts)", sent="Q: What is the capital of France?\nA: Paris.\nTrue:"
+    )
 
 
 def test_backend_without_log_probs_points_to_generate_scoring():
@@ -141,5 +144,6 @@ def test_generated_verdicts_are_parsed_by_output_shape():
 def test_failed_generation_is_a_verdict_with_its_error():
     backend = ScriptedBackend(text=lambda prompt: None)
     [verdict] = Judge(load_spec("relevance"), chat=True, scoring="generate").verdicts(backend, [ITEM])
-    assert verdict == Verdict(error="scripted failure")
-    assert verdict.to_json() == {"judge_error": "scripted failure"}
+    sent = Judge(load_spec("relevance"), chat=True, scoring="generate").prompt(ITEM).to_json()
+    assert verdict == Verdict(error="scripted failure", sent=sent)
+    assert verdict.to_json() == {"judge_error": "scripted failure", "sent": sent}

@@ -128,7 +128,10 @@ def test_prompted_judge_counts_unparsed_verdicts(run_dir):
         "settings_hash": record["judges"]["relevance"]["settings_hash"],
         "label": "unparsed",
         "output": "I am not sure.",
+        # A server applies the chat template: the turns are what is kept of the prompt.
+        "sent": [{"role": "user", "content": record["judges"]["relevance"]["sent"][0]["content"]}],
     }
+    assert record["question"] in record["judges"]["relevance"]["sent"][0]["content"]
 
 
 def test_claims_then_claim_support(run_dir):

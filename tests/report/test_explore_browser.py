@@ -335,3 +335,24 @@ def test_translation_flips_keep_the_rows_where_the_translation_decides(browser, 
     assert _count(tab) == (12, 12) and len(columns()) == 7 and "flips" not in tab.evaluate("location.hash")
     assert errors == []
     tab.close()
+
+
+def test_a_verdict_shows_what_the_judge_read(browser, runs, tiny_model, tmp_path):
+    judged = shutil.copytree(
+        runs / tiny_model.name / "truthfulqa_multi", tmp_path / "judged" / "m" / "truthfulqa_multi"
+    )
+    result = run_cli("judge", judged, "--judge", tiny_model, "-J", "kind=truth", "--lang", "en", "--no-cache")
+    assert result.exit_code == 0, result.output
+    line = json.loads((judged / "samples_en.jsonl").read_text().splitlines()[0])
+    sent = line["judges"]["truth"]["sent"]
+    assert sent.startswith("<|system|>")  # the tiny model's chat template, as the judge got it
+    path = tmp_path / "explorer.html"
+    path.write_text(explorer_page(explorer_data([tmp_path / "judged"])), encoding="utf-8")
+    tab = browser.new_page(viewport={"width": 1300, "height": 900})
+    tab.goto(path.as_uri() + f"#task=truthfulqa_multi&id={line['id']}")
+    tab.wait_for_selector("body[data-ready]")
+    summary = tab.locator(".judge summary", has_text="what the judge read").first
+    summary.click()
+    assert tab.locator(".judge pre.sent").first.text_content() == sent
+    tab.screenshot(path=str(tmp_path / "judge-read.png"), full_page=True)
+    tab.close()

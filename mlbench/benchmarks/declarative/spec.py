@@ -61,7 +61,6 @@ A translation of TruthfulQA says which of its rows each question is in ``[align]
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import sys
 from dataclasses import asdict, dataclass, field
@@ -76,7 +75,7 @@ from mlbench.data.questions import Columns
 from mlbench.data.tabular import TABULAR_SUFFIXES
 from mlbench.errors import MlbenchError
 from mlbench.records.budgets import check_path_length
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, settings_digest
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -179,7 +178,7 @@ class BenchmarkSpec:
         if self.templates is not None:
             shaped["templates"] = asdict(self.templates)
             shaped["vars"] = [[lang, [list(kv) for kv in items]] for lang, items in self.variables]
-        digest = hashlib.sha256(json.dumps(shaped, sort_keys=True).encode()).hexdigest()[:16]
+        digest = settings_digest(shaped)
         return {"declarative": digest}
 
 

@@ -190,9 +190,9 @@ class Msqad(Task):
     def combined_metrics(self, record: SampleRecord) -> dict[str, float]:
         return refusal_metrics(record)
 
-    def judged_answers(self, record: SampleRecord, kind: str) -> dict[str, str]:
+    def judged_answers(self, record: SampleRecord, kind: str, reads: str = "answer") -> dict[str, str]:
         if kind != "refusal":
-            return super().judged_answers(record, kind)
+            return super().judged_answers(record, kind, reads)
         return {mode: answer_text(response) for mode, response in responses(record).items()}
 
     def finish_language(

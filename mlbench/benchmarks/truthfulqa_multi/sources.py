@@ -4,6 +4,7 @@ GitHub, the machine translations on the hub)."""
 from __future__ import annotations
 
 from mlbench.data.catalog import PinnedFile, Source, add_sources
+from mlbench.data.untrusted.upstream import UpstreamFiles
 
 
 def _tqa_files() -> tuple[PinnedFile, ...]:
@@ -48,4 +49,26 @@ MACHINE = Source(
     "Apache-2.0",
     notes="config = language; machine-translated twin of truthfulqa-multi",
 )
-add_sources(HUMAN, MACHINE)
+# The authors' judge script (docs/judges.md#truthfulqa-multis-judge-protocols), read for
+# -J protocol=authors, never run: a source of its own at the data's commit, so a data cache
+# fetched before mlbench read it stays whole.
+JUDGE_SCRIPT = "judge/run_experiments/llm_evaluate.py"
+JUDGE_CODE = Source(
+    "truthfulqa-multi-code",
+    ("truthfulqa_multi", "truthfulqa_multi_mt"),
+    "github",
+    HUMAN.repo,
+    HUMAN.revision,
+    HUMAN.license,
+    (PinnedFile(JUDGE_SCRIPT, "ea2714807045bb78462d89aa3cb3a2c54e66f83d9a0cc3d69f4336d7951c4db2"),),
+    notes="the authors' judge script (Python, read without running it)",
+)
+add_sources(HUMAN, MACHINE, JUDGE_CODE)
+JUDGE_UPSTREAM = UpstreamFiles(
+    "truthfulqa_multi",
+    JUDGE_CODE.name,
+    "truthfulqa-multi",
+    (JUDGE_SCRIPT,),
+    instead="-J protocol=trained",
+    reads="-J protocol=authors's judge",
+)

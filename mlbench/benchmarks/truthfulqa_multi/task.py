@@ -25,10 +25,13 @@ from mlbench.benchmarks.truthful_mc import (
     repeated_answers_warning,
     score_mc1_mc2,
 )
+from mlbench.benchmarks.truthfulqa_multi.authors_judge import authors_judge, check_authors
 from mlbench.benchmarks.truthfulqa_multi.gen_prompt import STOP, authors_gen_prompt
 from mlbench.benchmarks.truthfulqa_multi.lm_eval_docs import logged_doc_difference
 from mlbench.benchmarks.truthfulqa_multi.loader import ALIGNMENT, HUB_IDS, load_truthfulqa_multi
 from mlbench.benchmarks.truthfulqa_multi.options import TruthfulQAMultiOptions
+from mlbench.judges.judge import Judge
+from mlbench.judges.options import JudgeProtocol
 from mlbench.languages import no_comment
 from mlbench.metrics import normalize_references
 from mlbench.records import GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Sample
@@ -53,6 +56,7 @@ class TruthfulQAMulti(Task):
     alignment = ALIGNMENT
     prompt_files = ("shot", "question", "gen_question", "gen_answer")
     options_type = TruthfulQAMultiOptions
+    judge_protocols = ("trained", "authors")
     # lm-eval's HiTZ tasks (0.4.13): MC1 and MC2 are two tasks that mlbench's mc mode joins.
     lm_eval_tasks: ClassVar[tuple[LmEvalTask, ...]] = (
         LmEvalTask("truthfulqa-multi_gen_{lang}", "gen"),
@@ -105,6 +109,17 @@ class TruthfulQAMulti(Task):
         if mode != "gen":
             return {}
         return {"protocol": GEN_PROTOCOL, "answer_format": own_options(options, TruthfulQAMultiOptions).answer_format}
+
+    def judge_for(self, judge: Judge, run_config: JsonObject, lang: str, protocol: JudgeProtocol) -> Judge:
+        if protocol.name != "authors":
+            return judge
+        return authors_judge(judge, protocol, run_config)
+
+    def check_judge_protocol(
+        self, protocol: JudgeProtocol, kinds: tuple[str, ...], run_config: JsonObject, chat: bool | None
+    ) -> None:
+        if protocol.name == "authors":
+            check_authors(protocol, kinds, run_config, chat)
 
     def true_references(self, sample: Sample) -> list[str]:
         """The correct answers closed with a period, plus the language's "I have no

@@ -11,8 +11,6 @@ which the correctness metrics are named after; a reply with none is ``unparsed``
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import replace
 
 from mlbench.benchmarks.xlinghealth.authors_prompts import authors_prompts
@@ -22,7 +20,7 @@ from mlbench.judges.judge import Judge
 from mlbench.judges.parsing import UNPARSED
 from mlbench.records import JudgeItem, Prompt, Verdict
 from mlbench.records.json_shapes import json_object
-from mlbench.records.jsontypes import JsonObject
+from mlbench.records.jsontypes import JsonObject, settings_digest
 
 # The authors' options in their order (cases 1 to 4), as mlbench's labels name them.
 LABELS = (
@@ -39,7 +37,7 @@ class AuthorsCorrectnessJudge(Judge):
     """The correctness judge with the authors' prompt for answers in ``lang``."""
 
     def __init__(self, judge: Judge, data: DataSource, lang: str, upstream: JsonObject) -> None:
-        digest = hashlib.sha256(json.dumps(["authors", upstream], sort_keys=True).encode()).hexdigest()[:16]
+        digest = settings_digest(["authors", upstream])
         spec = replace(judge.spec, labels=LABELS, max_new_tokens=JUDGE_TOKENS, sha256=digest)
         super().__init__(spec, chat=judge.chat, scoring=judge.scoring)
         self.prompts = authors_prompts(data)
@@ -68,18 +66,4 @@ def judge_for(judge: Judge, run_config: JsonObject, lang: str) -> Judge:
     if judge.spec.kind != "correctness" or not isinstance(settings, dict) or settings.get("prompts") != "authors":
         return judge
     upstream = json_object(settings.get("upstream") or {}, "the run's upstream record")
-    return AuthorsCorrectnessJudge(judge, recorded_source(run_config), lang, upstream)
-
-
-def recorded_source(run_config: JsonObject) -> DataSource:
-    """Where to find the authors' files for judging a run: its --data-dir copy while that
-    copy is still there (judging where the run ran), else the data cache (a run judged on
-    another machine or from another folder; fetched there with `mlbench data fetch`)."""
-    from pathlib import Path
-
-    recorded = str(run_config.get("data_source", ""))
-    if recorded.startswith("local:"):
-        root = Path(recorded.removeprefix("local:"))
-        if all((root / "upstream" / UPSTREAM.folder / p).is_file() or (root / p).is_file() for p in UPSTREAM.paths):
-            return DataSource("local", root)
-    return DataSource("hub")
+    return AuthorsCorrectnessJudge(judge, UPSTREAM.run_source(run_config), lang, upstream)

@@ -42,6 +42,7 @@ from mlbench.benchmarks.xlinghealth.verifiability import VERIFY_DESCRIPTORS, VER
 from mlbench.data.source import DataSource
 from mlbench.errors import MlbenchError
 from mlbench.judges.judge import NO_SPELLINGS, YES_SPELLINGS, Judge
+from mlbench.judges.options import JudgeProtocol
 from mlbench.judges.parsing import parse_yes_no
 from mlbench.judges.spec import tomllib
 from mlbench.metrics.judged import log_odds, yes_probability
@@ -300,7 +301,7 @@ class XLingHealth(Task):
             block = {"scoring": "logprob", "temperatures": list(temperatures), "candidates": scored}
         return {"verifiability": block}, {}
 
-    def judge_for(self, judge: Judge, run_config: JsonObject, lang: str) -> Judge:
+    def judge_for(self, judge: Judge, run_config: JsonObject, lang: str, protocol: JudgeProtocol) -> Judge:
         return authors_judge_for(judge, run_config, lang)
 
     def without_logprobs(self, options: TaskOptions) -> TaskOptions | None:

@@ -118,6 +118,11 @@ class UpstreamCode:
             )
         return _Interpreter(self, name).expression(values[0], dict(scope))
 
+    def value_of(self, name: str, node: ast.expr, **scope: Value) -> Value:
+        """The value of expression ``node`` of function ``name`` (found by a reader that walks
+        the function itself), evaluated with ``scope`` (dotted names looked up whole)."""
+        return _Interpreter(self, name).expression(node, dict(scope))
+
     def call(self, name: str, **arguments: Value) -> Value:
         """What ``name(**arguments)`` returns, by evaluating its body."""
         function = self.function(name, called=True)
@@ -165,12 +170,12 @@ def _has_item(node: ast.Dict, key: str, value: str) -> bool:
     )
 
 
-def _dotted(node: ast.expr) -> str | None:
+def dotted_name(node: ast.expr) -> str | None:
     """``args.target_language`` as one name (None: not a plain dotted name)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
+        base = dotted_name(node.value)
         return None if base is None else f"{base}.{node.attr}"
     return None
 
@@ -293,7 +298,7 @@ class _Interpreter:
                     "which it does not define (the file changed shape)"
                 )
             return scope[node.id]
-        if isinstance(node, ast.Attribute) and (dotted := _dotted(node)) is not None and dotted in scope:
+        if isinstance(node, ast.Attribute) and (dotted := dotted_name(node)) is not None and dotted in scope:
             return scope[dotted]
         if isinstance(node, ast.JoinedStr):
             return self.joined([self.piece(part, scope) for part in node.values], node)

@@ -32,6 +32,8 @@ class UpstreamFiles:
     paths: tuple[str, ...]
     # What the error lines offer besides the authors' files (empty: nothing).
     instead: str = "-T prompts=mlbench for mlbench's own prompts"
+    # What the task reads of them, as the error lines say it.
+    reads: str = "its prompts"
 
     def record(self) -> JsonObject:
         """What results.json keeps of them: where they come from and each one's sha256."""
@@ -60,6 +62,19 @@ class UpstreamFiles:
         file = self._find(data, path)
         return UpstreamCode(file, label, _verified_text(file, path, self.source))
 
+    def run_source(self, run_config: JsonObject) -> DataSource:
+        """Where to find these files for a finished run (a judge reading it later): its
+        --data-dir copy while that copy still holds them (judging where the run ran), else
+        the data cache (a run judged on another machine or from another folder; fetched
+        there with `mlbench data fetch`)."""
+        recorded = str(run_config.get("data_source", ""))
+        if recorded.startswith("local:"):
+            root = Path(recorded.removeprefix("local:"))
+            beside = root / "upstream" / self.folder
+            if all((beside / path).is_file() or (root / path).is_file() for path in self.paths):
+                return DataSource("local", root)
+        return DataSource("hub")
+
     def _find(self, data: DataSource, path: str) -> Path:
         """The file's place: in a --data-dir copy (``DIR/upstream/<folder>/<path>``, or
         ``DIR/<path>`` when DIR is a clone of the repository), else in the data cache
@@ -85,7 +100,7 @@ class UpstreamFiles:
     def _missing(self, file: Path, path: str) -> str:
         source = get_source(self.source)
         return (
-            f"{self.task} reads its prompts from the authors' code ({source.repo} @ {source.revision[:7]}): "
+            f"{self.task} reads {self.reads} from the authors' code ({source.repo} @ {source.revision[:7]}): "
             f"{file} is missing; copy the repository's {path} there, or drop --data-dir and run "
             f"`mlbench data fetch {self.task}`{self._instead()}"
         )
@@ -94,7 +109,7 @@ class UpstreamFiles:
         source = get_source(self.source)
         why = reason.split(":", 1)[0] if reason.startswith("cannot fetch") else reason
         return (
-            f"{self.task} reads its prompts from the authors' code ({source.repo} @ {source.revision[:7]}), "
+            f"{self.task} reads {self.reads} from the authors' code ({source.repo} @ {source.revision[:7]}), "
             f"which is not in the data cache ({why}): run `mlbench data fetch {self.task}` where the internet "
             f"is reachable, or copy the repository's files to DIR/upstream/{self.folder}/ and pass --data-dir DIR"
             f"{self._instead()}"

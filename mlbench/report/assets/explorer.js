@@ -407,6 +407,12 @@
         more.appendChild(el("div", "a", v.t));
         line.appendChild(more);
       }
+      if (v.x) {
+        const read = el("details");
+        read.appendChild(el("summary", null, "what the judge read"));
+        read.appendChild(el("pre", "sent", v.x));
+        line.appendChild(read);
+      }
       if (v.e) line.appendChild(el("span", "error", " " + v.e));
       box.appendChild(line);
     }

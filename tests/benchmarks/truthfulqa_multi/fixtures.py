@@ -1,5 +1,6 @@
 """The TruthfulQA-Multi fixture: a small ``--data-dir`` folder ``truthfulqa-multi/`` in the layout
-its upstream release ships, written for the tests (nothing copied from the benchmark's data).
+its upstream release ships, written for the tests (nothing copied from the benchmark's data),
+and the authors' judge script in its shape (``judge_script.py``).
 ``tests/fixture_data.py`` finds this module and calls ``write_fixtures``."""
 
 from __future__ import annotations
@@ -136,5 +137,15 @@ def write_truthfulqa_multi(folder: Path) -> None:
             (folder / lang / f"{name}.json").write_text(text + "\n", encoding="utf-8")
 
 
+def write_judge_script(root: Path) -> None:
+    """The authors' judge script, in its shape with the tests' text (judge_script.py)."""
+    from tests.benchmarks.truthfulqa_multi.judge_script import SCRIPT
+
+    path = root / "upstream" / "truthfulqa-multi" / "judge" / "run_experiments" / "llm_evaluate.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(SCRIPT, encoding="utf-8")
+
+
 def write_fixtures(folder: Path) -> None:
     write_truthfulqa_multi(folder)
+    write_judge_script(folder.parent)

@@ -58,8 +58,8 @@ def test_a_run_is_judged_with_the_authors_prompt_and_their_reading(tiny_model, f
 
 
 def test_a_run_judged_elsewhere_finds_the_authors_files_in_the_cache(tmp_path):
-    from mlbench.benchmarks.xlinghealth.authors_judge import recorded_source
+    from mlbench.benchmarks.xlinghealth.sources import UPSTREAM
     from mlbench.data.source import DataSource
 
-    assert recorded_source({"data_source": f"local:{tmp_path}/gone"}) == DataSource("hub")
-    assert recorded_source({"data_source": "hub:claws-lab/XLingEval"}) == DataSource("hub")
+    assert UPSTREAM.run_source({"data_source": f"local:{tmp_path}/gone"}) == DataSource("hub")
+    assert UPSTREAM.run_source({"data_source": "hub:claws-lab/XLingEval"}) == DataSource("hub")
