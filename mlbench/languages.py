@@ -47,6 +47,7 @@ Script = Literal[
     "Tamil",
     "Telugu",
     "Greek",
+    "Ethiopic",
 ]
 Resource = Literal["high", "mid", "low"]
 
@@ -147,7 +148,18 @@ _EU20 = (
 # and an answer detected as Arabic counts as written in the variety that was asked for.
 VARIETY_OF = {"arz": "ar", "apc": "ar", "arb": "ar"}
 
-LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (*_LANGUAGES, *_EU20)}
+# Uhura-TruthfulQA (uhura_truthfulqa) adds these African languages; the paper's title calls
+# them low-resource. Northern Sotho is py3langid's "nso" and CLD2's Pedi ("nso").
+_UHURA = (
+    Language("am", "Amharic", "Ethiopic", "low", iso639_3="amh", py3langid="am", cld2="am"),
+    Language("ha", "Hausa", "Latin", "low", iso639_3="hau", py3langid="ha", cld2="ha"),
+    Language("nso", "Northern Sotho", "Latin", "low", iso639_3="nso", py3langid="nso", cld2="nso"),
+    Language("sw", "Swahili", "Latin", "low", iso639_3="swa", py3langid="sw", cld2="sw"),
+    Language("yo", "Yoruba", "Latin", "low", iso639_3="yor", py3langid="yo", cld2="yo"),
+    Language("zu", "Zulu", "Latin", "low", iso639_3="zul", py3langid="zu", cld2="zu"),
+)
+
+LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (*_LANGUAGES, *_EU20, *_UHURA)}
 
 
 def get_language(code: str) -> Language:
@@ -174,6 +186,7 @@ SCRIPT_SUBTAGS: dict[str, Script] = {
     "hant": "Han",
     "hani": "Han",
     "hebr": "Hebrew",
+    "ethi": "Ethiopic",
     "deva": "Devanagari",
     "jpan": "Japanese",
     "hang": "Hangul",

@@ -156,6 +156,22 @@ def fixture_datasets(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="session")
+def scoped_datasets(fixture_datasets, tmp_path_factory) -> Path:
+    """TruthfulQA-Multi's and VeritasQA's fixture copies with the authors' universal/local
+    map beside them (``write_scope_map``), pinned for the session."""
+    from upstream_pins import pin_fixture_copies
+
+    from tests.benchmarks.truthfulqa_multi.fixtures import write_scope_map
+
+    folder = tmp_path_factory.mktemp("scoped")
+    for name in ("truthfulqa-multi", "veritasqa"):
+        (folder / name).symlink_to(fixture_datasets / name, target_is_directory=True)
+    write_scope_map(folder)
+    pin_fixture_copies(_SESSION_PATCH, folder)
+    return folder
+
+
 _SESSION_PATCH = pytest.MonkeyPatch()  # undone when the session ends (pytest_sessionfinish)
 
 

@@ -22,11 +22,12 @@ def upstream_sets() -> list:
     from mlbench.benchmarks import all_tasks
     from mlbench.benchmarks.declarative.prompts import upstream_files
     from mlbench.benchmarks.msqad.sources import UPSTREAM as MSQAD
+    from mlbench.benchmarks.scope_map import UPSTREAM as TQA_SCOPE
     from mlbench.benchmarks.truthfulqa_multi.sources import JUDGE_UPSTREAM as TQA_JUDGE
     from mlbench.benchmarks.xlinghealth.sources import UPSTREAM as XLINGHEALTH
 
     declared = [upstream_files(task.spec) for task in all_tasks() if getattr(task, "task_files", None)]
-    return [XLINGHEALTH, MSQAD, TQA_JUDGE, *declared]
+    return [XLINGHEALTH, MSQAD, TQA_JUDGE, TQA_SCOPE, *declared]
 
 
 def pin_fixture_copies(patch: pytest.MonkeyPatch, data_dir: Path) -> None:

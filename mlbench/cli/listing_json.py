@@ -16,7 +16,7 @@ import typer
 
 from mlbench.benchmarks.base import Task
 from mlbench.cli.task_info import PRODUCES, mode_metrics, prompt_paths
-from mlbench.data.catalog import Source
+from mlbench.data.catalog import Source, data_licence
 from mlbench.records.jsontypes import JsonObject, JsonValue
 from mlbench.records.options import describe_options
 
@@ -88,6 +88,7 @@ def task_json(task: Task, sources: list[Source]) -> JsonObject:
         "prompt_files": [*prompt_paths(task)],
         "options": options_json(task.options_type),
         "hub_id": task.hub_id or None,
+        "license": data_licence(task.name) or None,
         "data_sources": [catalog_json(s) for s in sources if task.name in s.tasks],
         # How its questions map to TruthfulQA's rows; null: not a translation of TruthfulQA.
         "alignment": (
@@ -97,6 +98,7 @@ def task_json(task: Task, sources: list[Source]) -> JsonObject:
                 "aligned": task.alignment.aligned,
                 "how": task.alignment.how,
                 "translation": task.alignment.translation or None,
+                "translator": task.alignment.translator or None,
             }
         ),
     }

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from mlbench.benchmarks.base import Mode, Task
 from mlbench.cli.layout import KEY_INDENT, Column, Listing, key_value
-from mlbench.data.catalog import Source
+from mlbench.data.alignment import translation_text
+from mlbench.data.catalog import Source, data_licence
 from mlbench.errors import terminal_text
 from mlbench.metrics.judged import COMBINED_METRICS, JUDGE_METRICS, KIND_METRICS
 from mlbench.records.options import describe_options
@@ -45,7 +46,8 @@ def task_details(task: Task, sources: list[Source]) -> RenderableType:
     if task.alignment is not None:  # a translation of TruthfulQA: how it pairs with the others
         facts.append(("aligned (report --align tqa_index)", task.alignment.how))
         if task.alignment.translation:
-            facts.append(("translation", task.alignment.translation))
+            facts.append(("translation", translation_text(task.alignment)))
+    facts.append(("licence (its data's)", data_licence(task.name) or "not stated"))
     parts: list[RenderableType] = [head, _Facts(facts), modes_table(task), options_table(task)]
     parts.append(sources_table(task, sources))
     return Group(*parts)

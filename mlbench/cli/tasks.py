@@ -58,13 +58,20 @@ NOTE = (
 
 
 def task_listing(chosen: list[Task]) -> Listing:
-    """A row per task: its name, title, how many languages, its default shots and modes;
-    a block per task where a row would not fit whole."""
+    """A row per task: its name, title, how many languages, its default shots and modes,
+    its data's licence and how it was translated; a block per task where a row would not
+    fit whole."""
+    from mlbench.data.alignment import translation_text
+    from mlbench.data.catalog import data_licence
+
     columns = [
         Column("task", no_wrap=True), Column("title"), Column("langs", no_wrap=True, justify="right"),
-        Column("shots", no_wrap=True, justify="right"), Column("modes"),
+        Column("shots", no_wrap=True, justify="right"), Column("modes"), Column("licence"), Column("translation"),
     ]  # fmt: skip
     listing = Listing("mlbench tasks", columns)
     for item in chosen:
-        listing.add(item.name, item.title, str(len(item.languages)), str(item.default_fewshot), list(item.mode_names))
+        listing.add(
+            item.name, item.title, str(len(item.languages)), str(item.default_fewshot), list(item.mode_names),
+            data_licence(item.name) or "not stated", translation_text(item.alignment) or "—",
+        )  # fmt: skip
     return listing

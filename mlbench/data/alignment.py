@@ -19,11 +19,16 @@ from mlbench.records import SampleRecord
 from mlbench.records.budgets import shown
 
 TQA_INDEX_LABEL = "tqa_index"
+# Whether TruthfulQA's row is a universal question or a local one (benchmarks/scope_map.py).
+SCOPE_LABEL = "scope"
 TRUTHFULQA_ROWS = 817
 TRANSLATIONS = ("human", "machine")  # the kinds a benchmark may say its translation is
 # The labels that say which question a sample is across benchmarks, not a slice of the
 # questions: ``report --by`` does not offer them (817 slices of one question each).
-ALIGN_LABELS = (TQA_INDEX_LABEL,)
+PAIRING_LABELS = (TQA_INDEX_LABEL,)
+# The labels that follow from TruthfulQA's row, not from a benchmark's prompt: outside the
+# data hash, and brought up to date in saved samples when the data gives others (realign).
+ALIGN_LABELS = (TQA_INDEX_LABEL, SCOPE_LABEL)
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,21 @@ class Alignment:
     # not said). The TruthfulQA-Multi authors' chi-square takes a human translation's
     # counts as the expected ones (report/translations.py); results.json records it.
     translation: str = ""
+    # By whom or with what, where the authors say ("professional translators", "DeepL").
+    translator: str = ""
+    # Whether the rows come from the TruthfulQA-Multi authors' universal/local map
+    # (VeritasQA's): without the map at hand, such a benchmark runs unaligned, and is told so.
+    from_scope_map: bool = False
+    # The language whose questions are TruthfulQA's English ones, matched exactly to give
+    # every language's question of that id its row (benchmarks/english_match.py); "": none.
+    english: str = ""
+
+
+def translation_text(alignment: Alignment | None) -> str:
+    """How a benchmark was translated, in a few words (``machine (DeepL)``); "" unsaid."""
+    if alignment is None or not alignment.translation:
+        return ""
+    return f"{alignment.translation} ({alignment.translator})" if alignment.translator else alignment.translation
 
 
 def tqa_index(value: object, offset: int, where: str) -> str:
@@ -97,14 +117,16 @@ def check_rows_once(rows: Iterable[tuple[str, str]], where: str) -> None:
 class Realigned:
     """What ``realign`` did to a language's saved samples: ``labelled`` had no row (saved
     before rows were derived) and now have one; ``moved`` named another row than the data
-    now derives (an ``[align]`` edited since), or one where it now derives none."""
+    now derives (an ``[align]`` edited since), or one where it now derives none;
+    ``scoped`` kept their row and got another scope (saved before the map was read)."""
 
     labelled: int = 0
     moved: int = 0
     example: str = ""  # one moved sample, for the note: "12: row 12, now 11"
+    scoped: int = 0
 
     def __bool__(self) -> bool:
-        return bool(self.labelled or self.moved)
+        return bool(self.labelled or self.moved or self.scoped)
 
     def line(self, where: str) -> str:
         parts = []
@@ -113,6 +135,8 @@ class Realigned:
                          f"(e.g. {self.example}): their rows updated")  # fmt: skip
         if self.labelled:
             parts.append(f"{self.labelled:,} saved sample(s) given the TruthfulQA row the data now gives")
+        if self.scoped:
+            parts.append(f"{self.scoped:,} saved sample(s) given the {SCOPE_LABEL} (universal/local) of their row")
         return f"{where}: {'; '.join(parts)}; their scores kept (a question's row is not part of its prompt)"
 
 
@@ -120,7 +144,7 @@ def realign(saved: Mapping[str, SampleRecord], derived: Mapping[str, dict[str, s
     """Give each saved sample the alignment labels its question now derives (``derived``:
     sample id → those labels, empty where none), in place. A resumed run keeps what the
     model answered, but the rows it is paired by are the data's as read now."""
-    labelled = moved = 0
+    labelled = moved = scoped = 0
     example = ""
     for sample_id, labels in derived.items():
         record = saved.get(sample_id)
@@ -129,12 +153,13 @@ def realign(saved: Mapping[str, SampleRecord], derived: Mapping[str, dict[str, s
         had = {name: record.labels[name] for name in ALIGN_LABELS if name in record.labels}
         if had == labels:
             continue
-        if had:
+        row_had, row_now = had.get(TQA_INDEX_LABEL), labels.get(TQA_INDEX_LABEL)
+        if row_had == row_now:
+            scoped += 1
+        elif row_had is not None:
             moved += 1
-            example = example or f"{shown(sample_id)}: row {had.get(TQA_INDEX_LABEL, 'none')}, now " + (
-                labels.get(TQA_INDEX_LABEL, "none")
-            )
+            example = example or f"{shown(sample_id)}: row {row_had}, now {row_now or 'none'}"
         else:
             labelled += 1
         record.labels = {**{k: v for k, v in record.labels.items() if k not in ALIGN_LABELS}, **labels}
-    return Realigned(labelled, moved, example)
+    return Realigned(labelled, moved, example, scoped)

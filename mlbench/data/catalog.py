@@ -87,6 +87,13 @@ def get_source(name: str) -> Source:
     raise MlbenchError(f"unknown data source {given}{did_you_mean(name, names)}; known: {', '.join(sorted(SOURCES))}")
 
 
+def data_licence(task: str) -> str:
+    """The licence of a task's data: its source's (the one named after it, else the first
+    that lists it); "" where the catalog has none."""
+    named = [s for s in SOURCES.values() if s.name == task] or [s for s in SOURCES.values() if task in s.tasks]
+    return named[0].license if named else ""
+
+
 def sources_of(names: list[str]) -> list[Source]:
     """Sources by name or task name, in the order given (a task's name brings every source
     it reads: MSQAD's data and its authors' code); none given = every source."""

@@ -17,6 +17,8 @@ from mlbench.backends.base import Backend
 from mlbench.backends.registry import create_backend
 from mlbench.benchmarks import get_task
 from mlbench.benchmarks.base import Task, TaskOptions, all_mode_settings
+from mlbench.benchmarks.english_match import align_by_english
+from mlbench.benchmarks.scope import label_scope
 from mlbench.data.alignment import check_rows_once
 from mlbench.data.source import question_rows, subset
 from mlbench.engine.answer_checks import surface_metric_names, warm_up_in_background
@@ -87,6 +89,7 @@ def plan(config: RunConfig, locks: ExitStack | None = None, warn: Say = None, no
     second run of the same language into the same folder stops here (see ``run_lock``).
     ``note`` hears once of each language tag read as another code (``--lang pt-BR: using pt``)."""
     said: dict[str, None] = {}  # each note once, though every task of the run reads --lang
+    warned: dict[str, None] = {}
     if not config.tasks:
         raise MlbenchError("no task given; see `mlbench tasks`")
     if config.resume and config.overwrite:
@@ -103,18 +106,29 @@ def plan(config: RunConfig, locks: ExitStack | None = None, warn: Say = None, no
         languages = []
         others = [(get_task(other), config.options_for(get_task(other))) for other in config.tasks if other != name]
         for lang in resolve_languages(task, config.langs, options, said.setdefault, others):
-            data = task.load(lang, options)
+            matched = align_by_english(task, task.load(lang, options), options, lang)
+            labelled = label_scope(task, matched.data, options.source)  # after the rows: a row's scope
+            data = labelled.data
+            # Labels a run goes without where their source is not at hand: a note, once a
+            # task; questions the data leaves unmatched: a warning, per language.
+            for line, heard in ((matched.note, said), (labelled.note, said), (matched.warning, warned)):
+                if line is not None:
+                    heard.setdefault(line)
+            unknown = tuple(dict.fromkeys((*matched.unknown, *labelled.unknown)))
             named = [(question, row) for question, row in question_rows(data.samples).items() if row is not None]
             check_rows_once(named, f"{name} {lang}")
             samples = subset(config.asked(lang, data.samples), config.limit, config.seed)
             if not samples:
                 raise MlbenchError(f"task {name} has no questions in {lang} (after --limit)")
-            languages.append(PlannedLanguage(lang, data, samples))
+            languages.append(PlannedLanguage(lang, data, samples, unknown))
         task.check_languages({p.lang: p.data for p in languages}, options)
         planned.append(PlannedTask(task, modes, languages))
     if note is not None:
         for line in said:
             note(line)
+    if warn is not None:
+        for line in warned:
+            warn(line)
     check_writable(config.output)
     if locks is not None:
         # Before the check for existing results: a run already writing them is the

@@ -70,6 +70,9 @@ class PlannedLanguage:
     lang: str
     data: LanguageData
     samples: list[Sample]
+    # Labels of TruthfulQA's rows this run cannot derive (their source not at hand): a
+    # resumed run keeps the saved ones (engine/resumed.py).
+    unknown_labels: tuple[str, ...] = ()
 
     @cached_property
     def data_hash(self) -> str:

@@ -33,8 +33,17 @@ def check_resumed_data(config: RunConfig, item: PlannedTask, chash: str) -> None
                 f"{item.task.name} {planned_lang.lang}: the data changed since {changed} saved samples were "
                 f"scored from it; --resume would mix the two, so run it again with --overwrite"
             )
+        where = f"{item.task.name} {planned_lang.lang}"
+        if TQA_INDEX_LABEL in planned_lang.unknown_labels and any(_row(r.labels) for r in saved.values()):
+            if config.limit is not None:  # the draw went by rows this run cannot know
+                raise MlbenchError(
+                    f"{where}: the {len(saved):,} saved samples were drawn by --limit from TruthfulQA's rows, which "
+                    "this run cannot read (the authors' map or TruthfulQA's English is not at hand): bring it back, "
+                    "or run it again with --overwrite"
+                )
+            continue
         if config.limit is not None:
-            _check_draw(saved, planned_lang, config, f"{item.task.name} {planned_lang.lang}")
+            _check_draw(saved, planned_lang, config, where)
 
 
 def _check_draw(saved: dict[str, SampleRecord], planned_lang: PlannedLanguage, config: RunConfig, where: str) -> None:
@@ -72,7 +81,11 @@ def realign_saved(
     """Give the saved samples ``done`` (of the file ``path``) the TruthfulQA rows the data
     gives now, rewriting the file before a new sample is appended; ``say`` hears of it (a
     warning: the files change, so it is said even under -q)."""
-    realigned = realign(done, {s.id: aligned_labels(s.meta) for s in planned_lang.samples})
+    derived = {s.id: aligned_labels(s.meta) for s in planned_lang.samples}
+    for sample_id, labels in derived.items():  # what this run cannot know stays as saved
+        saved = done[sample_id].labels if sample_id in done else {}
+        labels.update({name: saved[name] for name in planned_lang.unknown_labels if name in saved})
+    realigned = realign(done, derived)
     if realigned:
         say(realigned.line(where))
         rewrite_samples(path, done.values())

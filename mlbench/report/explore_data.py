@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlbench.data.alignment import ALIGN_LABELS, TQA_INDEX_LABEL
+from mlbench.data.alignment import PAIRING_LABELS, TQA_INDEX_LABEL
 from mlbench.data.source import QUESTION_LABEL
 from mlbench.errors import MlbenchError
 from mlbench.metrics.descriptor import Metric
@@ -176,7 +176,7 @@ def _strings(value: JsonValue) -> list[str]:
 def _slices(labels: Mapping[str, str]) -> JsonObject:
     """The labels a slice can be cut by: not those that name one question each
     (TruthfulQA's row: 817 slices of one question)."""
-    return {name: value for name, value in labels.items() if name not in ALIGN_LABELS}
+    return {name: value for name, value in labels.items() if name not in PAIRING_LABELS}
 
 
 def _modes(task_name: str, run_modes: JsonValue) -> dict[str, JsonObject]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlbench.data.alignment import ALIGN_LABELS
+from mlbench.data.alignment import PAIRING_LABELS
 from mlbench.data.source import QUESTION_LABEL
 from mlbench.errors import MlbenchError, clipped, did_you_mean
 from mlbench.records import LanguageResult
@@ -49,7 +49,7 @@ def _data_fields(entry: LanguageEntry) -> list[str]:
     """The labels a slice can be cut by: not those that name one question each
     (TruthfulQA's row, which ``--align`` pairs by)."""
     block = entry.result.per_question
-    return [name for name in block.labels if name not in ALIGN_LABELS] if block is not None else []
+    return [name for name in block.labels if name not in PAIRING_LABELS] if block is not None else []
 
 
 def slice_collection(collection: Collection, field: str, slices: SliceFile | None, seed: int = 0) -> Collection:

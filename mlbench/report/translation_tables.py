@@ -45,16 +45,18 @@ def _robustness(row: TranslationRow) -> str:
 
 
 def scores_grid(rows: list[TranslationRow]) -> list[list[str]]:
-    """A row per (language, translation), then each language's spread."""
+    """A row per (language, translation: its benchmark and, where its run says, how it
+    was translated), then each language's spread."""
     grid = []
     for row in rows:
-        gaps = dict(row.gaps)
+        gaps, kinds = dict(row.gaps), dict(row.kinds)
         for task, score in row.scores:
             gap = gaps.get(task)
             reference = f"{row.lang} ({task})" == row.reference
             gap_cell = "reference" if reference else gap_text(row.metric, gap) if gap is not None else "n/a"
             gap_n = "" if gap is None else str(gap.n)
-            grid.append([lang_label(row.lang), task, str(row.n), f"{score:.3f}", gap_cell, gap_n, p_cell(gap)])
+            named = f"{task} ({kinds[task]})" if kinds.get(task) else task
+            grid.append([lang_label(row.lang), named, str(row.n), f"{score:.3f}", gap_cell, gap_n, p_cell(gap)])
         low, high, sd = row.spread
         spread = f"{low:.3f}–{high:.3f}, SD {sd:.3f}"
         grid.append([lang_label(row.lang), "spread", "", spread, _robustness(row), "", ""])
@@ -169,7 +171,8 @@ def json_records(rows: list[TranslationRow]) -> list[JsonValue]:
             })  # fmt: skip
         records.append({
             "model": row.model, "metric": row.metric, "lang": row.lang, "n": row.n,
-            "reference": row.reference or None, "scores": dict(row.scores), "min": low, "max": high, "sd": sd,
+            "reference": row.reference or None, "scores": dict(row.scores),
+            "translations": {task: kind or None for task, kind in row.kinds}, "min": low, "max": high, "sd": sd,
             "gaps": {task: _gap_json(gap) for task, gap in row.gaps},
             "gap_significant": row.robustness or None, "sign_flips": row.sign_flips, "pairs": pairs,
         })  # fmt: skip

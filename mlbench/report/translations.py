@@ -67,6 +67,8 @@ class TranslationRow:
     gaps: tuple[tuple[str, Gap | None], ...]  # (benchmark, gap to the reference); None: it is the reference
     pairs: tuple[TranslationPair, ...]
     reference: str  # the reference column (``en (truthfulqa_multi)``), "" when no run has it
+    # (benchmark, how it was translated: human, machine, "" where its run does not say)
+    kinds: tuple[tuple[str, str], ...] = ()
 
     @property
     def spread(self) -> tuple[float, float, float]:
@@ -201,7 +203,8 @@ def _row(
         )  # fmt: skip
         gaps.append((task, gap))
     pairs = _pairs(tasks, values, shared.ids, about.binary, expected, seed, resamples)
-    return TranslationRow(run.model, metric, lang, len(shared.ids), scores, tuple(gaps), pairs, reference)
+    kinds = tuple((task, translation_of(run, column_name(lang, task))) for task in tasks)
+    return TranslationRow(run.model, metric, lang, len(shared.ids), scores, tuple(gaps), pairs, reference, kinds)
 
 
 def _shared(columns: list[QuestionValues], metric: str) -> QuestionValues:

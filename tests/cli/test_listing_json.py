@@ -16,7 +16,7 @@ from mlbench.data.catalog import SOURCES
 runner = CliRunner()
 TASK_KEYS = {
     "name", "title", "languages", "modes", "default_shots", "headline_metrics", "judge_kinds", "judge_protocols",
-    "prompt_files", "options", "hub_id", "data_sources", "alignment",
+    "prompt_files", "options", "hub_id", "license", "data_sources", "alignment",
 }  # fmt: skip
 SOURCE_KEYS = {"name", "tasks", "home", "repo", "url", "revision", "license", "files", "size_bytes", "cached"}
 

@@ -72,3 +72,18 @@ def test_saved_samples_take_the_rows_the_data_gives_now():
     assert all(r.metrics == {"mc1": 1.0} for r in saved.values())
     assert not realign(saved, derived)  # done once: nothing more to say
     assert done.line("t de").startswith("t de: 2 saved sample(s) named other TruthfulQA rows than the data now gives")
+
+
+def test_saved_samples_take_the_scope_of_their_row_once_the_map_is_read():
+    """A run saved before the universal/local map was at hand resumes with each question's
+    scope; its rows and scores are kept, and the note says what changed."""
+    saved = {"1": _record("1", tqa_index="0"), "2": _record("2", tqa_index="1", scope="local")}
+    derived = {"1": {"tqa_index": "0", "scope": "universal"}, "2": {"tqa_index": "1", "scope": "local"}}
+    done = realign(saved, derived)
+    assert (done.scoped, done.moved, done.labelled) == (1, 0, 0)
+    assert saved["1"].labels == {"tqa_index": "0", "scope": "universal"} and saved["1"].metrics == {"mc1": 1.0}
+    assert done.line("t ca") == (
+        "t ca: 1 saved sample(s) given the scope (universal/local) of their row; "
+        "their scores kept (a question's row is not part of its prompt)"
+    )
+    assert not realign(saved, derived)

@@ -148,8 +148,9 @@ def test_unknown_source_is_one_line_listing_the_known_ones():
     known = (
         "aradice_truthfulqa, aradice_truthfulqa-code, calmqa, m_truthfulqa, msqad, msqad-code, nortruthfulqa, "
         "nortruthfulqa-code, nortruthfulqa_gen, nortruthfulqa_gen-code, truthfulqa-multi, truthfulqa-multi-MT, "
-        "truthfulqa-multi-code, truthfulqax, truthfulqax-code, truthfulqax_gen, truthfulqax_gen-code, veritasqa, "
-        "xlinghealth, xlinghealth-code"
+        "truthfulqa-multi-code, truthfulqa-multi-scope, truthfulqax, truthfulqax-code, truthfulqax_gen, "
+        "truthfulqax_gen-code, uhura_truthfulqa, uhura_truthfulqa_gen, veritasqa, x_truthfulqa, xlinghealth, "
+        "xlinghealth-code"
     )
     with pytest.raises(MlbenchError, match=rf"unknown data source 'nope'; known: {known}$"):
         get_source("nope")

@@ -152,12 +152,16 @@ def test_a_long_flag_value_of_report_is_cut_in_a_line_that_ends_with_its_hint(re
 
 
 def test_a_long_task_name_is_cut_in_a_line_that_ends_with_the_tasks_there_are():
-    assert _error_line(in_terminal("tasks", LONG)).endswith(", veritasqa, xlinghealth")
+    assert _error_line(in_terminal("tasks", LONG)).endswith(", veritasqa, x_truthfulqa, xlinghealth")
 
 
 @pytest.mark.parametrize(
     ("flag", "ending"),
-    [("--task", ", veritasqa, xlinghealth"), ("--lang", "; valid: en, es, ca, gl"), ("--mode", "; valid: mc, gen")],
+    [
+        ("--task", ", veritasqa, x_truthfulqa, xlinghealth"),
+        ("--lang", "; valid: en, es, ca, gl"),
+        ("--mode", "; valid: mc, gen"),
+    ],
 )
 def test_a_long_flag_value_of_run_is_cut_in_a_line_that_ends_with_its_hint(tiny_model, tmp_path, flag, ending):
     given = {"--task": "veritasqa", "--lang": "en", "--mode": "mc", flag: LONG}

@@ -116,7 +116,7 @@ def test_the_section_in_markdown_html_and_json(runs, tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     section = md[md.index("## Translations") :]
     assert "### mc1 · tiny · gaps to en (truthfulqa_multi)" in section
-    assert "| es | truthfulqa_multi_mt | 400 |" in section and "gap significant under some (1/2)" in section
+    assert "| es | truthfulqa_multi_mt (machine) | 400 |" in section and "gap significant under some (1/2)" in section
     assert "| es | truthfulqa_multi_mt − truthfulqa_multi | 400 |" in section and "McNemar" in section
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "<h2>Translations</h2>" in html and "truthfulqa_multi_mt − truthfulqa_multi" in html
@@ -208,7 +208,9 @@ def test_each_gap_and_test_shows_the_n_it_was_computed_on(tmp_path):
     assert run_cli("report", tmp_path, "--format", "md,html,json", "--out", out).exit_code == 0
     md = (out / "report.md").read_text(encoding="utf-8")
     (header,) = _md_rows(md, "| lang | translation |")
-    rows = [row for row in _md_rows(md, "| es |") if row[1] in ("truthfulqa_multi", "truthfulqa_multi_mt")]
+    rows = [
+        row for row in _md_rows(md, "| es |") if row[1] in ("truthfulqa_multi (human)", "truthfulqa_multi_mt (machine)")
+    ]
     gap_n = header.index("gap n")
     assert [(row[header.index("n")], row[gap_n]) for row in rows] == [("817", "400"), ("817", "400")]
     assert "<th>gap n</th>" in (out / "report.html").read_text(encoding="utf-8")

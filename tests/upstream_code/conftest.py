@@ -1,5 +1,6 @@
 """Tests over the authors' own code files, the ones mlbench reads XLingHealth's and MSQAD's
-prompts and TruthfulQA-Multi's judge protocol from (``DIR/upstream/truthfulqa-multi/judge/...``),
+prompts and TruthfulQA-Multi's judge protocol and universal/local map from
+(``DIR/upstream/truthfulqa-multi/...``),
 and the lm-eval task files of the declared NorTruthfulQA, AraDiCE and
 TruthfulQA-X, run by ``make test-upstream`` with ``MLBENCH_UPSTREAM_CODE=DIR``: a folder
 laid out as ``--data-dir`` lays them out (``DIR/upstream/xlinghealth/<path>``,

@@ -54,9 +54,18 @@ def data_files(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> list
 
 def language_files(spec: BenchmarkSpec, lang: str, listing: list[str], card: str | None) -> list[str]:
     """The paths of ``lang``'s files in a hub dataset's listing (and card): what a run of
-    ``lang`` fetches."""
+    ``lang`` fetches (its few-shot split's too)."""
     config, split, named = _hub_split(spec, lang)
-    return listed_split_files(listing, card, config, split, named=named)
+    found = listed_split_files(listing, card, config, split, named=named)
+    if spec.primer_split is not None:
+        try:
+            found += listed_split_files(listing, card, config, spec.primer_split_of(lang))
+        except MlbenchError:
+            pass  # a config without one runs zero-shot; more shots than it has are refused then
+    english = spec.align.english if spec.align is not None else ""
+    if english and english != lang:  # the questions its rows are matched by
+        found += language_files(spec, english, listing, card)
+    return found
 
 
 def _hub_split(spec: BenchmarkSpec, lang: str) -> tuple[str, str, str | None]:
@@ -301,6 +310,8 @@ def read_primer(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> lis
     ``root`` for a ``data`` benchmark)."""
     if spec.examples:
         return list(spec.examples)
+    if spec.primer_split is not None:
+        return _split_primer(spec, lang, root)
     path = primer_file(spec, lang, root)
     if path is None:
         return []
@@ -311,6 +322,35 @@ def read_primer(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> lis
         assert question is not None and answer is not None
         pairs.append((question, answer))
     return pairs
+
+
+def _split_primer(spec: BenchmarkSpec, lang: str, root: Path | None) -> list[tuple[str, str]]:
+    """The pairs of ``fewshot.split``: each row of ``lang``'s config in that split, read as
+    its questions are (an option list's correct option is its answer), in file order."""
+    assert spec.source is not None and spec.primer_split is not None and root is not None
+    config = spec.source.config_of(lang, spec.values(lang))
+    try:
+        paths = split_files(root, config, spec.primer_split_of(lang))
+    except MlbenchError:
+        return []  # none: zero-shot runs; more shots are refused, naming the split
+    # A shot needs its question and answer, not the labels a question of the test split keeps.
+    shots = replace(spec, align=None, labels=())
+    pairs = []
+    index = 0
+    for path in paths:
+        for where, row in read_rows(path, f"{spec.name} {lang} few-shot split"):
+            sample = declared_sample(shots, row, lang, index, where)
+            pairs.append((sample.question, sample.best_answer))
+            index += 1
+    return pairs
+
+
+def primer_name(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> str:
+    """What an error calls ``lang``'s few-shot pairs: their file, or their split."""
+    if spec.primer_split is not None and spec.source is not None:
+        config = spec.source.config_of(lang, spec.values(lang))
+        return f"{spec.source.repo} config {config!r} split {spec.primer_split_of(lang)!r}"
+    return str(primer_file(spec, lang, root) or f"no fewshot.primer or examples in {spec.path}")
 
 
 def primer_file(spec: BenchmarkSpec, lang: str, root: Path | None = None) -> Path | None:

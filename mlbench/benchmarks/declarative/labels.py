@@ -7,13 +7,20 @@ tqa_index`` can pair it with the same question in another translation.
     tqa_index = "id"   # the column that holds TruthfulQA's row
     offset = 0         # added to it: -1 where the data counts rows from 1
 
+or, for a benchmark whose rows carry no such row but whose English questions are TruthfulQA's,
+
+    [align]
+    english = "en"     # its language whose question, matched exactly against TruthfulQA's
+                       # English, gives the row of every language's question of that id
+
 or, for a translation of TruthfulQA whose rows cannot be matched to it,
 
     [align]
     unaligned = "why, in one sentence"
 
 and, either way, ``translation = "human"`` or ``"machine"`` where the authors say how the
-rows were translated (the TruthfulQA-Multi authors' chi-square expects a human one's counts).
+rows were translated (the TruthfulQA-Multi authors' chi-square expects a human one's counts),
+and ``translator = "DeepL"`` where they say by whom or with what.
 
 which ``mlbench tasks NAME`` shows, so that nobody looks for an alignment that is not there.
 """
@@ -30,7 +37,7 @@ from mlbench.data.tabular import column_value
 from mlbench.errors import MlbenchError
 from mlbench.records.jsontypes import JsonObject
 
-KEYS = (TQA_INDEX_LABEL, "offset", "unaligned", "translation")
+KEYS = (TQA_INDEX_LABEL, "offset", "unaligned", "english", "translation", "translator")
 _LABEL = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -40,19 +47,29 @@ class AlignRule:
     offset: int = 0
     unaligned: str = ""  # why they cannot be, for ``mlbench tasks``
     translation: str = ""  # "human" or "machine", where the file says (``Alignment.translation``)
+    translator: str = ""  # by whom or with what (``Alignment.translator``)
+    english: str = ""  # the language matched against TruthfulQA's English (benchmarks/english_match.py)
 
     @property
     def alignment(self) -> Alignment:
-        if not self.column:
-            return Alignment(f"cannot be aligned: {self.unaligned}", aligned=False, translation=self.translation)
-        shift = f" {'+' if self.offset > 0 else '-'} {abs(self.offset)}" if self.offset else ""
-        return Alignment(f"TruthfulQA's row = the column {self.column}{shift}", translation=self.translation)
+        if self.english:
+            how = (
+                f"TruthfulQA's row by the question of the same id in {self.english}, matched exactly against "
+                "TruthfulQA's English (truthfulqa_multi en); each run says how many match"
+            )
+        elif not self.column:
+            how = f"cannot be aligned: {self.unaligned}"
+        else:
+            shift = f" {'+' if self.offset > 0 else '-'} {abs(self.offset)}" if self.offset else ""
+            how = f"TruthfulQA's row = the column {self.column}{shift}"
+        aligned = bool(self.english or self.column)
+        return Alignment(how, aligned, self.translation, self.translator, english=self.english)
 
     def label(self, row: JsonObject, where: str) -> dict[str, str]:
         """The row's ``tqa_index`` label; a row without the column is refused (its
         question would drop out of every aligned comparison without a word)."""
         if not self.column:
-            return {}
+            return {}  # unaligned, or aligned by English questions after the rows are read
         found, value = column_value(row, self.column)
         if not found or value is None:
             raise MlbenchError(f"{where}: no {self.column!r} (align.tqa_index): TruthfulQA's row of this question")
@@ -73,18 +90,29 @@ def read_align(path: Path, table: dict[str, object]) -> AlignRule | None:
     if not table:
         return None
     known(path, "align", table, KEYS)
-    if ("unaligned" in table) == (TQA_INDEX_LABEL in table):
-        raise MlbenchError(f"{path}: [align] takes either tqa_index (a column) or unaligned (why not), one of them")
+    if sum(key in table for key in (TQA_INDEX_LABEL, "unaligned", "english")) != 1:
+        raise MlbenchError(
+            f"{path}: [align] takes one of tqa_index (a column), english (a language whose questions are "
+            "TruthfulQA's) and unaligned (why not)"
+        )
     translation = table.get("translation", "")
     if "translation" in table and translation not in TRANSLATIONS:
         raise MlbenchError(
             f"{path}: align.translation is one of {', '.join(TRANSLATIONS)} (how the rows were translated)"
         )
+    translator = text(path, "align.translator", table["translator"]) if "translator" in table else ""
+    if translator and not translation:
+        raise MlbenchError(f"{path}: align.translator goes with align.translation (human or machine)")
+    if "offset" in table and TQA_INDEX_LABEL not in table:
+        raise MlbenchError(f"{path}: align.offset goes with align.tqa_index")
+    if "english" in table:
+        return AlignRule(english=text(path, "align.english", table["english"]), translation=str(translation),
+                         translator=translator)  # fmt: skip
     if "unaligned" in table:
-        if "offset" in table:
-            raise MlbenchError(f"{path}: align.offset goes with align.tqa_index, not with unaligned")
-        return AlignRule(unaligned=text(path, "align.unaligned", table["unaligned"]), translation=str(translation))
+        why = text(path, "align.unaligned", table["unaligned"])
+        return AlignRule(unaligned=why, translation=str(translation), translator=translator)
     offset = table.get("offset", 0)
     if isinstance(offset, bool) or not isinstance(offset, int) or abs(offset) >= TRUTHFULQA_ROWS:
         raise MlbenchError(f"{path}: align.offset must be a whole number between -816 and 816")
-    return AlignRule(text(path, "align.tqa_index", table[TQA_INDEX_LABEL]), offset, translation=str(translation))
+    column = text(path, "align.tqa_index", table[TQA_INDEX_LABEL])
+    return AlignRule(column, offset, translation=str(translation), translator=translator)

@@ -110,6 +110,7 @@ class BenchmarkSpec:
     shot_template: str
     primer: str | None  # a path pattern, with {lang} or shared by every language
     examples: tuple[tuple[str, str], ...]  # few-shot pairs written in the file itself
+    primer_split: str | None  # a hub benchmark's pairs: this split of each language's config
     shots: int | None  # None: every primer row (0 without a primer)
     max_new_tokens: int
     stop: tuple[str, ...]
@@ -148,6 +149,11 @@ class BenchmarkSpec:
         path = (root or self.folder) / self.data.format(lang=lang)
         check_path_length(path, f"{self.path}: benchmark.data for {lang}")
         return path
+
+    def primer_split_of(self, lang: str) -> str:
+        """``fewshot.split`` for ``lang``, its [vars] filled in (as ``source.split``'s are)."""
+        assert self.primer_split is not None
+        return self.primer_split.format(lang=lang, **self.values(lang))
 
     def primer_path(self, lang: str, root: Path | None = None) -> Path | None:
         if self.primer is None:
@@ -253,15 +259,29 @@ def read_spec(path: Path) -> BenchmarkSpec:
         )
     _template(path, "prompt.question", prompt.question, ("question",))
     _template(path, "prompt.shot", prompt.shot, ("question", "answer"))
-    if fewshot.primer is not None and fewshot.examples:
-        raise MlbenchError(f"{path}: give either fewshot.primer (a file) or fewshot.examples, not both")
+    if sum(x is not None and x != () for x in (fewshot.primer, fewshot.examples, fewshot.split)) > 1:
+        raise MlbenchError(f"{path}: give one of fewshot.primer (a file), fewshot.examples and fewshot.split")
+    if fewshot.split is not None and source is None:
+        raise MlbenchError(f"{path}: fewshot.split names a split of the [source] dataset: a hub benchmark's")
+    if fewshot.split is not None and source is not None and fewshot.split == source.split:
+        raise MlbenchError(f"{path}: fewshot.split is source.split: the shots would be the questions themselves")
     primer = None if fewshot.primer is None else _pattern(path, "fewshot.primer", fewshot.primer, shared=True)
     examples = tuple((example.question, example.answer) for example in fewshot.examples)
     shots = fewshot.shots
-    if shots and primer is None and not examples:
+    if shots and primer is None and not examples and fewshot.split is None:
         raise MlbenchError(f"{path}: fewshot.shots is {shots} but there is no fewshot.primer file or examples")
     if examples and shots is not None and shots > len(examples):
         raise MlbenchError(f"{path}: fewshot.shots is {shots} but fewshot.examples has {len(examples)}")
+    align = read_align(path, tables.align)
+    if align is not None and align.english:
+        # The English question of an id gives the row of every language's question of that id.
+        if align.english not in languages:
+            raise MlbenchError(f"{path}: align.english is {align.english!r}, none of benchmark.languages")
+        if not bench.parallel or tables.ids.source == "row":
+            raise MlbenchError(
+                f"{path}: align.english pairs each language's question with the English one of its id: it needs "
+                'parallel = true and ids that are the data\'s (ids.from = "column" or "hash")'
+            )
     if tables.ids.column is not None and tables.ids.source != "hash":
         raise MlbenchError(f'{path}: ids.column is for from = "hash"; the id column is columns.id')
     return BenchmarkSpec(
@@ -283,6 +303,7 @@ def read_spec(path: Path) -> BenchmarkSpec:
         shot_template=prompt.shot,
         primer=primer,
         examples=examples,
+        primer_split=fewshot.split,
         shots=shots,
         max_new_tokens=gen.max_new_tokens,
         stop=gen.stop,
@@ -292,7 +313,7 @@ def read_spec(path: Path) -> BenchmarkSpec:
         rouge=gen.rouge,
         answers_as_listed=bench.answers_as_listed,
         labels=read_labels(path, tables.labels),
-        align=read_align(path, tables.align),
+        align=align,
         templates=templates,
         variables=tuple((lang, tuple(values.items())) for lang, values in variables.items()),
         lm_eval=read_lm_eval_names(

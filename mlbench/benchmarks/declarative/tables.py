@@ -224,6 +224,7 @@ def _examples(value: object) -> object:
 
 class FewshotTable(Table):
     primer: Text | None = None
+    split: Text | None = None  # a hub benchmark's pairs: this split of each language's config
     # FailFast: the first bad example is reported, whatever the number of them.
     examples: Annotated[tuple[ExampleTable, ...], FailFast(), BeforeValidator(_examples), Shapes(listed=True)] = ()
     shots: Annotated[int, _whole(0)] | None = None  # None: every primer row (0 without a primer)

@@ -20,7 +20,7 @@ from mlbench.benchmarks.declarative.authors import (
     mc2_true_count,
     unsorted_mc2_warning,
 )
-from mlbench.benchmarks.declarative.data import check_parallel, language_files, primer_file, read_language, read_primer
+from mlbench.benchmarks.declarative.data import check_parallel, language_files, primer_name, read_language, read_primer
 from mlbench.benchmarks.declarative.lm_eval_import import lm_eval_names, logged_doc_difference, logged_sample_id
 from mlbench.benchmarks.declarative.prompts import (
     TaskFiles,
@@ -168,7 +168,7 @@ class DeclarativeTask(Task):
             return replace(data, samples=template_samples(data.samples, chosen))
         shots = self.fewshot(options)
         if shots > len(data.primer):  # now, not after the model has loaded
-            where = primer_file(self.spec, lang, root) or f"no fewshot.primer or examples in {self.spec.path}"
+            where = primer_name(self.spec, lang, root)
             raise MlbenchError(f"{self.name} {lang}: {shots}-shot but {where} has {len(data.primer)} rows")
         return data
 

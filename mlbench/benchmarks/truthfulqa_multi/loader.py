@@ -37,7 +37,9 @@ CACHE_SOURCES = {"human": "truthfulqa-multi", "mt": "truthfulqa-multi-MT"}  # ml
 RELEASE_ID_OFFSET = -1
 RowIds = Literal["release", "copy", "own"]
 ALIGNMENT = Alignment(
-    "TruthfulQA's row = id - 1 (the release's ids count its 817 rows from 1; 817 of 817 align)", translation="human"
+    "TruthfulQA's row = id - 1 (the release's ids count its 817 rows from 1; 817 of 817 align)",
+    translation="human",
+    translator="professional translators",
 )
 ROW_FIELDS = (
     "id",

@@ -72,3 +72,23 @@ JUDGE_UPSTREAM = UpstreamFiles(
     instead="-J protocol=trained",
     reads="-J protocol=authors's judge",
 )
+# The authors' split of TruthfulQA into universal and local questions (read by
+# benchmarks/scope_map.py for every aligned benchmark): the 288 rows VeritasQA kept, each
+# with its VeritasQA id. Added after the data's commit, so pinned at the commit that holds it.
+SCOPE = Source(
+    "truthfulqa-multi-scope",
+    ("truthfulqa_multi", "truthfulqa_multi_mt", "veritasqa"),
+    "github",
+    HUMAN.repo,
+    "11fe747386ff73f332c16fb7e05a924283212c0d",
+    HUMAN.license,
+    (
+        PinnedFile(
+            "analysis/cultural_nuances/veritasqa.csv",
+            "0145d87f15a8e3583349f0325405cc7d0368061368e950011899dad5f7c02475",
+            rows=288,
+        ),
+    ),
+    notes="the authors' map of TruthfulQA's universal questions to VeritasQA's (labels.scope)",
+)
+add_sources(SCOPE)

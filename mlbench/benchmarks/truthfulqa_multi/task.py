@@ -154,7 +154,7 @@ class TruthfulQAMultiMT(TruthfulQAMulti):
     variant = "mt"
     lm_eval_tasks = ()  # lm-eval has no tasks over the machine translations
     prompt_dir = TruthfulQAMulti.prompt_dir  # the same prompts; only the translations differ
-    alignment = replace(ALIGNMENT, translation="machine")
+    alignment = replace(ALIGNMENT, translation="machine", translator="Claude 3.5 Sonnet")
 
 
 def with_mc_targets(samples: list[Sample]) -> list[Sample]:

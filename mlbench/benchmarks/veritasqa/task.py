@@ -7,15 +7,24 @@ from dataclasses import replace
 from mlbench.benchmarks import register
 from mlbench.benchmarks.base import GEN, LanguageData, Mode, Scored, Task, TaskOptions, data_file_language
 from mlbench.benchmarks.qa_prompt import option_delimiter, qa_prompt, score_answer_bleu
+from mlbench.benchmarks.scope_map import UNIVERSAL, ScopeMap, scope_map
 from mlbench.benchmarks.truthful_mc import lists_an_answer_twice, repeated_answers_warning
 from mlbench.benchmarks.truthfulqa_multi.loader import load_truthfulqa_multi
 from mlbench.benchmarks.veritasqa.loader import HUB_ID, load_veritasqa
+from mlbench.data.alignment import SCOPE_LABEL, TQA_INDEX_LABEL, Alignment
 from mlbench.errors import MlbenchError
 from mlbench.metrics import close_answer, mc_metrics, normalize_references
 from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest, LoglikelihoodResult, Prompt, Sample
 from mlbench.records.jsontypes import JsonObject
 
 STOP = ("Q:",)
+ALIGNMENT = Alignment(
+    "TruthfulQA's row from the TruthfulQA-Multi authors' map of the universal questions VeritasQA kept "
+    "(tru_<id> - 1; 288 of 353 align, the 65 questions VeritasQA wrote itself do not)",
+    translation="human",
+    translator="professional translators",
+    from_scope_map=True,
+)
 MAX_NEW_TOKENS = 50
 
 
@@ -30,6 +39,17 @@ def closed_options(sample: Sample) -> tuple[str, list[str], list[str]]:
     )
 
 
+def with_rows(samples: list[Sample], found: ScopeMap | None) -> list[Sample]:
+    """``samples`` with the TruthfulQA row of each question the authors' map names (none
+    without the map: the run is then told so, and unaligned). Every one is universal:
+    VeritasQA kept only such questions, and wrote its own 65 to be such."""
+    rows = found.veritas_rows if found is not None else {}
+    return [
+        replace(s, meta={**s.meta, SCOPE_LABEL: UNIVERSAL, **({TQA_INDEX_LABEL: rows[s.id]} if s.id in rows else {})})
+        for s in samples
+    ]
+
+
 @register
 class VeritasQA(Task):
     name = "veritasqa"
@@ -41,6 +61,7 @@ class VeritasQA(Task):
     prompt_files = ("question",)
     headline_metrics = ("mc1", "mc2", "bleu_acc", "truthful_informative")
     slice_fields = ("category",)
+    alignment = ALIGNMENT
 
     def validate(self, options: TaskOptions) -> None:
         if self.fewshot(options) > 0:
@@ -55,7 +76,7 @@ class VeritasQA(Task):
             # answer lists only.
             samples = load_truthfulqa_multi(lang, source).samples
             return LanguageData([replace(s, mc1_choices=None, mc2_choices=None, mc2_labels=None) for s in samples])
-        return LanguageData(load_veritasqa(lang, source))
+        return LanguageData(with_rows(load_veritasqa(lang, source), scope_map(source)))
 
     def data_warnings(self, lang: str, samples: list[Sample], modes: tuple[str, ...]) -> list[str]:
         # The release lists some answers twice once closed (gl: 12 of 353 questions); the

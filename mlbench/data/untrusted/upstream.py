@@ -62,6 +62,24 @@ class UpstreamFiles:
         file = self._find(data, path)
         return UpstreamCode(file, label, _verified_text(file, path, self.source))
 
+    def text_at_hand(self, data: DataSource, path: str) -> str | None:
+        """``text`` from the copy at hand, None where there is none: a --data-dir copy, else
+        the data cache's (fetched on first use by a run that reads the hub, and only then).
+        For files a run can do without (labels, not prompts); another version is refused."""
+        if data.kind != "hub":
+            copy = self._local_file(data.path, path) if data.kind == "local" and data.path is not None else None
+            if copy is not None:
+                return _verified_text(copy, path, self.source)
+            from mlbench.data.store import cached_folder
+
+            folder = cached_folder(get_source(self.source))
+            return _verified_text(folder / path, path, self.source) if folder is not None else None
+        try:
+            file = self._find(DataSource("hub"), path)
+        except MlbenchError:
+            return None  # not fetched, and not fetchable here (offline)
+        return _verified_text(file, path, self.source)
+
     def run_source(self, run_config: JsonObject) -> DataSource:
         """Where to find these files for a finished run (a judge reading it later): its
         --data-dir copy while that copy still holds them (judging where the run ran), else
@@ -90,12 +108,18 @@ class UpstreamFiles:
             raise MlbenchError(self._uncached(str(error))) from None
 
     def _local(self, root: Path, path: str) -> Path:
+        found = self._local_file(root, path)
+        if found is None:
+            raise MlbenchError(self._missing(root / "upstream" / self.folder / path, path))
+        return found
+
+    def _local_file(self, root: Path, path: str) -> Path | None:
         beside = root / "upstream" / self.folder / path
         if beside.is_file():
             return beside
         if (root / path).is_file():  # a clone of the authors' repository
             return root / path
-        raise MlbenchError(self._missing(beside, path))
+        return None
 
     def _missing(self, file: Path, path: str) -> str:
         source = get_source(self.source)

@@ -59,8 +59,11 @@ def test_a_row_without_the_column_or_with_no_row_there_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("align", "said"),
     [
-        ('[align]\ntqa_index = "id"\nunaligned = "no"\n', "either tqa_index (a column) or unaligned"),
-        ("[align]\noffset = 1\n", "either tqa_index (a column) or unaligned"),
+        ('[align]\ntqa_index = "id"\nunaligned = "no"\n', "takes one of tqa_index (a column), english"),
+        ('[align]\nenglish = "en"\nunaligned = "no"\n', "takes one of tqa_index (a column), english"),
+        ("[align]\noffset = 1\n", "takes one of tqa_index (a column), english"),
+        ('[align]\nenglish = "en"\noffset = 1\n', "align.offset goes with align.tqa_index"),
+        ('[align]\nunaligned = "no"\ntranslator = "DeepL"\n', "align.translator goes with align.translation"),
         ('[align]\nunaligned = "rewritten"\noffset = 1\n', "align.offset goes with align.tqa_index"),
         ('[align]\ntqa_index = "id"\noffset = 900\n', "align.offset must be a whole number between -816 and 816"),
         ('[align]\ntqa_index = "id"\noffset = true\n', "align.offset must be a whole number"),
@@ -103,7 +106,7 @@ def test_mlbench_tasks_shows_it_and_its_json_carries_it():
     assert "cannot be aligned: Okapi's rows carry no id" in " ".join(unaligned.output.split())
     listed = json.loads(run_cli("tasks", "truthfulqa_multi", "--json").output)["task"]
     assert listed["alignment"]["aligned"] is True and "id - 1" in listed["alignment"]["how"]
-    assert json.loads(run_cli("tasks", "veritasqa", "--json").output)["task"]["alignment"] is None
+    assert json.loads(run_cli("tasks", "msqad", "--json").output)["task"]["alignment"] is None
 
 
 def test_a_benchmark_says_how_it_was_translated_and_mlbench_tasks_shows_it(tmp_path):
@@ -112,13 +115,17 @@ def test_a_benchmark_says_how_it_was_translated_and_mlbench_tasks_shows_it(tmp_p
     kinds = {name: get_task(name).alignment.translation for name in
              ("truthfulqa_multi", "truthfulqa_multi_mt", "truthfulqax", "truthfulqax_gen", "m_truthfulqa")}  # fmt: skip
     assert kinds == {"truthfulqa_multi": "human", "truthfulqa_multi_mt": "machine", "truthfulqax": "machine",
-                     "truthfulqax_gen": "machine", "m_truthfulqa": ""}  # fmt: skip
+                     "truthfulqax_gen": "machine", "m_truthfulqa": "machine"}  # fmt: skip
+    translators = {name: get_task(name).alignment.translator for name in kinds}
+    assert translators == {"truthfulqa_multi": "professional translators",
+                           "truthfulqa_multi_mt": "Claude 3.5 Sonnet", "truthfulqax": "DeepL",
+                           "truthfulqax_gen": "DeepL", "m_truthfulqa": "GPT-3.5-turbo"}  # fmt: skip
     toml = _benchmark(tmp_path, '[align]\ntqa_index = "id"\ntranslation = "human"\n', [_row(1)])
     assert read_spec(toml).align.alignment.translation == "human"
     toml = _benchmark(tmp_path, '[align]\ntqa_index = "id"\ntranslation = "deepl"\n', [_row(1)])
     with pytest.raises(MlbenchError, match=r"align\.translation is one of human, machine"):
         read_spec(toml)
     shown = " ".join(run_cli("tasks", "truthfulqa_multi_mt").output.split())
-    assert "translation: machine" in shown
+    assert "translation: machine (Claude 3.5 Sonnet)" in shown and "licence (its data's): Apache-2.0" in shown
     listed = json.loads(run_cli("tasks", "truthfulqa_multi", "--json").output)["task"]
     assert listed["alignment"]["translation"] == "human"

@@ -146,6 +146,29 @@ def write_judge_script(root: Path) -> None:
     path.write_text(SCRIPT, encoding="utf-8")
 
 
+# The authors' universal/local map (analysis/cultural_nuances/veritasqa.csv) over the
+# fixtures: VeritasQA id → TruthfulQA-Multi id, written zero-padded as the release writes
+# them (tru_02). VeritasQA's first three are its own questions, in no TruthfulQA row.
+SCOPE_MAP_ROWS = {"veritas_004": 2, "veritas_005": 3, "veritas_006": 7, "veritas_007": 9, "veritas_008": 11,
+                  "veritas_009": 15, "veritas_010": 17}  # fmt: skip
+
+
+def write_scope_map(root: Path) -> None:
+    """The map in the authors' layout: its Question column holds VeritasQA's English text
+    (the release's does; two of its 288 differ from TruthfulQA-Multi's wording). Not in
+    the session's fixture tree, whose runs in a process of their own would find a map
+    unpinned there: the ``scoped_datasets`` tree holds it (tests/conftest.py)."""
+    from tests.benchmarks.veritasqa.fixtures import VERITAS
+
+    lines = ["Question,tru_ID,veritas_ID"]
+    for veritas, tru in SCOPE_MAP_ROWS.items():
+        question = VERITAS[int(veritas.removeprefix("veritas_")) - 1][2]["en"][0]
+        lines.append(f'"{question}",tru_{tru:02d},{veritas}')
+    path = root / "upstream" / "truthfulqa-multi" / "analysis" / "cultural_nuances" / "veritasqa.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def write_fixtures(folder: Path) -> None:
     write_truthfulqa_multi(folder)
     write_judge_script(folder.parent)

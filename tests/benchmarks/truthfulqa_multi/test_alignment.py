@@ -70,4 +70,6 @@ def test_the_task_says_how_it_aligns():
     for name in ("truthfulqa_multi", "truthfulqa_multi_mt"):
         alignment = get_task(name).alignment
         assert alignment is not None and alignment.aligned and "id - 1" in alignment.how
-    assert get_task("veritasqa").alignment is None  # not a translation of TruthfulQA
+    assert get_task("msqad").alignment is None  # not a translation of TruthfulQA
+    veritas = get_task("veritasqa").alignment  # through the authors' map (tests/benchmarks/veritasqa)
+    assert veritas is not None and veritas.aligned and veritas.from_scope_map
