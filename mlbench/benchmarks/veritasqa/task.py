@@ -18,6 +18,7 @@ from mlbench.records import Generation, GenerationRequest, LoglikelihoodRequest,
 from mlbench.records.jsontypes import JsonObject
 
 STOP = ("Q:",)
+MAX_NEW_TOKENS = 50
 ALIGNMENT = Alignment(
     "TruthfulQA's row from the TruthfulQA-Multi authors' map of the universal questions VeritasQA kept "
     "(tru_<id> - 1; 288 of 353 align, the 65 questions VeritasQA wrote itself do not)",
@@ -25,7 +26,6 @@ ALIGNMENT = Alignment(
     translator="professional translators",
     from_scope_map=True,
 )
-MAX_NEW_TOKENS = 50
 
 
 def closed_options(sample: Sample) -> tuple[str, list[str], list[str]]:
