@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,20 @@ def test_a_rule_that_would_pair_or_prompt_the_wrong_rows_is_refused(tmp_path, ta
     )
     with pytest.raises(MlbenchError, match=re.escape(said)):
         read_spec(toml)
+
+
+def test_a_config_without_its_train_split_runs_zero_shot_and_refuses_shots(uhura, tmp_path):
+    """A language whose config lacks the few-shot split (a defect a copy or a revision may
+    have): its questions run zero-shot, and a shot asked for is one line naming the split."""
+    copy = tmp_path / "uhura"
+    shutil.copytree(uhura, copy)
+    (copy / "yo_multiple_choice_train.json").unlink()
+    task = get_task("uhura_truthfulqa")
+    data = task.load("yo", TaskOptions(DataSource("local", copy)))
+    assert data.primer == [] and len(data.samples) == UHURA_ROWS["yo"]
+    listing = sorted(p.name for p in copy.iterdir())
+    assert language_files(task.spec, "yo", listing, None) == ["yo_multiple_choice_test.json"]
+    with pytest.raises(
+        MlbenchError, match="1-shot but masakhane/uhura-truthfulqa config 'yo_multiple_choice' split 'train' has 0 rows"
+    ):
+        task.load("yo", TaskOptions(DataSource("local", copy), fewshot=1))
