@@ -30,7 +30,7 @@ REAL_DEMO_OUT ?= results-demo-real
 INSTALL_STAMP := .mlbench/installed-$(shell printf '%s' "$(abspath $(PYTHON))" | cksum | cut -d' ' -f1)
 
 .DEFAULT_GOAL := help
-.PHONY: help env install icu browser demo test test-data test-upstream docs lint bench real-models demo-real
+.PHONY: help env install icu browser slurm demo test test-data test-upstream docs lint bench real-models demo-real
 
 help: ## list the targets
 	@echo "make TARGET, in $(ENV_KIND): $(PYTHON)"
@@ -65,6 +65,7 @@ else
 endif
 	$(PIP_INSTALL) -e ".[dev,polyglot]"
 	$(MAKE) --no-print-directory browser
+	$(MAKE) --no-print-directory slurm
 	@mkdir -p .mlbench && touch "$(INSTALL_STAMP)"
 
 # The explorer's browser tests drive Debian's Chromium (Playwright's own browser download
@@ -80,6 +81,20 @@ browser: ## install Chromium for the explorer's browser tests (when missing)
 			sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; \
 		else \
 			echo "make: no Chromium at $(CHROMIUM): install Debian's chromium for the explorer's browser tests"; \
+		fi; }
+
+# The Slurm tests (tests/scripts/test_slurm_cluster.py) submit the sbatch scripts to a real
+# single-node Slurm that the test session starts: Debian's daemons, installed here when
+# missing and we may, as for the browser.
+SLURM_PACKAGES = slurmctld slurmd slurm-client munge
+slurm: ## install Slurm's daemons and munge for the Slurm tests (when missing)
+	@command -v slurmctld >/dev/null || test -x /usr/sbin/slurmctld || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SLURM_PACKAGES) >/dev/null; \
+		elif command -v apt-get >/dev/null && sudo -n true 2>/dev/null; then \
+			sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SLURM_PACKAGES) >/dev/null; \
+		else \
+			echo "make: no slurmctld: install Debian's $(SLURM_PACKAGES) for the Slurm tests"; \
 		fi; }
 
 $(INSTALL_STAMP): pyproject.toml
@@ -125,6 +140,7 @@ demo-real: $(INSTALL_STAMP) real-models ## the demo's MC part on gemma-3-270m
 # Two workers (pytest-xdist), then the tests that start vLLM's engine or server in one
 # process of their own: vLLM's CPU build allows one engine a process, and its start fails
 # in a process that imported llvmlite before it (numba's, which other tests load).
+# The tests that share the session's Slurm run in one worker (xdist_group, --dist loadgroup).
 # Each worker, and each mlbench it starts, computes on one thread (TEST_THREADS): torch
 # takes every core a process, so two workers on two cores asked for twice the machine
 # and waited on each other (840 s; 539 s on one thread each, every test passing).
@@ -132,7 +148,7 @@ TEST_WORKERS ?= 2
 TEST_THREADS ?= 1
 test: $(INSTALL_STAMP) ## run the test suite (installs first when needed)
 	OMP_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) \
-		$(PYTHON) -m pytest -q -n $(TEST_WORKERS) -m "not vllm_engine"
+		$(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not vllm_engine"
 	$(PYTHON) -m pytest -q -m vllm_engine
 
 # The tests over a full copy of the benchmarks' data (tests/full_data), which `make test`

@@ -18,6 +18,12 @@
 #   e  float32 parity: MC on PARITY_N (100; --tiny 10) questions, both harnesses in
 #      float32, where every option's log-likelihood must agree within 1e-4
 #   f  mlbench alone: five languages, MC and generation, --limit ALL_N (100)
+#   g  MC at 8 B: a Llama of Llama-3.1-8B's shape (~7.5 B parameters with this tokenizer,
+#      random bfloat16 weights built on the device; --tiny: its 4-layer miniature), MC8_N
+#      questions (100), 6-shot: lm-eval against mlbench, then mlbench on one question
+#   h  generation at 8 B: GEN8_N questions (64) x 256 tokens, 6-shot greedy, both harnesses
+#   (each harness's start-up, model load included, is its whole process less its phase;
+#   mlbench's also from its run on one question)
 # Each step runs under its own timeout inside one budget (BUDGET seconds); a failed step is
 # recorded and the next one runs (the setup runs whatever the budget; a comparison only
 # when the steps it reads passed, and it fails when the harnesses disagree: float32 MC
@@ -28,8 +34,10 @@
 # the static decoder under a capture that checks each step as a CUDA graph would need).
 # OUT/summary.md and summary.json (scripts/bench_gpu_summary.py), OUT/bench.log and
 # OUT/logs.tar.gz. Knobs: PYTHON, OUT, BENCH_WORK, BUDGET, MC_N, GEN_N, ALL_N, PARITY_N, BS,
-# GPU_BUNDLE (.gpu), MLBENCH_SOURCE (another mlbench checkout, to measure "before"), STEPS (the
-# letters of the steps to run, bcdef: all).
+# MC8_N, GEN8_N, GPU_BUNDLE (.gpu), MLBENCH_SOURCE (another mlbench checkout, to measure
+# "before"), STEPS (the letters of the steps to run, bcdefgh: all). On a GPU lent for 15
+# minutes with 10 a command, run the 1.17 B steps (STEPS=bcdef, BUDGET 450 s) or the 8 B
+# ones (STEPS=gh, 540 s) in one command; the default runs both (990 s).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -39,15 +47,19 @@ G=${GPU_BUNDLE:-$ROOT/.gpu}
 PY=${PYTHON:-$( [ -x .venv/bin/python ] && echo "$ROOT/.venv/bin/python" || command -v python3 )}
 SRC=${MLBENCH_SOURCE:-$ROOT}
 OUT=${OUT:-$(mktemp -d)}
-STEPS=${STEPS:-bcdef}
+STEPS=${STEPS:-bcdefgh}
 W=${BENCH_WORK:-/tmp/bench-gpu}
 M=$W/model
+M8=$W/model-8b
+has() { [[ $STEPS =~ [$1] ]]; }  # has LETTERS: STEPS asks for one of them
 if [ "$SIZE" = tiny ]; then
   MC_N=${MC_N:-40}; GEN_N=${GEN_N:-8}; ALL_N=${ALL_N:-3}; PARITY_N=${PARITY_N:-10}; BS=${BS:-16}
-  BUDGET=${BUDGET:-560}; DT=float32; SCALE=4
+  MC8_N=${MC8_N:-10}; GEN8_N=${GEN8_N:-4}; SIZE8=8b-tiny
+  BUDGET=${BUDGET:-$(( $(has bcdef && echo 560 || echo 0) + $(has gh && echo 300 || echo 0) ))}; DT=float32; SCALE=4
 else
   MC_N=${MC_N:-817}; GEN_N=${GEN_N:-100}; ALL_N=${ALL_N:-100}; PARITY_N=${PARITY_N:-100}; BS=${BS:-64}
-  BUDGET=${BUDGET:-450}; DT=bfloat16; SCALE=1
+  MC8_N=${MC8_N:-100}; GEN8_N=${GEN8_N:-64}; SIZE8=8b
+  BUDGET=${BUDGET:-$(( $(has bcdef && echo 450 || echo 0) + $(has gh && echo 540 || echo 0) ))}; DT=bfloat16; SCALE=1
 fi
 mkdir -p "$OUT"
 rm -rf "$W"
@@ -59,7 +71,8 @@ T0=$(date +%s)
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 \
   HF_HOME=$W/hf MLBENCH_CACHE_DIR=$W/mlbench-cache TRANSFORMERS_VERBOSITY=error
 unset TOKENIZERS_PARALLELISM
-echo "bench_gpu.sh $(date -u +%FT%TZ) size=$SIZE mc=$MC_N gen=$GEN_N all=$ALL_N parity=$PARITY_N batch=$BS budget=${BUDGET}s"
+echo "bench_gpu.sh $(date -u +%FT%TZ) size=$SIZE mc=$MC_N gen=$GEN_N all=$ALL_N parity=$PARITY_N batch=$BS" \
+  "8b: $SIZE8 mc=$MC8_N gen=$GEN8_N; steps=$STEPS budget=${BUDGET}s"
 
 # step NAME CAP CMD...: CMD under min(CAP x SCALE, what is left of BUDGET), its output in
 # logs/NAME.log, a JSON line in steps.jsonl. post: the same, outside the budget. A step
@@ -145,40 +158,40 @@ if "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)"
 else
   LM_DEVICE=cpu; MB_DEVICE=cpu; REHEARSE="-M rehearse_gpu=true"
 fi
-printf '{"size": "%s", "dtype": "%s", "mc_n": %s, "gen_n": %s, "all_n": %s, "parity_n": %s, "batch_size": %s, "device": "%s"}\n' \
-  "$SIZE" "$DT" "$MC_N" "$GEN_N" "$ALL_N" "$PARITY_N" "$BS" "$MB_DEVICE" > "$W/settings.json"
+printf '{"size": "%s", "dtype": "%s", "mc_n": %s, "gen_n": %s, "all_n": %s, "parity_n": %s, "batch_size": %s, "device": "%s", "size_8b": "%s", "mc8_n": %s, "gen8_n": %s, "steps": "%s"}\n' \
+  "$SIZE" "$DT" "$MC_N" "$GEN_N" "$ALL_N" "$PARITY_N" "$BS" "$MB_DEVICE" "$SIZE8" "$MC8_N" "$GEN8_N" "$STEPS" > "$W/settings.json"
 
 # -- b: the model and each step's data ---------------------------------------------------------
 step b_model 120 "$PY" scripts/bench_gpu_model.py "$M" --tokenizer "$W/tok" --size "$SIZE" --device "$MB_DEVICE" --dtype "$DT"
 step b_checks 120 bash -c "'$PY' scripts/bench_gpu_checks.py '$M' --device $MB_DEVICE > '$W/checks.json'"
 step b_stage 60 "$PY" scripts/bench_gpu_tools.py stage "$W/data" "$W" --mc-n "$MC_N" --gen-n "$GEN_N" --parity-n "${PARITY_N:-0}"
 
-lm_eval() {  # lm_eval DTYPE NAME-OF-TASK-FOLDER OUTPUT TASKS
-  "$PY" -m lm_eval --model hf --model_args "pretrained=$M,dtype=$1" --device "$LM_DEVICE" --batch_size "$BS" \
-    --include_path "$W/tasks-$2" --tasks "$4" --num_fewshot 6 --log_samples --output_path "$3"
+lm_eval() {  # lm_eval DTYPE TASK-FOLDER OUTPUT TASKS (the model: MODEL, else M)
+  "$PY" -m lm_eval --model hf --model_args "pretrained=${MODEL:-$M},dtype=$1" --device "$LM_DEVICE" --batch_size "$BS" \
+    --include_path "$2" --tasks "$4" --num_fewshot 6 --log_samples --output_path "$3"
 }
-mlbench() {  # mlbench DTYPE MODE DATA OUTPUT [more flags]
+mlbench() {  # mlbench DTYPE MODE DATA OUTPUT [more flags] (the model: MODEL, else M)
   local dtype=$1 mode=$2 data=$3 out=$4; shift 4
-  "$PY" -m mlbench run --model "$M" --backend hf --task truthfulqa_multi --fewshot 6 --dtype "$dtype" \
+  "$PY" -m mlbench run --model "${MODEL:-$M}" --backend hf --task truthfulqa_multi --fewshot 6 --dtype "$dtype" \
     -M "device=$MB_DEVICE" $REHEARSE --mode "$mode" --data-dir "$data" --output "$out" --no-cache --yes "$@"
 }
 export -f lm_eval mlbench
-export M LM_DEVICE MB_DEVICE BS REHEARSE
+export M M8 LM_DEVICE MB_DEVICE BS REHEARSE
 
 # -- c: MC -----------------------------------------------------------------------------------------
-step c_lmeval_mc 150 bash -c "lm_eval $DT mc '$W/lm-mc' hitz_mc1_en,hitz_mc2_en"
+step c_lmeval_mc 150 bash -c "lm_eval $DT '$W/tasks-mc' '$W/lm-mc' hitz_mc1_en,hitz_mc2_en"
 step c_mlbench_mc 90 bash -c "mlbench $DT mc '$W/data-mc' '$W/mb-mc' --lang en"
 step c_mlbench_one 60 bash -c "mlbench $DT mc '$W/data-mc' '$W/mb-one' --lang en --limit 1"
 post c_compare 60 bash -c "'$PY' scripts/bench_gpu_tools.py compare-mc '$W/lm-mc' '$W/mb-mc' $([ "$SIZE" = tiny ] && echo --exact) > '$W/compare-mc.json'"
 
 # -- d: generation -----------------------------------------------------------------------------------
-step d_lmeval_gen 240 bash -c "lm_eval $DT gen '$W/lm-gen' truthfulqa-multi_gen_en"
+step d_lmeval_gen 240 bash -c "lm_eval $DT '$W/tasks-gen' '$W/lm-gen' truthfulqa-multi_gen_en"
 step d_mlbench_gen 90 bash -c "mlbench $DT gen '$W/data-gen' '$W/mb-gen' --lang en"
 post d_compare 60 bash -c "'$PY' scripts/bench_gpu_tools.py compare-gen '$W/lm-gen' '$W/mb-gen' '$M' > '$W/compare-gen.json'"
 
 # -- e: float32 parity ------------------------------------------------------------------------------
 if [ "$PARITY_N" -gt 0 ]; then
-  step e_lmeval_fp32 90 bash -c "lm_eval float32 parity '$W/lm-fp32' hitz_mc1_en,hitz_mc2_en"
+  step e_lmeval_fp32 90 bash -c "lm_eval float32 '$W/tasks-parity' '$W/lm-fp32' hitz_mc1_en,hitz_mc2_en"
   step e_mlbench_fp32 60 bash -c "mlbench float32 mc '$W/data-parity' '$W/mb-fp32' --lang en"
   post e_compare 60 bash -c "'$PY' scripts/bench_gpu_tools.py compare-mc '$W/lm-fp32' '$W/mb-fp32' --exact > '$W/compare-fp32.json'"
 fi
@@ -186,6 +199,19 @@ fi
 # -- f: mlbench alone, five languages -----------------------------------------------------------------
 step f_mlbench_all 150 bash -c "mlbench $DT all '$W/data' '$W/mb-all' --lang all --limit $ALL_N"
 post f_count 60 bash -c "'$PY' scripts/bench_gpu_tools.py count '$W/mb-all' '$M' > '$W/compare-all.json'"
+
+# -- g: MC at 8 B (its own model and data, under $W/8b) -------------------------------------------
+step g_model 240 "$PY" scripts/bench_gpu_model.py "$M8" --tokenizer "$W/tok" --size "$SIZE8" --device "$MB_DEVICE" --dtype "$DT"
+step g_stage 60 "$PY" scripts/bench_gpu_tools.py stage "$W/data" "$W/8b" --mc-n "$MC8_N" --gen-n "$GEN8_N" --parity-n 0
+step g_lmeval_mc 150 bash -c "MODEL='$M8' lm_eval $DT '$W/8b/tasks-mc' '$W/lm8-mc' hitz_mc1_en,hitz_mc2_en"
+step g_mlbench_mc 120 bash -c "MODEL='$M8' mlbench $DT mc '$W/8b/data-mc' '$W/mb8-mc' --lang en"
+step g_mlbench_one 90 bash -c "MODEL='$M8' mlbench $DT mc '$W/8b/data-mc' '$W/mb8-one' --lang en --limit 1"
+post g_compare 60 bash -c "'$PY' scripts/bench_gpu_tools.py compare-mc '$W/lm8-mc' '$W/mb8-mc' $([ "$SIZE" = tiny ] && echo --exact) > '$W/compare-mc8.json'"
+
+# -- h: generation at 8 B ----------------------------------------------------------------------------
+step h_lmeval_gen 150 bash -c "MODEL='$M8' lm_eval $DT '$W/8b/tasks-gen' '$W/lm8-gen' truthfulqa-multi_gen_en"
+step h_mlbench_gen 120 bash -c "MODEL='$M8' mlbench $DT gen '$W/8b/data-gen' '$W/mb8-gen' --lang en"
+post h_compare 60 bash -c "'$PY' scripts/bench_gpu_tools.py compare-gen '$W/lm8-gen' '$W/mb8-gen' '$M8' > '$W/compare-gen8.json'"
 
 # -- the summary ---------------------------------------------------------------------------------------
 [ -n "$SAMPLER" ] && kill "$SAMPLER" 2> /dev/null

@@ -2,12 +2,16 @@
 """The GPU benchmark's model: a seeded random-init Llama whose greedy answers two harnesses
 agree on, even in bfloat16.
 
-    python scripts/bench_gpu_model.py OUT --tokenizer DIR [--size full|tiny] [--device cuda]
+    python scripts/bench_gpu_model.py OUT --tokenizer DIR [--size full|tiny|8b|8b-tiny] [--device cuda]
         [--dtype bfloat16|float32] [--seed 1234]
 
 ``full`` is ~1.17 B parameters (TinyLlama's shape: hidden 2048, 22 layers, 32 query and 4
 key/value heads) over the tokenizer's vocabulary (SmolLM2's: 49,152 tokens); ``tiny`` is a
-2-layer model of the same vocabulary for the CPU rehearsal.
+2-layer model of the same vocabulary for the CPU rehearsal. ``8b`` is Llama-3.1-8B's shape
+(hidden 4096, 32 layers, 32 query and 8 key/value heads, MLP 14,336), ~7.5 B parameters
+over the same vocabulary (Llama's own 128,256 tokens would add 0.6 B to the embedding and
+head, not to the work per token); ``8b-tiny`` keeps its head ratio (4 query heads per
+key/value head) and MLP ratio (3.5) at the tiny size, for the rehearsal of the 8 B steps.
 
 A network at the usual random init gives near-uniform logits: the top two differ by less
 than bfloat16 rounding, and two harnesses that batch or pad differently pick different
@@ -51,10 +55,17 @@ SHAPES = {
                  intermediate_size=5632),
     "tiny": dict(hidden_size=256, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
                  intermediate_size=512),
+    "8b": dict(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+               intermediate_size=14336),
+    "8b-tiny": dict(hidden_size=256, num_hidden_layers=4, num_attention_heads=8, num_key_value_heads=2,
+                    intermediate_size=896),
 }  # fmt: skip
 DESIGNED_LOGIT = 20.0
 OTHER_LOGIT_SD = 2.5
 LAYER_OUT_SD = 0.0015  # o_proj and down_proj: each layer adds a few percent to the residual
+# ... in the ``full`` shape. A wider or deeper model adds more per layer (a row of o_proj
+# sums hidden_size inputs) and over more layers: its sd is scaled down so that all layers
+# together add what ``full``'s do, and its answers keep their margins.
 END_EVERY = 232  # (1 - 1/232) ** 256 = 1/3: a third of walks run to a 256-token budget
 ANSWER_STEPS = 192  # the tokens of the walk after ":" and "?", its end-of-sequence included
 WORD = re.compile(r"^Ġ[a-z]{3,12}$")  # byte-level BPE: a space and a lowercase word
@@ -93,7 +104,7 @@ def build(out: Path, tokenizer_dir: Path, size: str, device: str, dtype: str, se
             elif "embed_tokens" in name:
                 parameter.copy_(normal(parameter.shape, 1.0))
             elif name.endswith(("o_proj.weight", "down_proj.weight")):
-                parameter.copy_(normal(parameter.shape, LAYER_OUT_SD))
+                parameter.copy_(normal(parameter.shape, layer_out_sd(size)))
             elif "lm_head" not in name:
                 parameter.copy_(normal(parameter.shape, 0.02))
         successor = designed_successors(tokenizer, generator, device)
@@ -108,6 +119,16 @@ def build(out: Path, tokenizer_dir: Path, size: str, device: str, dtype: str, se
     print(json.dumps({"params": parameters, "size": size, "dtype": dtype, "vocab": vocab,
                       "seconds": round(time.time() - started, 1)}))  # fmt: skip
     self_check(model, tokenizer, successor.tolist(), device)
+
+
+def layer_out_sd(size: str) -> float:
+    """LAYER_OUT_SD for ``full`` and ``tiny`` (the recorded runs' models); for the 8 B
+    shapes, scaled by sqrt(fan-in x layers) to ``full``'s total."""
+    if size in ("full", "tiny"):
+        return LAYER_OUT_SD
+    shape, full = SHAPES[size], SHAPES["full"]
+    reach = shape["intermediate_size"] * shape["num_hidden_layers"]
+    return LAYER_OUT_SD * math.sqrt(full["intermediate_size"] * full["num_hidden_layers"] / reach)
 
 
 def designed_successors(tokenizer: Any, generator: Any, device: str) -> Any:

@@ -28,6 +28,8 @@ PAIRS = (
     ("MC, English", "c_lmeval_mc", "c_mlbench_mc", "Running loglikelihood requests", "mb-mc"),
     ("generation, English", "d_lmeval_gen", "d_mlbench_gen", "Running generate_until requests", "mb-gen"),
     ("MC float32 parity", "e_lmeval_fp32", "e_mlbench_fp32", "Running loglikelihood requests", "mb-fp32"),
+    ("MC, English, 8 B", "g_lmeval_mc", "g_mlbench_mc", "Running loglikelihood requests", "mb8-mc"),
+    ("generation, English, 8 B", "h_lmeval_gen", "h_mlbench_gen", "Running generate_until requests", "mb8-gen"),
 )
 MLBENCH_STAGE = re.compile(r"done in (?:(\d+) h (\d+) min|(\d+) min (\d+) s|([\d.]+) s)(?: · ([\d,]+) tokens/s)?")
 
@@ -151,8 +153,13 @@ def summarize(work: Path, out: Path) -> dict:
         pair["mlbench_run"] = mlbench_run(work / mb_folder, samples)
         if pair["lm_eval_s"] and pair["mlbench_s"]:
             pair["ratio"] = round(pair["lm_eval_s"] / pair["mlbench_s"], 2)
+        # Start-up, model load included: the whole process less its phase.
+        for harness in ("lm_eval", "mlbench"):
+            wall, phase = pair[f"{harness}_s"], pair[f"{harness}_phase_s"]
+            pair[f"{harness}_startup_s"] = round(wall - phase, 2) if wall and phase is not None else None
         pairs.append(pair)
     one = steps.get("c_mlbench_one", {})
+    one8 = steps.get("g_mlbench_one", {})
     everything = steps.get("f_mlbench_all", {})
     all_phase, all_rate = mlbench_phase(_text(work / "logs" / "f_mlbench_all.log"))
     summary = {
@@ -161,11 +168,16 @@ def summarize(work: Path, out: Path) -> dict:
         "model": [json.loads(x) for x in _text(work / "logs" / "b_model.log").splitlines() if x.startswith("{")],
         "steps": rows,
         "pairs": pairs,
-        "compare": {k: _load(work / f"compare-{k}.json") for k in ("mc", "gen", "fp32", "all")},
+        "compare": {k: _load(work / f"compare-{k}.json") for k in ("mc", "gen", "fp32", "all", "mc8", "gen8")},
         "one_question": {
             "wall_s": one.get("wall_s") if one.get("rc") == 0 else None,
             **mlbench_run(work / "mb-one", samples),
         },  # fmt: skip
+        "one_question_8b": {
+            "wall_s": one8.get("wall_s") if one8.get("rc") == 0 else None,
+            **mlbench_run(work / "mb8-one", samples),
+        },  # fmt: skip
+        "model_8b": [json.loads(x) for x in _text(work / "logs" / "g_model.log").splitlines() if x.startswith("{")],
         "all_languages": {
             "wall_s": everything.get("wall_s"),
             "phase_s": all_phase,
@@ -229,6 +241,7 @@ def markdown(summary: dict) -> str:
         f"{_cell(one.get('work_s'), 2)} s model work.",
         f"- mlbench alone, five languages, MC and generation: {_cell(every['wall_s'])} s "
         f"({_cell(every['phase_s'])} s in its stages, {_cell(every['tokens_per_s'])} tokens/s generated).",
+        *_eight_b(summary),
         "",
         "| step | exit | wall s | GPU peak MiB | GPU busy % (whole step) |",
         "|---|---:|---:|---:|---:|",
@@ -243,6 +256,24 @@ def markdown(summary: dict) -> str:
         f"FAILED or skipped: {', '.join(summary['failed'])}" if summary["failed"] else "Every step ended with exit 0."
     )
     return "\n".join(lines) + "\n"
+
+
+def _eight_b(summary: dict) -> list[str]:
+    """The 8 B steps' lines: the model, the agreement, and each harness's start-up."""
+    mc_pair, gen_pair = summary["pairs"][3], summary["pairs"][4]
+    mc, gen = summary["compare"].get("mc8") or {}, summary["compare"].get("gen8") or {}
+    built = next((m for m in summary.get("model_8b", []) if "params" in m), {})
+    one = summary["one_question_8b"]
+    return [
+        f"- 8 B ({built.get('size', '—')}, {_cell(built['params'] / 1e9 if built else None, 2)} B parameters, built in "
+        f"{_cell(built.get('seconds'))} s): MC1 equal {mc.get('mc1_equal')}/{mc.get('matched')}, largest MC2 "
+        f"difference {_cell((mc.get('mc2_absdiff') or {}).get('max'), 5)}; answers equal "
+        f"{gen.get('answers_equal')}/{gen.get('matched')}.",
+        f"- 8 B start-up (process less phase), MC: lm-eval {_cell(mc_pair['lm_eval_startup_s'])} s, mlbench "
+        f"{_cell(mc_pair['mlbench_startup_s'])} s; generation: lm-eval {_cell(gen_pair['lm_eval_startup_s'])} s, "
+        f"mlbench {_cell(gen_pair['mlbench_startup_s'])} s; mlbench on one question {_cell(one['wall_s'])} s, of "
+        f"which {_cell(one.get('work_s'), 2)} s model work.",
+    ]
 
 
 def _path(what: str, run: dict) -> str:

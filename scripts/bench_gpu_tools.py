@@ -42,6 +42,8 @@ def stage(data: Path, work: Path, counts: dict[str, int]) -> None:
     tasks_dir = Path(lm_eval.__file__).parent / "tasks"
     source = data / "truthfulqa-multi" / "en"
     for kind, n in counts.items():
+        if n <= 0:  # a step the run leaves out (--parity-n 0)
+            continue
         write_subset(source, work / f"data-{kind}" / "truthfulqa-multi" / "en", n)
         theirs = work / f"lm-data-{kind}"
         fields = LM_EVAL_GEN_FIELDS if kind == "gen" else LM_EVAL_FIELDS

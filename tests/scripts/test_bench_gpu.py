@@ -123,6 +123,12 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
         ("c_mlbench_one", 6.5, 158.0),
         ("d_lmeval_gen", 60.0, 200.0),
         ("d_mlbench_gen", 12.0, 300.0),
+        ("g_model", 70.0, 400.0),
+        ("g_lmeval_mc", 50.0, 450.0),
+        ("g_mlbench_mc", 30.0, 480.0),
+        ("g_mlbench_one", 21.0, 501.0),
+        ("h_lmeval_gen", 45.0, 546.0),
+        ("h_mlbench_gen", 28.0, 574.0),
     ]
     (work / "steps.jsonl").write_text(
         "".join(json.dumps({"step": n, "rc": 0, "wall_s": w, "t0": end - w, "t1": end}) + "\n" for n, w, end in steps)
@@ -133,6 +139,14 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     (logs / "c_mlbench_mc.log").write_text("mlbench: truthfulqa_multi: en done in 3.5 s\n")
     (logs / "d_lmeval_gen.log").write_text("Running generate_until requests: 100%|██| 100/100 [00:48<00:00]\n")
     (logs / "d_mlbench_gen.log").write_text("mlbench: truthfulqa_multi: en done in 5.0 s · 5,400 tokens/s generated\n")
+    (logs / "g_model.log").write_text('{"params": 7504924672, "size": "8b", "dtype": "bfloat16", "seconds": 61.5}\n')
+    (logs / "g_lmeval_mc.log").write_text("Running loglikelihood requests: 100%|████| 1230/1230 [00:20<00:00]\n")
+    (logs / "g_mlbench_mc.log").write_text("mlbench: truthfulqa_multi: en done in 12.5 s\n")
+    (logs / "h_lmeval_gen.log").write_text("Running generate_until requests: 100%|██| 64/64 [00:15<00:00]\n")
+    (logs / "h_mlbench_gen.log").write_text("mlbench: truthfulqa_multi: en done in 9.0 s · 1,365 tokens/s generated\n")
+    (work / "compare-mc8.json").write_text(json.dumps({"mc1_equal": 99, "matched": 100, "mc2_absdiff": {"max": 0.004}}))
+    (work / "compare-gen8.json").write_text(json.dumps({"answers_equal": 64, "matched": 64}))
+    _results_json(work / "mb8-one", {"mc_batches": "questions batched"}, {"en": {"start": 499.0, "end": 499.5}})
     (logs / "gpu-samples.txt").write_text("".join(f"{t} {1000 + t}, {50 if t > 140 else 5}\n" for t in range(60, 301)))
     (work / "compare-gen.json").write_text(
         json.dumps(
@@ -167,6 +181,16 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     assert "CUDA graphs vs eager: rows equal 16/16, 12 different ends" in text
     assert "3 host syncs over 64 questions" in text and "flash_fwd_kernel" in text
     assert text.rstrip().endswith("Every step ended with exit 0.")
+    mc8, gen8 = summary["pairs"][3], summary["pairs"][4]
+    assert mc8["what"] == "MC, English, 8 B" and mc8["ratio"] == round(50 / 30, 2)
+    assert (mc8["lm_eval_startup_s"], mc8["mlbench_startup_s"]) == (30.0, 17.5)  # 50 - 20, 30 - 12.5
+    assert (gen8["lm_eval_startup_s"], gen8["mlbench_startup_s"]) == (30.0, 19.0)
+    assert "| MC, English, 8 B | 50.0 | 30.0 | 1.67x |" in text
+    assert "| generation, English, 8 B | 45.0 | 28.0 | 1.61x |" in text
+    assert "- 8 B (8b, 7.50 B parameters, built in 61.5 s): MC1 equal 99/100" in text
+    assert "answers equal 64/64" in text
+    assert ("8 B start-up (process less phase), MC: lm-eval 30.0 s, mlbench 17.5 s; generation: lm-eval 30.0 s, "
+            "mlbench 19.0 s; mlbench on one question 21.0 s, of which 0.50 s model work") in text  # fmt: skip
 
 
 CHECKS = {
@@ -207,5 +231,6 @@ def test_the_bench_exits_non_zero_when_its_steps_fail(tmp_path):
     last = done.stdout.rstrip().splitlines()[-1]
     assert last.startswith("bench_gpu.sh: FAILED (FAILED or skipped: a_setup (exit 2), b_model (skipped)")
     steps = ("b_checks", "c_lmeval_mc", "c_mlbench_mc", "c_mlbench_one", "d_mlbench_gen", "e_mlbench_fp32")
+    steps += ("g_model", "g_lmeval_mc", "g_mlbench_mc", "g_mlbench_one", "h_lmeval_gen", "h_mlbench_gen")
     for name in (*steps, "f_mlbench_all"):
         assert f"{name} (skipped)" in last

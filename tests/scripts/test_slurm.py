@@ -1,6 +1,7 @@
-"""The sbatch templates, run as plain bash scripts with the Slurm variables set by hand."""
+"""The sbatch scripts' own logic, run as plain bash with the Slurm variables set by hand: what
+no single-node Slurm can show (a multi-GPU node) and the failures before mlbench starts.
+What Slurm itself does with them is tested on a real one (test_slurm_cluster.py)."""
 
-import json
 import os
 import subprocess
 import sys
@@ -25,18 +26,6 @@ def jobs(tmp_path):
     return path
 
 
-def test_array_index_runs_its_pair_and_says_what_it_runs(tiny_model, jobs, tmp_path):
-    out = tmp_path / "out"
-    done = sbatch(
-        "array.sbatch", MODEL=str(tiny_model), LIST=str(jobs), OUT=str(out), SLURM_ARRAY_TASK_ID="2",
-        MLBENCH=MLBENCH, EXTRA_ARGS="--sample --limit 2 --mode mc --no-cache --backend hf",
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "--task veritasqa --lang es" in done.stdout and "--resume" in done.stdout
-    results = json.loads((out / tiny_model.name / "veritasqa" / "results.json").read_text())
-    assert list(results["results"]) == ["es"]
-
-
 def test_array_job_exits_non_zero_when_mlbench_does(jobs, tmp_path):
     failed = sbatch(
         "array.sbatch", MODEL=str(tmp_path / "missing"), LIST=str(jobs), SLURM_ARRAY_TASK_ID="1", MLBENCH=MLBENCH,
@@ -55,6 +44,19 @@ def test_judge_stage_propagates_failure(tmp_path):
     assert failed.returncode != 0 and "mlbench-judge: false judge" in failed.stdout
 
 
+def test_judge_stage_reports_unless_a_report_stage_of_its_own_follows(tmp_path):
+    reported = sbatch("judge.sbatch", OUT=str(tmp_path), MLBENCH="echo", JUDGE_ARGS="--judge j")
+    assert reported.returncode == 0 and reported.stdout.splitlines()[-1] == f"report {tmp_path}"
+    left = sbatch("judge.sbatch", OUT=str(tmp_path), MLBENCH="echo", JUDGE_ARGS="--judge j", REPORT="0")
+    assert left.returncode == 0 and left.stdout.splitlines()[-1] == f"judge {tmp_path} --resume --judge j"
+
+
+def test_report_stage_writes_every_format_under_out(tmp_path):
+    done = sbatch("report.sbatch", OUT=str(tmp_path), MLBENCH="echo", REPORT_ARGS="--by scope")
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1] == f"report {tmp_path} --output {tmp_path}/report --by scope"
+
+
 def test_big_model_uses_every_gpu_of_the_node_for_tensor_parallelism():
     done = sbatch("big_model.sbatch", MODEL="org/big", SLURM_JOB_NUM_NODES="1", SLURM_GPUS_ON_NODE="8", MLBENCH="echo")
     assert done.returncode == 0, done.stderr
@@ -69,21 +71,3 @@ def test_example_job_list_names_real_tasks_and_languages():
     assert len(lines) == 9
     for task, lang in lines:
         assert lang in get_task(task).languages
-
-
-def test_judge_stage_judges_every_run_under_out_then_reports(tiny_model, tmp_path):
-    out, jobs = tmp_path / "out", tmp_path / "jobs.txt"
-    jobs.write_text("veritasqa en\n")
-    ran = sbatch(
-        "array.sbatch", MODEL=str(tiny_model), LIST=str(jobs), OUT=str(out), SLURM_ARRAY_TASK_ID="1",
-        MLBENCH=MLBENCH, EXTRA_ARGS="--sample --limit 2 --mode gen --no-cache --backend hf",
-    )  # fmt: skip
-    assert ran.returncode == 0, ran.stderr
-    judged = sbatch(
-        "judge.sbatch", OUT=str(out), MLBENCH=MLBENCH,
-        JUDGE_ARGS=f"--judge {tiny_model} -J kind=truth -J backend=hf --no-cache",
-    )  # fmt: skip
-    assert judged.returncode == 0, judged.stderr
-    assert "--resume" in judged.stdout and "veritasqa · tiny" in judged.stdout  # the report's table
-    results = json.loads((out / tiny_model.name / "veritasqa" / "results.json").read_text())
-    assert "truthful" in results["results"]["en"]
