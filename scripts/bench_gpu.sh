@@ -18,7 +18,7 @@
 #   e  float32 parity: MC on PARITY_N (100; --tiny 10) questions, both harnesses in
 #      float32, where every option's log-likelihood must agree within 1e-4
 #   f  mlbench alone: five languages, MC and generation, --limit ALL_N (100)
-#   g  MC at 8 B: a Llama of Llama-3.1-8B's shape (~7.5 B parameters with this tokenizer,
+#   g  MC at 8 B: a Llama of Llama-3.1-8B's shape (~7.4 B parameters with this tokenizer,
 #      random bfloat16 weights built on the device; --tiny: its 4-layer miniature), MC8_N
 #      questions (100), 6-shot: lm-eval against mlbench, then mlbench on one question
 #   h  generation at 8 B: GEN8_N questions (64) x 256 tokens, 6-shot greedy, both harnesses
@@ -77,7 +77,7 @@ echo "bench_gpu.sh $(date -u +%FT%TZ) size=$SIZE mc=$MC_N gen=$GEN_N all=$ALL_N 
 # step NAME CAP CMD...: CMD under min(CAP x SCALE, what is left of BUDGET), its output in
 # logs/NAME.log, a JSON line in steps.jsonl. post: the same, outside the budget. A step
 # whose letter STEPS leaves out is not run and not recorded (every run starts from an
-# empty work folder, so STEPS must keep b, the model, for any later step to work).
+# empty work folder, so steps c to f need b, their model, and h needs g, its own).
 step() {
   local name=$1 cap=$(($2 * SCALE)); shift 2
   case $name in

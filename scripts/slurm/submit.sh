@@ -22,10 +22,11 @@
 #   --max-running N      at most N array jobs at once
 #   --dry-run            print the pairs and the sbatch commands; submit nothing
 #
-# MLBENCH says how to call mlbench [mlbench]; sbatch passes the environment on to the jobs
-# (HF_HOME, MLBENCH_DATA_DIR, ...). The scripts log to logs/ under this folder, and so does
-# the pairs file. A stage starts only when the one before it succeeded; a failed job
-# cancels what comes after it. Fix the cause and run the same command again: every job
+# MLBENCH says how to call mlbench [mlbench]; the jobs get this shell's environment
+# (--export=ALL: HF_HOME, MLBENCH_DATA_DIR, ...). The scripts log to logs/ under the folder
+# you submit from (so no --chdir), where the pairs file goes too. A stage starts only when
+# the one before it succeeded; a failed job cancels what comes after it. Once no job of the
+# pipeline is left (squeue --me), fix the cause and run the same command again: every job
 # passes --resume, so what finished is kept.
 set -euo pipefail
 
@@ -74,18 +75,20 @@ while (( $# )); do
 done
 [[ -n "$MODEL" ]] || fail "--model is required (a hub id or a local path)"
 [[ -n "$TASKS" ]] || fail "--task is required (benchmarks, comma-separated; \`mlbench tasks\` lists them)"
+# The jobs read the pairs and write the results by absolute path, wherever they start.
+[[ "$OUT" == /* ]] || OUT="$PWD/$OUT"
 
 # The pairs, from mlbench's own listing: each benchmark in each language it has.
-LISTING="$($MLBENCH tasks --json "${INCLUDES[@]}")"
+LISTING="$($MLBENCH tasks --json ${INCLUDES[@]+"${INCLUDES[@]}"})"
 PAIRS="$(TASKS="$TASKS" LANGS="$LANGS" python3 -c '
 import json, os, sys
 listing = {t["name"]: t["languages"] for t in json.load(sys.stdin)["tasks"]}
-tasks = [t for t in os.environ["TASKS"].split(",") if t]
+tasks = list(dict.fromkeys(t for t in os.environ["TASKS"].split(",") if t))
 unknown = [t for t in tasks if t not in listing]
 if unknown:
     print("UNKNOWN", unknown[0])
     sys.exit()
-wanted = [l for l in os.environ["LANGS"].split(",") if l]
+wanted = list(dict.fromkeys(l for l in os.environ["LANGS"].split(",") if l))
 everywhere = wanted == ["all"]
 nowhere = [l for l in wanted if not everywhere and not any(l in listing[t] for t in tasks)]
 if nowhere:
@@ -98,7 +101,7 @@ for task in tasks:
 case "$PAIRS" in
     UNKNOWN*)
         # mlbench's own line, with its "did you mean".
-        $MLBENCH tasks "${PAIRS#UNKNOWN }" "${INCLUDES[@]}" >/dev/null || exit 2
+        $MLBENCH tasks "${PAIRS#UNKNOWN }" ${INCLUDES[@]+"${INCLUDES[@]}"} >/dev/null || exit 2
         fail "unknown benchmark '${PAIRS#UNKNOWN }'" ;;
     NOWHERE*) fail "no benchmark of ${TASKS:0:80} has language '${PAIRS#NOWHERE }' (\`mlbench tasks NAME\` lists a benchmark's)" ;;
 esac
@@ -114,40 +117,56 @@ if (( DRY_RUN )); then
     grep '^PAIR ' <<< "$PAIRS" | cut -d' ' -f2- | sed 's/^/  /'
 else
     mkdir -p logs
-    LIST="$(mktemp logs/mlbench-pairs-XXXXXX.txt)"
+    LIST="$PWD/$(mktemp logs/mlbench-pairs-XXXXXX.txt)"
     grep '^PAIR ' <<< "$PAIRS" | cut -d' ' -f2- > "$LIST"
-    echo "submit: $COUNT $(plural "$COUNT") in $LIST"
+    echo "submit: $COUNT $(plural "$COUNT") in ${LIST#"$PWD"/}"
 fi
 
 INCLUDE_ARGS="${INCLUDES[*]:-}"
 RANGE="1-$COUNT${MAX_RUNNING:+%$MAX_RUNNING}"
-# One stage: `submit NAME=VALUE... -- SBATCH_ARGS...`. The settings go to the job through
-# the environment (sbatch passes it on); the job id comes out on stdout.
+SUBMITTED=()
+# submit STAGE NAME=VALUE... -- SBATCH_ARGS...: one stage, its settings in the environment
+# (--export=ALL: they reach the job also where a site's default is NONE), its id in JOB_ID.
+# A stage that sbatch refuses cancels those submitted before it, which would wait for it
+# in vain: the command can then simply be run again.
 submit() {
+    local stage=$1 output
     local -a settings=()
+    shift
     while [[ "$1" != -- ]]; do settings+=("$1"); shift; done
     shift
     if (( DRY_RUN )); then
-        echo "submit: would run: $(printf '%q ' "${settings[@]}")sbatch $*"
-        echo "<${STAGE}>" >&3
-    else
-        env "${settings[@]}" sbatch --parsable "$@" | cut -d';' -f1 >&3
+        echo "submit: would run: $(printf '%q ' "${settings[@]}")sbatch --export=ALL $*"
+        JOB_ID="<$stage>"
+        return
     fi
+    if output="$(env "${settings[@]}" sbatch --parsable --export=ALL "$@")" && [[ "${output%%;*}" =~ ^[0-9]+$ ]]; then
+        JOB_ID="${output%%;*}"
+        SUBMITTED+=("$JOB_ID")
+        echo "submit: $stage job $JOB_ID"
+        return
+    fi
+    if (( ${#SUBMITTED[@]} )); then
+        scancel "${SUBMITTED[@]}" || true
+        echo "submit: sbatch did not submit the $stage stage, so the jobs before it were cancelled (${SUBMITTED[*]})" >&2
+    else
+        echo "submit: sbatch did not submit the $stage stage${output:+ (it printed '${output:0:80}')}" >&2
+    fi
+    exit 1
 }
-exec 4>&1  # the terminal, while fd 3 carries a stage's id out of \$(...)
-STAGE=array
-ARRAY_ID="$(submit MODEL="$MODEL" LIST="$LIST" OUT="$OUT" MLBENCH="$MLBENCH" EXTRA_ARGS="${INCLUDE_ARGS:+$INCLUDE_ARGS }$RUN_ARGS" \
-    -- --array="$RANGE" $SBATCH $ARRAY_SBATCH "$HERE/array.sbatch" 3>&1 >&4)"
-LAST="$ARRAY_ID" IDS="array=$ARRAY_ID"
+# The user's sbatch options first, the pipeline's own (the array, the dependencies) last:
+# for sbatch the last of an option wins, and these must.
+submit array MODEL="$MODEL" LIST="$LIST" OUT="$OUT" MLBENCH="$MLBENCH" \
+    EXTRA_ARGS="${INCLUDE_ARGS:+$INCLUDE_ARGS }$RUN_ARGS" \
+    -- $SBATCH $ARRAY_SBATCH --array="$RANGE" "$HERE/array.sbatch"
+LAST="$JOB_ID" IDS="array=$JOB_ID"
 if [[ -n "$JUDGE_ARGS" ]]; then
-    STAGE=judge
-    JUDGE_ID="$(submit OUT="$OUT" MLBENCH="$MLBENCH" JUDGE_ARGS="${INCLUDE_ARGS:+$INCLUDE_ARGS }$JUDGE_ARGS" REPORT=0 \
-        -- --dependency="afterok:$LAST" --kill-on-invalid-dep=yes $SBATCH $JUDGE_SBATCH "$HERE/judge.sbatch" 3>&1 >&4)"
-    LAST="$JUDGE_ID" IDS="$IDS judge=$JUDGE_ID"
+    submit judge OUT="$OUT" MLBENCH="$MLBENCH" JUDGE_ARGS="${INCLUDE_ARGS:+$INCLUDE_ARGS }$JUDGE_ARGS" REPORT=0 \
+        -- $SBATCH $JUDGE_SBATCH --dependency="afterok:$LAST" --kill-on-invalid-dep=yes "$HERE/judge.sbatch"
+    LAST="$JOB_ID" IDS="$IDS judge=$JOB_ID"
 fi
-STAGE=report
-REPORT_ID="$(submit OUT="$OUT" MLBENCH="$MLBENCH" REPORT_ARGS="$REPORT_ARGS" \
-    -- --dependency="afterok:$LAST" --kill-on-invalid-dep=yes $SBATCH $REPORT_SBATCH "$HERE/report.sbatch" 3>&1 >&4)"
-IDS="$IDS report=$REPORT_ID"
+submit report OUT="$OUT" MLBENCH="$MLBENCH" REPORT_ARGS="$REPORT_ARGS" \
+    -- $SBATCH $REPORT_SBATCH --dependency="afterok:$LAST" --kill-on-invalid-dep=yes "$HERE/report.sbatch"
+IDS="$IDS report=$JOB_ID"
 echo "submit: the report will be in $OUT/report; squeue --me shows the jobs"
 echo "$IDS"

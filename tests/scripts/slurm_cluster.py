@@ -28,7 +28,8 @@ SBIN = ("/usr/sbin", "/usr/local/sbin", "/sbin")
 # A job that ended stays in `scontrol show job` this long, for the tests to read it.
 MIN_JOB_AGE_S = 900
 # The states a job leaves only by being requeued or resubmitted.
-ENDED = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "OUT_OF_MEMORY", "DEADLINE"}
+ENDED = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "OUT_OF_MEMORY", "DEADLINE",
+         "BOOT_FAIL", "SPECIAL_EXIT"}  # fmt: skip
 # Per-node CPU requests the tests use in place of the scripts' GPU node shape.
 ON_A_CPU_PARTITION = ("--gpus=0", "--mem=1G", "--cpus-per-task=1")
 NODE_MEMORY_MB = 4096
@@ -50,19 +51,26 @@ def _program(name: str) -> str:
     return found
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _free_ports(count: int) -> list[int]:
+    """Ports free on the loopback address now, distinct (each held until all are chosen)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 def _config(folder: Path, node: str, user: str) -> str:
     cpus = os.cpu_count() or 1
+    controller_port, node_port = _free_ports(2)
     return f"""\
 ClusterName=mlbenchtest
 SlurmctldHost={node}(127.0.0.1)
-SlurmctldPort={_free_port()}
-SlurmdPort={_free_port()}
+SlurmctldPort={controller_port}
+SlurmdPort={node_port}
 SlurmUser={user}
 SlurmdUser={user}
 AuthType=auth/munge
@@ -133,6 +141,18 @@ class Slurm:
                 raise AssertionError(f"job {job} still {states} after {timeout:.0f} s\n{self.logs()}")
             time.sleep(0.5)
 
+    def cancel_all(self, timeout: float = 60) -> None:
+        """Every job cancelled and gone: they get their signal, then SIGKILL after KillWait,
+        from the node's slurmstepd."""
+        self.command("scancel", f"--user={getpass.getuser()}", check=False)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            left = self.command("squeue", "--noheader", check=False)
+            if left.returncode != 0 or not left.stdout.strip():
+                return
+            time.sleep(0.5)
+        raise AssertionError(f"jobs still in the queue {timeout:.0f} s after scancel:\n{left.stdout}")
+
     def logs(self) -> str:
         tails = []
         for log in sorted((self.folder / "log").glob("*.log")):
@@ -175,23 +195,34 @@ def started(folder: Path) -> Iterator[Slurm]:
     daemons: list[subprocess.Popen] = []
     try:
         for command in commands:
-            quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}  # they log to log/
-            daemons.append(subprocess.Popen(command, env=slurm.env, **quiet))
+            # What a daemon says before its log file is open (a bad configuration) goes here.
+            with open(folder / "log" / f"{Path(command[0]).name}.stderr.log", "wb") as stderr:
+                daemons.append(subprocess.Popen(command, env=slurm.env, stdout=stderr, stderr=stderr,
+                                                preexec_fn=_end_with_parent))  # fmt: skip
             if command is munge:
                 _wait_for(folder / "munge.socket", daemons[-1])
         _wait_until_idle(slurm, daemons)
         yield slurm
     finally:
-        if daemons and daemons[0].poll() is None and len(daemons) == len(commands):
-            slurm.command("scancel", f"--user={getpass.getuser()}", check=False)
-            _wait_until_no_job(slurm)
-        for daemon in reversed(daemons):
-            daemon.send_signal(signal.SIGTERM)
-            try:
-                daemon.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
-                daemon.wait()
+        try:
+            if len(daemons) == len(commands) and all(d.poll() is None for d in daemons):
+                slurm.cancel_all()
+        finally:
+            for daemon in reversed(daemons):
+                daemon.send_signal(signal.SIGTERM)
+                try:
+                    daemon.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    daemon.kill()
+                    daemon.wait()
+
+
+def _end_with_parent() -> None:
+    """In the daemon, before it starts: SIGTERM when the test process dies, even by
+    SIGKILL, so that no daemon outlives the session (Linux's PR_SET_PDEATHSIG)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
 
 
 def _wait_for(path: Path, process: subprocess.Popen, timeout: float = 30) -> None:
@@ -200,14 +231,3 @@ def _wait_for(path: Path, process: subprocess.Popen, timeout: float = 30) -> Non
         if process.poll() is not None or time.monotonic() > deadline:
             raise AssertionError(f"munged did not open {path} (exit {process.poll()})")
         time.sleep(0.1)
-
-
-def _wait_until_no_job(slurm: Slurm, timeout: float = 60) -> None:
-    """Cancelled jobs get their signal, then SIGKILL after KillWait, from the node's
-    slurmstepd: the daemons stop once it is done, so that no job outlives the session."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        left = slurm.command("squeue", "--noheader", check=False)
-        if left.returncode != 0 or not left.stdout.strip():
-            return
-        time.sleep(0.5)

@@ -139,7 +139,7 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     (logs / "c_mlbench_mc.log").write_text("mlbench: truthfulqa_multi: en done in 3.5 s\n")
     (logs / "d_lmeval_gen.log").write_text("Running generate_until requests: 100%|██| 100/100 [00:48<00:00]\n")
     (logs / "d_mlbench_gen.log").write_text("mlbench: truthfulqa_multi: en done in 5.0 s · 5,400 tokens/s generated\n")
-    (logs / "g_model.log").write_text('{"params": 7504924672, "size": "8b", "dtype": "bfloat16", "seconds": 61.5}\n')
+    (logs / "g_model.log").write_text('{"params": 7382241280, "size": "8b", "dtype": "bfloat16", "seconds": 61.5}\n')
     (logs / "g_lmeval_mc.log").write_text("Running loglikelihood requests: 100%|████| 1230/1230 [00:20<00:00]\n")
     (logs / "g_mlbench_mc.log").write_text("mlbench: truthfulqa_multi: en done in 12.5 s\n")
     (logs / "h_lmeval_gen.log").write_text("Running generate_until requests: 100%|██| 64/64 [00:15<00:00]\n")
@@ -187,7 +187,7 @@ def test_the_summary_reads_steps_logs_and_gpu_samples(tmp_path):
     assert (gen8["lm_eval_startup_s"], gen8["mlbench_startup_s"]) == (30.0, 19.0)
     assert "| MC, English, 8 B | 50.0 | 30.0 | 1.67x |" in text
     assert "| generation, English, 8 B | 45.0 | 28.0 | 1.61x |" in text
-    assert "- 8 B (8b, 7.50 B parameters, built in 61.5 s): MC1 equal 99/100" in text
+    assert "- 8 B (8b, 7.38 B parameters, built in 61.5 s): MC1 equal 99/100" in text
     assert "answers equal 64/64" in text
     assert ("8 B start-up (process less phase), MC: lm-eval 30.0 s, mlbench 17.5 s; generation: lm-eval 30.0 s, "
             "mlbench 19.0 s; mlbench on one question 21.0 s, of which 0.50 s model work") in text  # fmt: skip

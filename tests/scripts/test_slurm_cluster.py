@@ -170,7 +170,9 @@ def test_the_time_limit_signal_stops_the_job_and_a_resubmit_completes_it(slurm, 
     """The script's --signal=B:USR1@120: with the limit cut to two minutes mid-run, Slurm
     sends SIGUSR1 at its next check; mlbench stops, saves, exits 138; submitted again, the
     job does only what is left."""
-    slowed = {"MLBENCH": f"{sys.executable} {SLOWED}", "MLBENCH_TEST_PAUSE": "2"}
+    # 4 s a sample: the signal comes at Slurm's next check, up to 30 s after the cut, and
+    # the run must still be going then (the run after it is not slowed).
+    slowed = {"MLBENCH": f"{sys.executable} {SLOWED}", "MLBENCH_TEST_PAUSE": "4"}
     array = submit_array(slurm, workdir, tiny_model, "veritasqa es\n", f"{RUN} --mode mc", "--time=30", **slowed)
     job, samples = f"{array}_1", workdir / "out" / tiny_model.name / "veritasqa" / "samples_es.jsonl"
     wait_for_first_sample(slurm, job, samples)

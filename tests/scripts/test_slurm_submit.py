@@ -41,11 +41,19 @@ def test_dry_run_names_the_pairs_and_the_stages_and_submits_nothing(tmp_path):
     ]
     array, judge, report = (line for line in lines if line.startswith("submit: would run:"))
     assert "MODEL=org/m" in array and "EXTRA_ARGS=--mode\\ gen" in array
-    assert array.endswith("sbatch --array=1-3%2 --account=lab " + str(SUBMIT.parent / "array.sbatch"))
-    assert "REPORT=0" in judge and "--dependency=afterok:<array> --kill-on-invalid-dep=yes --account=lab" in judge
-    assert "--dependency=afterok:<judge>" in report and "--account=lab --partition=cpu" in report
+    # The user's options first, the pipeline's own last (for sbatch the last one wins).
+    assert array.endswith("sbatch --export=ALL --account=lab --array=1-3%2 " + str(SUBMIT.parent / "array.sbatch"))
+    assert "REPORT=0" in judge and "--account=lab --dependency=afterok:<array> --kill-on-invalid-dep=yes" in judge
+    assert "--account=lab --partition=cpu --dependency=afterok:<judge>" in report
+    assert f"OUT={tmp_path}/results" in array  # absolute: the jobs find it wherever they start
     assert job_ids(shown.stdout) == {"array": "<array>", "judge": "<judge>", "report": "<report>"}
     assert not (tmp_path / "logs").exists()
+
+
+def test_a_pair_asked_for_twice_is_run_once(tmp_path):
+    shown = submit("--model", "m", "--task", "veritasqa,veritasqa", "--lang", "en,es,en", "--dry-run", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert [line for line in shown.stdout.splitlines() if line.startswith("  ")] == ["  veritasqa en", "  veritasqa es"]
 
 
 def test_without_a_judge_the_report_follows_the_array(tmp_path):
@@ -78,11 +86,13 @@ def test_the_whole_pipeline_on_a_real_slurm(slurm, tmp_path, tiny_model):
         "--model", str(tiny_model), "--task", "truthfulqa_multi,veritasqa", "--lang", "en,eu", "--output", "out",
         "--run-args", "--sample --limit 2 --mode gen --no-cache --backend hf",
         "--judge-args", f"--judge {tiny_model} -J kind=truth -J backend=hf --no-cache",
-        "--sbatch", " ".join(ON_A_CPU_PARTITION), cwd=tmp_path, env=slurm.env,
+        "--sbatch", " ".join(ON_A_CPU_PARTITION), cwd=tmp_path,
+        env={**slurm.env, "SBATCH_EXPORT": "NONE"},  # a site whose jobs get no environment by default
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     ids = job_ids(done.stdout)
     assert list(ids) == ["array", "judge", "report"]
+    assert f"submit: array job {ids['array']}" in done.stdout
     (pairs,) = (tmp_path / "logs").glob("mlbench-pairs-*.txt")
     assert pairs.read_text() == "truthfulqa_multi en\ntruthfulqa_multi eu\nveritasqa en\n"
 
@@ -107,3 +117,19 @@ def test_the_whole_pipeline_on_a_real_slurm(slurm, tmp_path, tiny_model):
     # The judge left the report to its stage: its log ends with the judging.
     judge_log = (tmp_path / "logs" / f"mlbench-judge-{ids['judge']}.out").read_text()
     assert "mlbench-judge: job" in judge_log and "veritasqa · tiny" not in judge_log
+
+
+@pytest.mark.xdist_group("slurm")
+def test_a_stage_sbatch_refuses_cancels_the_stages_before_it(slurm, tmp_path, tiny_model):
+    """More memory than the node has: sbatch refuses the judge, and the array, which would
+    run for nothing (and refuse a second submission's jobs), is cancelled."""
+    refused = submit(
+        "--model", str(tiny_model), "--task", "veritasqa", "--lang", "en", "--run-args", "--sample --limit 1",
+        "--judge-args", "--judge x", "--sbatch", " ".join(ON_A_CPU_PARTITION), "--judge-sbatch", "--mem=100G",
+        cwd=tmp_path, env=slurm.env,
+    )  # fmt: skip
+    assert refused.returncode == 1
+    (array,) = [line.split()[-1] for line in refused.stdout.splitlines() if line.startswith("submit: array job ")]
+    assert f"sbatch did not submit the judge stage, so the jobs before it were cancelled ({array})" in refused.stderr
+    (cancelled,) = slurm.wait(array, timeout=60)
+    assert cancelled["JobState"] == "CANCELLED"
