@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,8 +51,6 @@ def results(out: Path, model: Path, task: str) -> dict:
 
 def wait_for_first_sample(slurm: Slurm, job: str, samples: Path) -> None:
     """Back once a sample is on disk (mlbench is mid-run, its signal handling set)."""
-    import time
-
     deadline = time.monotonic() + 300
     while not (samples.exists() and samples.read_text().count("\n") >= 1):
         state = slurm.job(job)["JobState"]
